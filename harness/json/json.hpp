@@ -1,0 +1,63 @@
+// JSON policy for frames: how plugin output is parsed, how ids compare, how values print.
+//
+// Plugin output is hostile input. Parse() validates UTF-8, uses RapidJSON's iterative parser
+// (the recursive one segfaults on 100k nested '['), caps nesting depth (Accept() and valijson
+// recurse), and reports duplicate object keys, which RapidJSON would silently keep.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/json/rapidjson.hpp"
+
+namespace fakehost::json {
+
+struct ParseLimits {
+  std::size_t max_depth = 128;  ///< arrays/objects nested deeper are a parse error
+};
+
+struct ParseResult {
+  bool ok = false;
+  std::string error;          ///< set when !ok: what is wrong, e.g. "invalid UTF-8 at byte 12"
+  std::size_t error_offset = 0;
+  /// JSON pointers of keys that appeared more than once in their object (each reported once,
+  /// at the second occurrence's object). The document keeps every member, as RapidJSON does.
+  std::vector<std::string> duplicate_keys;
+};
+
+/// Parses exactly one JSON value (trailing bytes other than whitespace are an error).
+ParseResult Parse(std::string_view text, rapidjson::Document* doc, const ParseLimits& limits = {});
+
+/// Compact serialisation. Returns false (and leaves `out` unspecified) for NaN/Inf.
+bool ToCompact(const rapidjson::Value& value, std::string* out);
+std::string ToCompact(const rapidjson::Value& value);  ///< "<unserialisable>" on failure
+std::string ToPretty(const rapidjson::Value& value);
+
+/// JSON type name: "null", "boolean", "integer", "number" (non-integral or double), "string",
+/// "array", "object". `1` is "integer", `1.0` is "number".
+const char* TypeName(const rapidjson::Value& value);
+
+/// Strict equality: same JSON type and value; 1 != 1.0 != true != "1"; objects by member set.
+bool StrictEqual(const rapidjson::Value& a, const rapidjson::Value& b);
+
+/// Ids (RIM §5, Flash "Ids"): what kind of id a member holds.
+enum class IdKind { kAbsent, kNull, kInteger, kString, kOther };
+IdKind ClassifyId(const rapidjson::Value* id);  ///< nullptr: absent. Integer = IsInt64().
+/// A map key that keeps 2 and "2" apart: "i:2" / "s:2". Only for kInteger and kString.
+std::string IdKey(const rapidjson::Value& id);
+
+/// Finds a member, or nullptr (never asserts like operator[]).
+const rapidjson::Value* Find(const rapidjson::Value& object, std::string_view key);
+
+/// RFC 6901 token escaping ("~" -> "~0", "/" -> "~1").
+std::string EscapePointerToken(std::string_view token);
+
+/// Resolves an RFC 6901 pointer ("" is the root); nullptr if it does not resolve.
+const rapidjson::Value* Resolve(const rapidjson::Value& root, std::string_view pointer);
+
+/// Shortens text for messages: at most `max` bytes, cut on a UTF-8 boundary, with "…(N bytes)".
+std::string Abbreviate(std::string_view text, std::size_t max = 200);
+
+}  // namespace fakehost::json

@@ -1,0 +1,111 @@
+// A plugin process: spawned in its own process group, spoken to over three pipes.
+//
+// Child is driven by one asio::io_context (single-threaded, owned by the caller). Everything it
+// reports arrives through callbacks invoked from that context; nothing blocks except the
+// destructor, which kills the whole group and reaps it so that no process, zombie or
+// descriptor outlives a Child. Exit is observed through the process itself (pidfd), never
+// inferred from EOF on stdout: a grandchild can hold the pipes open long after the plugin died.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+namespace fakehost::process {
+
+using Clock = std::chrono::steady_clock;
+
+struct SpawnSpec {
+  std::vector<std::string> argv;  ///< argv[0] is the executable: a path (absolute or relative
+                                  ///< to `cwd`) or a bare name resolved through PATH of `env`.
+  std::string cwd;                ///< Working directory; empty means the harness's own.
+  std::vector<std::string> env;   ///< The complete environment, "KEY=VALUE" each.
+  std::size_t stderr_cap = 256 * 1024;  ///< Bytes of stderr kept; the rest is only counted.
+};
+
+struct ExitStatus {
+  std::optional<int> code;    ///< Set when the process exited normally.
+  std::optional<int> signal;  ///< Set when a signal ended it.
+  Clock::time_point at;       ///< When the harness observed the exit.
+  std::string Describe() const;  ///< "exit code 0", "killed by SIGKILL".
+};
+
+struct Callbacks {
+  std::function<void(std::string_view)> on_stdout;  ///< Bytes as read, in order.
+  std::function<void()> on_stdout_eof;
+  std::function<void(std::string_view)> on_stderr;  ///< Bytes as read (also kept, capped).
+  std::function<void(const ExitStatus&)> on_exit;   ///< Once, when the process is reaped.
+};
+
+enum class WriteOutcome { kWritten, kTimedOut, kClosed /* EPIPE or stdin already closed */ };
+
+/// One step of a stop sequence. The sequence is data (a profile says it), not code.
+struct StopStep {
+  enum class Kind { kWrite, kCloseStdin, kWait, kSignal };
+  Kind kind = Kind::kWait;
+  std::string bytes;                  ///< kWrite: the encoded frame to send.
+  std::chrono::milliseconds time{0};  ///< kWrite: the write cap; kWait: how long to wait.
+  int signal = 0;                     ///< kSignal: sent to the whole group.
+  std::string label;                  ///< What a report calls this step ("SIGTERM").
+};
+
+struct StopResult {
+  /// Index into the sequence of the step during or after which the process was seen to exit
+  /// (the process may have exited before step 0 ran: then `exited_before` is true).
+  std::size_t stage = 0;
+  bool exited_before = false;
+  std::string stage_label;            ///< Label of the last step executed before the exit.
+  std::chrono::milliseconds elapsed{0};  ///< From the start of the sequence to the exit.
+  ExitStatus status;
+  bool exited = false;  ///< False only if even the last step did not end it (a harness fault).
+};
+
+class Child {
+ public:
+  /// Spawns `spec`. On failure (no such file, not executable, exec failed) returns nullptr and
+  /// sets `*error` to a message naming the path and the reason. The process starts in its own
+  /// process group with only descriptors 0, 1, 2 open; reading starts at once.
+  static std::unique_ptr<Child> Spawn(boost::asio::io_context& io, const SpawnSpec& spec,
+                                      Callbacks callbacks, std::string* error);
+
+  virtual ~Child() = default;
+
+  /// Queues bytes for stdin; writes complete in order. `done` reports the outcome: a write that
+  /// has not completed within `cap` is abandoned (kTimedOut) and stdin is then closed, since
+  /// the stream position is lost. Never blocks the io_context.
+  virtual void Write(std::string bytes, std::chrono::milliseconds cap,
+                     std::function<void(WriteOutcome)> done) = 0;
+  virtual void CloseStdin() = 0;
+  virtual bool stdin_open() const = 0;
+
+  /// Sends `sig` to the process group. False if the group is gone.
+  virtual bool SignalGroup(int sig) = 0;
+
+  /// Runs a stop sequence asynchronously; `done` fires once, when the process has exited or
+  /// the sequence is exhausted. Output callbacks keep firing meanwhile.
+  virtual void Stop(std::vector<StopStep> steps, std::function<void(const StopResult&)> done) = 0;
+
+  virtual pid_t pid() const = 0;
+  virtual Clock::time_point started_at() const = 0;
+  virtual const std::optional<ExitStatus>& exit_status() const = 0;
+  /// The first `stderr_cap` bytes of stderr, and how many bytes came after them.
+  virtual const std::string& stderr_text() const = 0;
+  virtual std::uint64_t stderr_dropped() const = 0;
+};
+
+/// Process-wide set-up every program using Child must do once before spawning: ignore SIGPIPE,
+/// set SIGCHLD to SIG_DFL, and make this process a child subreaper so orphaned grandchildren
+/// can be reaped instead of left as zombies.
+void InitProcessEnvironment();
+
+}  // namespace fakehost::process

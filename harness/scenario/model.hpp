@@ -1,0 +1,162 @@
+// The scenario model: plain structs a loader fills and an interpreter plays.
+//
+// Nothing here knows YAML, processes or sessions. JSON values (messages, matchers, replies)
+// are kept as immutable RapidJSON documents shared by pointer: templates that may still hold
+// "${...}" variables, filled in only when a step runs.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "harness/json/rapidjson.hpp"
+
+namespace fakehost::scenario {
+
+using Ms = std::chrono::milliseconds;
+using JsonPtr = std::shared_ptr<const rapidjson::Document>;
+
+/// Where a thing was written: 1-based line and column.
+struct SourceLoc {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string ToString() const;  ///< "file:line:col"
+};
+
+enum class Level { kMust, kShould, kMay };
+const char* LevelName(Level level);  ///< "must", "should", "may"
+
+/// Which inbound frames a step is about. Exactly one of the selectors is set by the loader.
+struct Filter {
+  enum class Kind {
+    kReplyTo,       ///< a response whose id equals (value and JSON type) that of request `name`
+    kResponse,      ///< any response
+    kRequest,       ///< a plugin->host request with method `name`
+    kNotification,  ///< a plugin->host notification with method `name`
+    kAny,           ///< any frame at all
+  };
+  Kind kind = Kind::kAny;
+  std::string name;
+  /// Matchers over parts of the frame (subset semantics, operators as in DESIGN.md). Any may be
+  /// null. `message` matches the whole frame.
+  JsonPtr result, error, params, message;
+};
+
+/// `send`: a host->plugin request (or, with id_mode kNull, a request-shaped frame with id null).
+/// `notify`: a host->plugin notification. The profile fills in the envelope (e.g. jsonrpc).
+struct Send {
+  enum class IdMode { kAuto, kExplicit, kNull, kNone };
+  std::string method;
+  JsonPtr params;        ///< null: no params member
+  IdMode id_mode = IdMode::kAuto;
+  JsonPtr id;            ///< kExplicit: the id value (integer or string, or anything for `invalid`)
+  std::string as;        ///< name to refer to this request later (reply_to); may be empty
+  bool invalid = false;  ///< deliberately invalid: the host-side schema check is skipped
+  /// Pad the serialised frame to exactly `pad_to` payload bytes by growing the string at
+  /// `pad_pointer` (a JSON pointer into the message, e.g. "/params/data"). 0: no padding.
+  std::uint64_t pad_to = 0;
+  std::string pad_pointer;
+};
+
+/// `send_raw`: bytes written as they are, optionally framed by the profile.
+struct SendRaw {
+  std::string bytes;                      ///< decoded from `text:` or `hex:`
+  bool framed = true;                     ///< wrap in the profile's framing
+  std::optional<std::uint32_t> length;    ///< length-prefixed: announce this length instead
+  std::uint64_t repeat = 1;               ///< `bytes` repeated this many times (big payloads)
+  std::size_t chunk = 0;                  ///< write in chunks of this many bytes (0: at once)
+  Ms delay{0};                            ///< pause between chunks
+};
+
+/// `expect`: wait for a matching inbound frame (out of order: frames that arrived earlier and
+/// were not consumed by another expectation count too).
+struct Expect {
+  Filter filter;
+  Ms within{0};                  ///< 0: the profile's default for this kind of frame
+  std::optional<Ms> not_before;  ///< must not arrive earlier than this after the step started
+  std::string as;                ///< capture the frame under this name (a request: to reply)
+  JsonPtr reply;                 ///< for kRequest: the reply's {result: ...} or {error: ...}
+};
+
+/// `expect_none`: no frame matching `filter` arrives during `window`, or, when `barrier` is
+/// set, before the plugin answers a barrier request the harness sends (the profile's cheapest
+/// request, e.g. a heartbeat), which a sequential plugin answers only after earlier frames.
+struct ExpectNone {
+  Filter filter;
+  Ms window{0};
+  bool barrier = false;
+};
+
+struct CloseStdin {};
+struct Signal { int signal = 0; std::string name; };  ///< to the plugin's process group
+struct Sleep { Ms duration{0}; };
+
+/// `expect_exit`: the plugin exits within `within`; optionally with this code or signal.
+struct ExpectExit {
+  std::optional<int> code;
+  std::optional<int> signal;
+  Ms within{0};
+};
+
+/// `shutdown`: play the profile's stop sequence `sequence` ("" = the default one) and grade
+/// the stage at which the plugin exited: exiting in the first grace window passes, needing a
+/// signal fails, naming the signal and the time taken.
+struct Shutdown {
+  std::string sequence;
+  Ms grace{0};  ///< 0: the profile's; otherwise the time allowed before a signal is needed
+};
+
+/// `use`: a fragment (a list of steps) from the profile or the suite, expanded by the loader.
+/// After loading no Use step remains; it is kept in the model only for error messages.
+struct Use { std::string fragment; };
+
+struct Step;
+/// `for_each`: run `steps` once per item of a manifest list (e.g. "commands"), with the item
+/// bound to ${item...}; `where` filters items by a matcher.
+struct ForEach {
+  std::string items;  ///< JSON pointer into the manifest, e.g. "/commands"
+  JsonPtr where;      ///< matcher on each item, may be null
+  std::vector<Step> steps;
+};
+
+using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, CloseStdin, Signal, Sleep,
+                              ExpectExit, Shutdown, ForEach>;
+
+struct Step {
+  StepBody body;
+  std::string kind;        ///< the YAML key, e.g. "expect", for messages
+  Level level = Level::kMust;  ///< a miss at this step is a failure (must) or a warning (should)
+  std::string note;        ///< optional text shown with a failure
+  SourceLoc loc;
+};
+
+/// A plugin->host request the fake host answers without a step, by method.
+struct HostReply {
+  enum class Kind { kReply, kHold };  ///< kHold: never answered (tests the plugin's timeout)
+  Kind kind = Kind::kReply;
+  JsonPtr reply;  ///< {result: ...} or {error: ...} (RIM) / the result object (Flash)
+};
+
+struct Scenario {
+  std::string id;           ///< path below the suite root without ".yaml"
+  std::string title, spec, requirement;
+  Level level = Level::kMust;
+  std::vector<std::string> tags;
+  /// Conditions on the plugin, each a JSON pointer into the manifest that must exist and be
+  /// non-empty (e.g. "/commands"); unmet, the scenario is skipped with the reason.
+  std::vector<std::string> requires_;
+  std::map<std::string, JsonPtr> vars;        ///< `vars:` block, available as ${name}
+  std::map<std::string, HostReply> host_replies;
+  JsonPtr config;   ///< Flash: the FLASH_PLUGIN_CONFIG object; may be null
+  Ms timeout{0};    ///< hard limit for the whole scenario; 0: the profile's
+  std::vector<Step> steps;
+  SourceLoc loc;
+};
+
+}  // namespace fakehost::scenario
