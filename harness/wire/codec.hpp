@@ -25,9 +25,9 @@ struct Frame {
 /// A frame whose size exceeds the limit. Length-prefixed: `announced` is the header's value
 /// and `header` its four raw bytes (so a caller can say "that is text" or "big-endian would be
 /// 82"); the decoder is then stopped, because the framing is lost. NDJSON: `announced` is the
-/// length of the line without its terminator (counted, never buffered past the limit),
-/// `header` holds the first bytes of the line (at most 16), and decoding resumes at the next
-/// newline.
+/// length of the line without its terminator (counted, never buffered past the limit), so it is
+/// reported when the line's newline (or EOF) arrives; `header` holds the first bytes of the line
+/// (at most 16), and decoding resumes after that newline.
 struct Oversized {
   std::uint64_t announced = 0;
   std::uint64_t offset = 0;
@@ -72,7 +72,8 @@ class Decoder {
 std::unique_ptr<Decoder> MakeDecoder(Framing framing, std::uint64_t max_payload);
 
 /// Frames one payload. Length-prefixed: u32 little-endian length + payload. NDJSON: payload +
-/// "\n" (the caller guarantees the payload holds no newline; compact JSON never does).
+/// "\n" (the caller guarantees the payload holds no newline; compact JSON never does). A payload
+/// a u32 cannot measure (4 GiB or more) throws std::length_error: that is a caller's bug.
 std::string Encode(Framing framing, std::string_view payload);
 
 /// Length-prefixed header for an arbitrary (possibly lying) length.

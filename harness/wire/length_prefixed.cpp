@@ -1,0 +1,121 @@
+#include "harness/wire/length_prefixed.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+namespace fakehost::wire {
+namespace {
+
+// TruncatedAtEof keeps only this much payload: enough to recognise what was being sent.
+constexpr std::size_t kTruncatedPayloadKept = 64;
+
+std::uint32_t ReadLe32(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return static_cast<std::uint32_t>(u[0]) | static_cast<std::uint32_t>(u[1]) << 8 |
+         static_cast<std::uint32_t>(u[2]) << 16 | static_cast<std::uint32_t>(u[3]) << 24;
+}
+
+}  // namespace
+
+void LengthPrefixedDecoder::Stop(std::uint32_t announced, std::vector<Event>* out) {
+  out->emplace_back(Oversized{announced, frame_offset_, std::string(header_, 4)});
+  stopped_ = true;
+  header_len_ = 0;
+  payload_ = std::string();
+}
+
+bool LengthPrefixedDecoder::HeaderComplete(std::vector<Event>* out) {
+  length_ = ReadLe32(header_);
+  if (length_ > max_payload_) {
+    Stop(length_, out);
+    return false;
+  }
+  if (length_ == 0) {
+    out->emplace_back(Frame{std::string(), frame_offset_});
+    header_len_ = 0;
+  }
+  return true;
+}
+
+void LengthPrefixedDecoder::Feed(std::string_view bytes, std::vector<Event>* out) {
+  if (stopped_) {
+    discarded_ += bytes.size();
+    return;
+  }
+  const char* p = bytes.data();
+  std::size_t n = bytes.size();
+  auto consume = [&](std::size_t k) {
+    p += k;
+    n -= k;
+    offset_ += k;
+  };
+
+  while (n > 0) {
+    if (header_len_ == 0 && n >= 4) {
+      // Fast path: the header is whole in this read; if the payload is too, copy it once,
+      // straight into the frame.
+      frame_offset_ = offset_;
+      std::memcpy(header_, p, 4);
+      const std::uint32_t length = ReadLe32(p);
+      if (length <= max_payload_ && n - 4 >= length) {
+        out->emplace_back(Frame{std::string(p + 4, length), frame_offset_});
+        consume(4 + std::size_t{length});
+        continue;
+      }
+      header_len_ = 4;
+      consume(4);
+      if (!HeaderComplete(out)) {
+        discarded_ += n;
+        return;
+      }
+      continue;
+    }
+    if (header_len_ < 4) {
+      if (header_len_ == 0) frame_offset_ = offset_;
+      const std::size_t take = std::min(4 - header_len_, n);
+      std::memcpy(header_ + header_len_, p, take);
+      header_len_ += take;
+      consume(take);
+      if (header_len_ < 4) return;
+      if (!HeaderComplete(out)) {
+        discarded_ += n;
+        return;
+      }
+      continue;
+    }
+    // A payload split across reads. Grow geometrically for linear copying, but never beyond
+    // twice what has arrived or beyond the announced length: a header may lie.
+    const std::size_t take = std::min<std::size_t>(length_ - payload_.size(), n);
+    const std::size_t needed = payload_.size() + take;
+    if (payload_.capacity() < needed) {
+      // Into a fresh string: libstdc++'s reserve() on a full one doubles past what we ask.
+      std::string grown;
+      grown.reserve(std::min<std::size_t>(length_, std::max(needed, 2 * payload_.size())));
+      grown.append(payload_);
+      payload_.swap(grown);
+    }
+    payload_.append(p, take);
+    consume(take);
+    if (payload_.size() == length_) {
+      out->emplace_back(Frame{std::move(payload_), frame_offset_});
+      payload_ = std::string();
+      header_len_ = 0;
+    }
+  }
+}
+
+void LengthPrefixedDecoder::Finish(std::vector<Event>* out) {
+  if (stopped_ || header_len_ == 0) return;
+  TruncatedAtEof t;
+  t.offset = frame_offset_;
+  t.expected = header_len_ == 4 ? 4 + std::uint64_t{length_} : 0;
+  t.received = header_len_ + payload_.size();
+  t.bytes.assign(header_, header_len_);
+  t.bytes.append(payload_, 0, std::min(payload_.size(), kTruncatedPayloadKept));
+  out->emplace_back(std::move(t));
+  header_len_ = 0;
+  payload_ = std::string();
+}
+
+}  // namespace fakehost::wire

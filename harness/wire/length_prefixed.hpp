@@ -1,0 +1,48 @@
+// The length-prefixed decoder (RIM v1 framing): u32 little-endian payload length, then payload.
+//
+// Exposed beside codec.hpp so tests can look at what the decoder holds (buffered_capacity());
+// everyone else gets one through MakeDecoder(). A header that announces more than the limit
+// stops the decoder for good: the framing is lost, so every later byte is only counted.
+// Memory is bounded by what has arrived, never by what a header announces.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/wire/codec.hpp"
+
+namespace fakehost::wire {
+
+class LengthPrefixedDecoder final : public Decoder {
+ public:
+  explicit LengthPrefixedDecoder(std::uint64_t max_payload) : max_payload_(max_payload) {}
+
+  void Feed(std::string_view bytes, std::vector<Event>* out) override;
+  void Finish(std::vector<Event>* out) override;
+  bool stopped() const override { return stopped_; }
+  std::uint64_t discarded() const override { return discarded_; }
+
+  /// Capacity of the buffer holding a partly received payload; at most twice the payload
+  /// bytes received so far (and never more than the announced length).
+  std::size_t buffered_capacity() const { return payload_.capacity(); }
+
+ private:
+  /// Called once the 4 header bytes are in header_; returns false if the decoder stopped.
+  bool HeaderComplete(std::vector<Event>* out);
+  void Stop(std::uint32_t announced, std::vector<Event>* out);
+
+  std::uint64_t max_payload_;
+  std::uint64_t offset_ = 0;        // stream offset of the next byte to consume
+  std::uint64_t frame_offset_ = 0;  // stream offset of the current frame's first header byte
+  char header_[4] = {};
+  std::size_t header_len_ = 0;  // 4 while a payload is in progress
+  std::uint32_t length_ = 0;    // announced payload length once header_len_ == 4
+  std::string payload_;         // payload bytes received so far (only when split across reads)
+  bool stopped_ = false;
+  std::uint64_t discarded_ = 0;
+};
+
+}  // namespace fakehost::wire
