@@ -2,7 +2,9 @@
 //
 // Plugin output is hostile input. Parse() validates UTF-8, uses RapidJSON's iterative parser
 // (the recursive one segfaults on 100k nested '['), caps nesting depth (Accept() and valijson
-// recurse), and reports duplicate object keys, which RapidJSON would silently keep.
+// recurse), and reports duplicate object keys, which RapidJSON would silently keep. It also
+// rejects a lone surrogate escape such as "\udc00": RapidJSON would store it as invalid UTF-8,
+// and a host that decodes into UTF-8 strings cannot keep it either.
 #pragma once
 
 #include <cstddef>
@@ -20,14 +22,16 @@ struct ParseLimits {
 
 struct ParseResult {
   bool ok = false;
-  std::string error;          ///< set when !ok: what is wrong, e.g. "invalid UTF-8 at byte 12"
+  std::string error;  ///< set when !ok: what is wrong, e.g. "invalid encoding in string at byte 12"
   std::size_t error_offset = 0;
   /// JSON pointers of keys that appeared more than once in their object (each reported once,
   /// at the second occurrence's object). The document keeps every member, as RapidJSON does.
   std::vector<std::string> duplicate_keys;
 };
 
-/// Parses exactly one JSON value (trailing bytes other than whitespace are an error).
+/// Parses exactly one JSON value (trailing bytes other than whitespace are an error; so is a
+/// UTF-8 byte-order mark, which RFC 8259 forbids senders to add). On failure `*doc` is null.
+/// A Document's allocator only grows: parse each frame into a fresh Document.
 ParseResult Parse(std::string_view text, rapidjson::Document* doc, const ParseLimits& limits = {});
 
 /// Compact serialisation. Returns false (and leaves `out` unspecified) for NaN/Inf.
@@ -45,7 +49,8 @@ bool StrictEqual(const rapidjson::Value& a, const rapidjson::Value& b);
 /// Ids (RIM §5, Flash "Ids"): what kind of id a member holds.
 enum class IdKind { kAbsent, kNull, kInteger, kString, kOther };
 IdKind ClassifyId(const rapidjson::Value* id);  ///< nullptr: absent. Integer = IsInt64().
-/// A map key that keeps 2 and "2" apart: "i:2" / "s:2". Only for kInteger and kString.
+/// A map key that keeps 2 and "2" apart: "i:2" / "s:2". Meant for kInteger and kString; other
+/// values get "n:" (null) or "x:" + compact JSON, never equal to a real id's key.
 std::string IdKey(const rapidjson::Value& id);
 
 /// Finds a member, or nullptr (never asserts like operator[]).
@@ -57,7 +62,8 @@ std::string EscapePointerToken(std::string_view token);
 /// Resolves an RFC 6901 pointer ("" is the root); nullptr if it does not resolve.
 const rapidjson::Value* Resolve(const rapidjson::Value& root, std::string_view pointer);
 
-/// Shortens text for messages: at most `max` bytes, cut on a UTF-8 boundary, with "…(N bytes)".
+/// Shortens text for messages: text longer than `max` bytes keeps at most `max` of them, cut on a
+/// UTF-8 boundary, followed by "…(N bytes)" where N is the full length.
 std::string Abbreviate(std::string_view text, std::size_t max = 200);
 
 }  // namespace fakehost::json

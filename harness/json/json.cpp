@@ -1,0 +1,214 @@
+#include "harness/json/json.hpp"
+
+#include <cstring>
+#include <string>
+
+namespace fakehost::json {
+namespace {
+
+bool IsInteger(const rapidjson::Value& v) { return v.IsNumber() && !v.IsDouble(); }
+
+bool SameString(const rapidjson::Value& v, std::string_view s) {
+  return v.GetStringLength() == s.size() &&
+         (s.empty() || std::memcmp(v.GetString(), s.data(), s.size()) == 0);
+}
+
+bool NumbersEqual(const rapidjson::Value& a, const rapidjson::Value& b) {
+  if (a.IsDouble() != b.IsDouble()) return false;  // 1 is not 1.0
+  if (a.IsDouble()) return a.GetDouble() == b.GetDouble();
+  if (a.IsInt64() && b.IsInt64()) return a.GetInt64() == b.GetInt64();
+  if (a.IsUint64() && b.IsUint64()) return a.GetUint64() == b.GetUint64();
+  return false;  // one is negative, the other above INT64_MAX
+}
+
+// Parses an RFC 6901 array index: "0" or digits without a leading zero.
+bool ParseIndex(std::string_view token, rapidjson::SizeType* out) {
+  if (token.empty() || token.size() > 10 || (token.size() > 1 && token[0] == '0')) return false;
+  std::uint64_t value = 0;
+  for (char c : token) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (value > UINT32_MAX) return false;
+  *out = static_cast<rapidjson::SizeType>(value);
+  return true;
+}
+
+// Undoes EscapePointerToken; false on a '~' not followed by '0' or '1'.
+bool UnescapeToken(std::string_view token, std::string* out) {
+  out->clear();
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    if (token[i] != '~') {
+      out->push_back(token[i]);
+      continue;
+    }
+    if (i + 1 == token.size()) return false;
+    const char next = token[++i];
+    if (next == '0') {
+      out->push_back('~');
+    } else if (next == '1') {
+      out->push_back('/');
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename Writer>
+bool Write(const rapidjson::Value& value, rapidjson::StringBuffer& buffer, Writer& writer,
+           std::string* out) {
+  if (!value.Accept(writer)) return false;
+  out->assign(buffer.GetString(), buffer.GetSize());
+  return true;
+}
+
+}  // namespace
+
+bool ToCompact(const rapidjson::Value& value, std::string* out) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  return Write(value, buffer, writer, out);
+}
+
+std::string ToCompact(const rapidjson::Value& value) {
+  std::string out;
+  return ToCompact(value, &out) ? out : "<unserialisable>";
+}
+
+std::string ToPretty(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+  writer.SetIndent(' ', 2);
+  std::string out;
+  return Write(value, buffer, writer, &out) ? out : "<unserialisable>";
+}
+
+const char* TypeName(const rapidjson::Value& value) {
+  switch (value.GetType()) {
+    case rapidjson::kNullType:
+      return "null";
+    case rapidjson::kFalseType:
+    case rapidjson::kTrueType:
+      return "boolean";
+    case rapidjson::kNumberType:
+      return IsInteger(value) ? "integer" : "number";
+    case rapidjson::kStringType:
+      return "string";
+    case rapidjson::kArrayType:
+      return "array";
+    case rapidjson::kObjectType:
+      return "object";
+  }
+  return "unknown";
+}
+
+bool StrictEqual(const rapidjson::Value& a, const rapidjson::Value& b) {
+  if (a.GetType() != b.GetType()) return false;  // true and false are distinct types here
+  switch (a.GetType()) {
+    case rapidjson::kNullType:
+    case rapidjson::kFalseType:
+    case rapidjson::kTrueType:
+      return true;
+    case rapidjson::kNumberType:
+      return NumbersEqual(a, b);
+    case rapidjson::kStringType:
+      return SameString(b, std::string_view(a.GetString(), a.GetStringLength()));
+    case rapidjson::kArrayType:
+      if (a.Size() != b.Size()) return false;
+      for (rapidjson::SizeType i = 0; i < a.Size(); ++i) {
+        if (!StrictEqual(a[i], b[i])) return false;
+      }
+      return true;
+    case rapidjson::kObjectType:
+      if (a.MemberCount() != b.MemberCount()) return false;
+      for (const auto& member : a.GetObject()) {
+        const rapidjson::Value* other =
+            Find(b, std::string_view(member.name.GetString(), member.name.GetStringLength()));
+        if (other == nullptr || !StrictEqual(member.value, *other)) return false;
+      }
+      return true;
+  }
+  return false;
+}
+
+IdKind ClassifyId(const rapidjson::Value* id) {
+  if (id == nullptr) return IdKind::kAbsent;
+  if (id->IsNull()) return IdKind::kNull;
+  if (id->IsString()) return IdKind::kString;
+  if (IsInteger(*id) && id->IsInt64()) return IdKind::kInteger;
+  return IdKind::kOther;
+}
+
+std::string IdKey(const rapidjson::Value& id) {
+  switch (ClassifyId(&id)) {
+    case IdKind::kInteger:
+      return "i:" + std::to_string(id.GetInt64());
+    case IdKind::kString:
+      return "s:" + std::string(id.GetString(), id.GetStringLength());
+    case IdKind::kNull:
+      return "n:";
+    default:
+      return "x:" + ToCompact(id);  // not an id; still kept apart from every real one
+  }
+}
+
+const rapidjson::Value* Find(const rapidjson::Value& object, std::string_view key) {
+  if (!object.IsObject()) return nullptr;
+  for (const auto& member : object.GetObject()) {
+    if (SameString(member.name, key)) return &member.value;
+  }
+  return nullptr;
+}
+
+std::string EscapePointerToken(std::string_view token) {
+  std::string out;
+  out.reserve(token.size());
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+const rapidjson::Value* Resolve(const rapidjson::Value& root, std::string_view pointer) {
+  if (pointer.empty()) return &root;
+  if (pointer[0] != '/') return nullptr;
+  const rapidjson::Value* at = &root;
+  std::string token;
+  std::size_t begin = 1;
+  while (true) {
+    const std::size_t end = std::min(pointer.find('/', begin), pointer.size());
+    if (!UnescapeToken(pointer.substr(begin, end - begin), &token)) return nullptr;
+    if (at->IsObject()) {
+      at = Find(*at, token);
+    } else if (at->IsArray()) {
+      rapidjson::SizeType index = 0;
+      at = ParseIndex(token, &index) && index < at->Size() ? &(*at)[index] : nullptr;
+    } else {
+      at = nullptr;
+    }
+    if (at == nullptr || end == pointer.size()) return at;
+    begin = end + 1;
+  }
+}
+
+std::string Abbreviate(std::string_view text, std::size_t max) {
+  if (text.size() <= max) return std::string(text);
+  std::size_t cut = max;
+  // Back up over continuation bytes (10xxxxxx) so no character is split; at most 3, so
+  // bytes that are not UTF-8 at all still get cut.
+  for (int i = 0; i < 3 && cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80; ++i) {
+    --cut;
+  }
+  if ((static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) cut = max;
+  return std::string(text.substr(0, cut)) + "\xE2\x80\xA6(" + std::to_string(text.size()) +
+         " bytes)";
+}
+
+}  // namespace fakehost::json
