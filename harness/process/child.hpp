@@ -1,10 +1,20 @@
 // A plugin process: spawned in its own process group, spoken to over three pipes.
 //
-// Child is driven by one asio::io_context (single-threaded, owned by the caller). Everything it
-// reports arrives through callbacks invoked from that context; nothing blocks except the
-// destructor, which kills the whole group and reaps it so that no process, zombie or
-// descriptor outlives a Child. Exit is observed through the process itself (pidfd), never
-// inferred from EOF on stdout: a grandchild can hold the pipes open long after the plugin died.
+// Child is driven by one asio::io_context (single-threaded, owned by the caller, outliving the
+// Child); all its methods are called from that context's thread. Everything it reports arrives
+// through callbacks invoked from that context, never from inside the call that caused it; a
+// callback may destroy the Child, and no callback fires after the Child is destroyed. Nothing
+// blocks except the destructor, which kills the whole group and reaps it so that no process,
+// zombie or descriptor outlives a Child. Exit is observed through the process itself (pidfd),
+// never inferred from EOF on stdout: a grandchild can hold the pipes open long after the
+// plugin died. Several Childs may live at once, on one io_context or on one per thread.
+//
+// The exited plugin stays a zombie until the destructor reaps it: its pid is the group's id,
+// and keeping it unreaped keeps that id from being reused, so signalling the group can never
+// reach a stranger. This relies on nothing else in the harness reaping children it did not
+// start: never call wait() or waitpid(-1, ...). A process that leaves the group (setsid(),
+// setpgid()) is out of reach: it is neither signalled nor reaped; after its parent dies the harness
+// (a subreaper) inherits it, and init reaps it once the harness exits.
 #pragma once
 
 #include <sys/types.h>
@@ -34,17 +44,17 @@ struct SpawnSpec {
 };
 
 struct ExitStatus {
-  std::optional<int> code;    ///< Set when the process exited normally.
-  std::optional<int> signal;  ///< Set when a signal ended it.
-  Clock::time_point at;       ///< When the harness observed the exit.
-  std::string Describe() const;  ///< "exit code 0", "killed by SIGKILL".
+  std::optional<int> code;       ///< Set when the process exited normally.
+  std::optional<int> signal;     ///< Set when a signal ended it.
+  Clock::time_point at;          ///< When the harness observed the exit.
+  std::string Describe() const;  ///< "exit code 0", "killed by SIGKILL", "no exit status".
 };
 
 struct Callbacks {
   std::function<void(std::string_view)> on_stdout;  ///< Bytes as read, in order.
   std::function<void()> on_stdout_eof;
   std::function<void(std::string_view)> on_stderr;  ///< Bytes as read (also kept, capped).
-  std::function<void(const ExitStatus&)> on_exit;   ///< Once, when the process is reaped.
+  std::function<void(const ExitStatus&)> on_exit;   ///< Once, when the process has exited.
 };
 
 enum class WriteOutcome { kWritten, kTimedOut, kClosed /* EPIPE or stdin already closed */ };
@@ -54,17 +64,24 @@ struct StopStep {
   enum class Kind { kWrite, kCloseStdin, kWait, kSignal };
   Kind kind = Kind::kWait;
   std::string bytes;                  ///< kWrite: the encoded frame to send.
-  std::chrono::milliseconds time{0};  ///< kWrite: the write cap; kWait: how long to wait.
+  std::chrono::milliseconds time{0};  ///< kWrite: the write cap (as Write); kWait: how long.
   int signal = 0;                     ///< kSignal: sent to the whole group.
   std::string label;                  ///< What a report calls this step ("SIGTERM").
 };
 
+/// After a last step that is not a wait (typically SIGKILL, delivered asynchronously), Stop
+/// waits this long for the exit that step causes before reporting `exited = false`.
+inline constexpr std::chrono::milliseconds kStopGrace{1000};
+
 struct StopResult {
-  /// Index into the sequence of the step during or after which the process was seen to exit
-  /// (the process may have exited before step 0 ran: then `exited_before` is true).
+  /// Index into the sequence of the step during or after which the process was seen to exit:
+  /// the last step executed that acts (write, close stdin, signal), so an exit during the wait
+  /// after "close stdin" is graded at "close stdin"; a wait counts only when no action came
+  /// before it. 0 when `exited_before`.
   std::size_t stage = 0;
+  /// The process had exited before step 0 ran (before Stop, or before its first step).
   bool exited_before = false;
-  std::string stage_label;            ///< Label of the last step executed before the exit.
+  std::string stage_label;               ///< steps[stage].label ("" when the sequence is empty).
   std::chrono::milliseconds elapsed{0};  ///< From the start of the sequence to the exit.
   ExitStatus status;
   bool exited = false;  ///< False only if even the last step did not end it (a harness fault).
@@ -78,26 +95,33 @@ class Child {
   static std::unique_ptr<Child> Spawn(boost::asio::io_context& io, const SpawnSpec& spec,
                                       Callbacks callbacks, std::string* error);
 
+  /// Kills the group with SIGKILL and reaps the plugin and every orphan of its group; returns
+  /// once they are gone (promptly: nothing survives SIGKILL). Invokes no callback.
   virtual ~Child() = default;
 
   /// Queues bytes for stdin; writes complete in order. `done` reports the outcome: a write that
-  /// has not completed within `cap` is abandoned (kTimedOut) and stdin is then closed, since
-  /// the stream position is lost. Never blocks the io_context.
+  /// has not completed within `cap` of this call is abandoned (kTimedOut) and stdin is then
+  /// closed, since the stream position is lost; later queued writes get kClosed. `cap` <= 0
+  /// means no deadline. Never blocks the io_context.
   virtual void Write(std::string bytes, std::chrono::milliseconds cap,
                      std::function<void(WriteOutcome)> done) = 0;
+  /// Closes stdin (the plugin sees EOF); queued writes complete with kClosed.
   virtual void CloseStdin() = 0;
   virtual bool stdin_open() const = 0;
 
-  /// Sends `sig` to the process group. False if the group is gone.
+  /// Sends `sig` to the process group. False if the group is gone. (Members that exited are
+  /// zombies until the destructor reaps them: signalling them is harmless.)
   virtual bool SignalGroup(int sig) = 0;
 
   /// Runs a stop sequence asynchronously; `done` fires once, when the process has exited or
-  /// the sequence is exhausted. Output callbacks keep firing meanwhile.
+  /// the sequence is exhausted (then after kStopGrace if the last step is not a wait). Waits
+  /// end as soon as the exit is seen. Output callbacks keep firing meanwhile. One sequence at
+  /// a time: a Stop while another runs completes at once with `exited = false`.
   virtual void Stop(std::vector<StopStep> steps, std::function<void(const StopResult&)> done) = 0;
 
   virtual pid_t pid() const = 0;
   virtual Clock::time_point started_at() const = 0;
-  virtual const std::optional<ExitStatus>& exit_status() const = 0;
+  virtual const std::optional<ExitStatus>& exit_status() const = 0;  ///< Set once exited.
   /// The first `stderr_cap` bytes of stderr, and how many bytes came after them.
   virtual const std::string& stderr_text() const = 0;
   virtual std::uint64_t stderr_dropped() const = 0;

@@ -1,0 +1,196 @@
+#include "harness/process/launch.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <utility>
+
+#include <boost/process/v2/posix/default_launcher.hpp>
+#include <boost/process/v2/process.hpp>
+
+namespace fakehost::process::detail {
+namespace {
+
+namespace bp = boost::process::v2;
+
+class Fd {
+ public:
+  Fd() = default;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { Reset(); }
+  int get() const { return fd_; }
+  int Release() { return std::exchange(fd_, -1); }
+  void Reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+  void Set(int fd) {
+    Reset();
+    fd_ = fd;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+bool MakePipe(Fd* read_end, Fd* write_end, std::string* error) {
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0) {
+    *error = std::string("cannot create a pipe: ") + std::strerror(errno);
+    return false;
+  }
+  read_end->Set(p[0]);
+  write_end->Set(p[1]);
+  return true;
+}
+
+bp::error_code LastError() { return bp::error_code(errno, bp::system_category()); }
+
+// What the child does between fork and exec, as a Boost.Process v2 initializer. The hooks run
+// in the forked copy of a multi-threaded program, so they make async-signal-safe calls only.
+struct ChildSetup {
+  int in;
+  int out;
+  int err;
+  const char* cwd;
+
+  bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const bp::filesystem::path&,
+                               const char* const*) {
+    if (::setpgid(0, 0) != 0) return LastError();
+    // An ignored signal stays ignored across exec (the harness ignores SIGPIPE), and the mask
+    // is inherited from whichever thread forked: give the plugin what a shell would.
+    struct sigaction dfl {};
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; ++sig) ::sigaction(sig, &dfl, nullptr);  // EINVAL for some
+    sigset_t none;
+    ::sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (cwd != nullptr && ::chdir(cwd) != 0) return LastError();
+    // Lift the pipe ends above 2 before dup2: if the harness runs with 0, 1 or 2 closed, a
+    // pipe end can itself be 0, 1 or 2, and dup2 in order would overwrite it.
+    int fds[3] = {in, out, err};
+    for (int& fd : fds) {
+      fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+      if (fd < 0) return LastError();
+    }
+    for (int target = 0; target < 3; ++target) {
+      if (::dup2(fds[target], target) < 0) return LastError();  // dup2 clears FD_CLOEXEC
+    }
+    CloseAllBut(launcher.fd_whitelist);
+    return {};
+  }
+
+  // Boost 1.81's close_all() never closes the gaps between whitelisted descriptors (fixed in
+  // 1.85), so a descriptor another thread opened without O_CLOEXEC would leak into the plugin
+  // and, if it is another plugin's stdin, delay that plugin's EOF. The whitelist here is
+  // {0, 1, 2} plus the launcher's exec-error pipe.
+  static void CloseAllBut(std::vector<int>& keep) {
+    std::sort(keep.begin(), keep.end());  // in place: no allocation after fork
+    unsigned next = 0;
+    for (int fd : keep) {
+      const auto ufd = static_cast<unsigned>(fd);
+      if (ufd > next) ::close_range(next, ufd - 1, 0);
+      if (ufd + 1 > next) next = ufd + 1;
+    }
+    ::close_range(next, ~0U, 0);
+  }
+
+  // Replaces the launcher's exit(EXIT_FAILURE) after a failed exec, which would run the
+  // harness's atexit handlers and flush its stdio buffers a second time from the child. Boost
+  // 1.81 detects this hook with five arguments but calls it with four: accept both.
+  template <typename... Args>
+  void on_exec_error(bp::posix::default_launcher&, Args&&...) {
+    ::_exit(127);
+  }
+
+  // The parent's half of the group set-up. It runs after the exec succeeded, so the child has
+  // already done setpgid(0, 0) and this fails with EACCES; it is kept so the group exists on
+  // return however the launcher's hook order changes.
+  void on_success(bp::posix::default_launcher& launcher, const bp::filesystem::path&,
+                  const char* const*) {
+    ::setpgid(launcher.pid, launcher.pid);
+  }
+};
+
+void KillAndReap(pid_t pid) {
+  ::kill(-pid, SIGKILL);
+  ::kill(pid, SIGKILL);
+  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+}
+
+}  // namespace
+
+bool Launch(boost::asio::io_context& io, const std::string& executable,
+            const std::vector<std::string>& argv, const std::string& cwd,
+            const std::vector<std::string>& env, Launched* out, std::string* error) {
+  Fd in_read, in_write, out_read, out_write, err_read, err_write;
+  if (!MakePipe(&in_read, &in_write, error) || !MakePipe(&out_read, &out_write, error) ||
+      !MakePipe(&err_read, &err_write, error)) {
+    return false;
+  }
+
+  std::vector<const char*> args;
+  for (const std::string& arg : argv) args.push_back(arg.c_str());
+  args.push_back(nullptr);
+  const char** args_ptr = args.data();
+  std::vector<const char*> envp;
+  for (const std::string& entry : env) envp.push_back(entry.c_str());
+  envp.push_back(nullptr);
+
+  bp::posix::default_launcher launcher;
+  launcher.env = envp.data();
+  ChildSetup setup{in_read.get(), out_write.get(), err_write.get(),
+                   cwd.empty() ? nullptr : cwd.c_str()};
+  bp::error_code ec;
+  pid_t pid = -1;
+  const pid_t harness = ::getpid();
+  try {
+    // The error_code overload on an executor: the one on a context drops `ec` and throws.
+    auto proc = launcher(io.get_executor(), ec, bp::filesystem::path(executable), args_ptr, setup);
+    if (!ec) {
+      pid = proc.id();
+      // Detach at once: ~basic_process would waitpid(pid, WNOHANG) and could reap the child
+      // behind our back. We watch it through our own pidfd instead.
+      proc.detach();
+    }
+  } catch (const std::exception& e) {
+    // asio's notify_fork can throw in the forked child too; that copy must not go on running
+    // the harness.
+    if (::getpid() != harness) ::_exit(127);
+    if (launcher.pid > 0) KillAndReap(launcher.pid);
+    *error = "cannot start " + executable + ": " + e.what();
+    return false;
+  }
+  if (ec) {
+    // The child reported its errno through the launcher's pipe and called _exit: reap it.
+    if (launcher.pid > 0) KillAndReap(launcher.pid);
+    *error = "cannot execute " + executable + ": " + std::strerror(ec.value());
+    return false;
+  }
+
+  // Debian 12's <sys/pidfd.h> lacks extern "C", so its pidfd_open does not link from C++.
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // implies O_CLOEXEC
+  if (pidfd < 0) {
+    const int saved = errno;
+    KillAndReap(pid);
+    *error = "cannot watch " + executable + " (pidfd_open): " + std::strerror(saved);
+    return false;
+  }
+  out->pid = pid;
+  out->pidfd = pidfd;
+  out->stdin_fd = in_write.Release();
+  out->stdout_fd = out_read.Release();
+  out->stderr_fd = err_read.Release();
+  return true;  // the child's ends close here, in ~Fd
+}
+
+}  // namespace fakehost::process::detail
