@@ -53,7 +53,7 @@ struct Filter {
 struct Send {
   enum class IdMode { kAuto, kExplicit, kNull, kNone };
   std::string method;
-  JsonPtr params;        ///< null: no params member
+  JsonPtr params;  ///< null: no params member
   IdMode id_mode = IdMode::kAuto;
   JsonPtr id;            ///< kExplicit: the id value (integer or string, or anything for `invalid`)
   std::string as;        ///< name to refer to this request later (reply_to); may be empty
@@ -66,12 +66,12 @@ struct Send {
 
 /// `send_raw`: bytes written as they are, optionally framed by the profile.
 struct SendRaw {
-  std::string bytes;                      ///< decoded from `text:` or `hex:`
-  bool framed = true;                     ///< wrap in the profile's framing
-  std::optional<std::uint32_t> length;    ///< length-prefixed: announce this length instead
-  std::uint64_t repeat = 1;               ///< `bytes` repeated this many times (big payloads)
-  std::size_t chunk = 0;                  ///< write in chunks of this many bytes (0: at once)
-  Ms delay{0};                            ///< pause between chunks
+  std::string bytes;                    ///< decoded from `text:` or `hex:`
+  bool framed = true;                   ///< wrap in the profile's framing
+  std::optional<std::uint32_t> length;  ///< length-prefixed: announce this length instead
+  std::uint64_t repeat = 1;             ///< `bytes` repeated this many times (big payloads)
+  std::size_t chunk = 0;                ///< write in chunks of this many bytes (0: at once)
+  Ms delay{0};                          ///< pause between chunks
 };
 
 /// `expect`: wait for a matching inbound frame (out of order: frames that arrived earlier and
@@ -94,8 +94,13 @@ struct ExpectNone {
 };
 
 struct CloseStdin {};
-struct Signal { int signal = 0; std::string name; };  ///< to the plugin's process group
-struct Sleep { Ms duration{0}; };
+struct Signal {
+  int signal = 0;
+  std::string name;
+};  ///< to the plugin's process group
+struct Sleep {
+  Ms duration{0};
+};
 
 /// `expect_exit`: the plugin exits within `within`; optionally with this code or signal.
 struct ExpectExit {
@@ -114,7 +119,9 @@ struct Shutdown {
 
 /// `use`: a fragment (a list of steps) from the profile or the suite, expanded by the loader.
 /// After loading no Use step remains; it is kept in the model only for error messages.
-struct Use { std::string fragment; };
+struct Use {
+  std::string fragment;
+};
 
 struct Step;
 /// `for_each`: run `steps` once per item of a manifest list (e.g. "commands"), with the item
@@ -130,9 +137,9 @@ using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, CloseStdin, Sig
 
 struct Step {
   StepBody body;
-  std::string kind;        ///< the YAML key, e.g. "expect", for messages
+  std::string kind;            ///< the YAML key, e.g. "expect", for messages
   Level level = Level::kMust;  ///< a miss at this step is a failure (must) or a warning (should)
-  std::string note;        ///< optional text shown with a failure
+  std::string note;            ///< optional text shown with a failure
   SourceLoc loc;
 };
 
@@ -144,17 +151,17 @@ struct HostReply {
 };
 
 struct Scenario {
-  std::string id;           ///< path below the suite root without ".yaml"
+  std::string id;  ///< path below the suite root without ".yaml"
   std::string title, spec, requirement;
   Level level = Level::kMust;
   std::vector<std::string> tags;
   /// Conditions on the plugin, each a JSON pointer into the manifest that must exist and be
   /// non-empty (e.g. "/commands"); unmet, the scenario is skipped with the reason.
   std::vector<std::string> requires_;
-  std::map<std::string, JsonPtr> vars;        ///< `vars:` block, available as ${name}
+  std::map<std::string, JsonPtr> vars;  ///< `vars:` block, available as ${name}
   std::map<std::string, HostReply> host_replies;
-  JsonPtr config;   ///< Flash: the FLASH_PLUGIN_CONFIG object; may be null
-  Ms timeout{0};    ///< hard limit for the whole scenario; 0: the profile's
+  JsonPtr config;  ///< Flash: the FLASH_PLUGIN_CONFIG object; may be null
+  Ms timeout{0};   ///< hard limit for the whole scenario; 0: the profile's
   std::vector<Step> steps;
   SourceLoc loc;
 };

@@ -1,0 +1,739 @@
+#include "harness/scenario/interpreter.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "harness/json/json.hpp"
+#include "harness/scenario/matcher.hpp"
+#include "harness/scenario/template.hpp"
+#include "harness/session/session.hpp"
+#include "harness/wire/codec.hpp"
+
+namespace fakehost::scenario {
+namespace {
+
+using Clock = session::Clock;
+using protocol::MessageKind;
+using session::Inbound;
+
+std::string MsText(Ms ms) { return std::to_string(ms.count()) + " ms"; }
+std::string MsText(double ms) { return std::to_string(static_cast<long long>(ms + 0.5)) + " ms"; }
+
+std::string Join(const std::vector<Mismatch>& mismatches) {
+  std::string out;
+  for (const auto& m : mismatches) out += (out.empty() ? "" : "; ") + m.ToString();
+  return out;
+}
+
+bool IsEmptyValue(const rapidjson::Value& v) {
+  return v.IsNull() || (v.IsBool() && !v.GetBool()) || (v.IsArray() && v.Empty()) ||
+         (v.IsObject() && v.ObjectEmpty()) || (v.IsString() && v.GetStringLength() == 0);
+}
+
+// A request the scenario sent and named with `as`.
+struct Named {
+  std::size_t frame = 0;
+  std::string method;
+  rapidjson::Document id;
+  Clock::time_point sent;
+};
+
+enum class Outcome { kNo, kYes, kWrongContent };
+
+// Patterns of a filter with the variables filled in, once per step.
+struct Patterns {
+  rapidjson::Document result, error, params, message;
+  bool has_result = false, has_error = false, has_params = false, has_message = false;
+};
+
+class Player {
+ public:
+  Player(const Scenario& scenario, const protocol::Profile& profile,
+         const schema::FrameSchema* schema, const PluginTarget& plugin, const PlayOptions& options)
+      : scenario_(scenario),
+        profile_(profile),
+        plugin_(plugin),
+        options_(options),
+        session_(profile, schema, session::Session::Options{}) {}
+
+  ScenarioResult Run();
+
+ private:
+  bool RunSteps(const std::vector<Step>& steps);
+  bool RunStep(const Step& step);
+  bool DoSend(const Step& step, const Send& send);
+  bool DoSendRaw(const Step& step, const SendRaw& raw);
+  bool DoExpect(const Step& step, const Expect& expect);
+  bool DoExpectNone(const Step& step, const ExpectNone& none);
+  bool DoExpectExit(const Step& step, const ExpectExit& exit);
+  bool DoShutdown(const Step& step, const Shutdown& shutdown);
+  bool DoForEach(const Step& step, const ForEach& each);
+
+  /// Records a miss at `step`; returns true if the steps may go on (a should/may-level miss).
+  bool Miss(const Step& step, std::string message, std::string expected = {},
+            std::string actual = {}, std::optional<std::size_t> frame = {});
+  bool ScenarioBug(const Step& step, std::string message);
+  bool Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step);
+  bool InstantiatePatterns(const Filter& filter, Patterns* out, const Step& step);
+  const rapidjson::Value* Lookup(std::string_view path) const;
+  Outcome Check(const Filter& filter, const Patterns& patterns, const Inbound& in,
+                std::vector<Mismatch>* why) const;
+  std::string Describe(const Filter& filter) const;
+  std::string Summarise(const Inbound& in) const;
+  Clock::time_point Deadline(Clock::time_point wanted) const {
+    return std::min(wanted, hard_deadline_);
+  }
+  bool HitHardLimit(Clock::time_point wanted) const {
+    return wanted > hard_deadline_ && Clock::now() >= hard_deadline_;
+  }
+  bool Interrupted() const { return options_.interrupted && options_.interrupted->load(); }
+  void BuildVars();
+  std::string Unmet() const;
+
+  const Scenario& scenario_;
+  const protocol::Profile& profile_;
+  const PluginTarget& plugin_;
+  const PlayOptions& options_;
+  session::Session session_;
+  ScenarioResult result_;
+  rapidjson::Document vars_;
+  std::map<std::string, Named> named_;
+  std::map<std::string, std::shared_ptr<rapidjson::Document>> captures_;
+  const rapidjson::Value* item_ = nullptr;
+  std::size_t step_number_ = 0;
+  Clock::time_point hard_deadline_;
+  Ms hard_limit_{0};
+  bool stopped_ = false;  // a `shutdown` step ran: the teardown is not needed
+};
+
+bool Player::Miss(const Step& step, std::string message, std::string expected, std::string actual,
+                  std::optional<std::size_t> frame) {
+  Failure f;
+  f.level = step.level;
+  f.check = "step";
+  f.step = step_number_;
+  f.step_kind = step.kind;
+  f.loc = step.loc;
+  f.message = std::move(message);
+  if (!step.note.empty()) f.message += " (" + step.note + ")";
+  f.expected = std::move(expected);
+  f.actual = std::move(actual);
+  f.frame = frame;
+  result_.failures.push_back(std::move(f));
+  return step.level != Level::kMust;
+}
+
+bool Player::ScenarioBug(const Step& step, std::string message) {
+  Miss(step, "scenario error: " + std::move(message));
+  result_.failures.back().harness_error = true;
+  return false;
+}
+
+const rapidjson::Value* Player::Lookup(std::string_view path) const {
+  std::string_view head = path.substr(0, path.find('.'));
+  std::string_view rest = head.size() < path.size() ? path.substr(head.size() + 1) : "";
+  const rapidjson::Value* v = nullptr;
+  if (head == "item") {
+    v = item_;
+  } else if (auto c = captures_.find(std::string(head)); c != captures_.end()) {
+    v = c->second.get();
+  } else {
+    v = json::Find(vars_, head);
+  }
+  while (v && !rest.empty()) {
+    std::string_view seg = rest.substr(0, rest.find('.'));
+    rest = seg.size() < rest.size() ? rest.substr(seg.size() + 1) : "";
+    if (v->IsObject()) {
+      v = json::Find(*v, seg);
+    } else if (v->IsArray() && !seg.empty() &&
+               std::all_of(seg.begin(), seg.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      std::size_t i = std::stoul(std::string(seg));
+      v = i < v->Size() ? &(*v)[static_cast<rapidjson::SizeType>(i)] : nullptr;
+    } else {
+      v = nullptr;
+    }
+  }
+  return v;
+}
+
+bool Player::Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step) {
+  if (!templ) {
+    out->SetNull();
+    return true;
+  }
+  std::string error;
+  if (!Substitute(
+          *templ, [this](std::string_view p) { return Lookup(p); }, out->GetAllocator(), out,
+          &error))
+    return ScenarioBug(step, error);
+  return true;
+}
+
+bool Player::InstantiatePatterns(const Filter& filter, Patterns* p, const Step& step) {
+  p->has_result = filter.result != nullptr;
+  p->has_error = filter.error != nullptr;
+  p->has_params = filter.params != nullptr;
+  p->has_message = filter.message != nullptr;
+  return Instantiate(filter.result, &p->result, step) &&
+         Instantiate(filter.error, &p->error, step) &&
+         Instantiate(filter.params, &p->params, step) &&
+         Instantiate(filter.message, &p->message, step);
+}
+
+Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
+                      std::vector<Mismatch>* why) const {
+  switch (filter.kind) {
+    case Filter::Kind::kReplyTo: {
+      if (in.kind != MessageKind::kResponse) return Outcome::kNo;
+      auto named = named_.find(filter.name);
+      const rapidjson::Value* id = json::Find(*in.doc, "id");
+      if (named == named_.end() || !id || !json::StrictEqual(*id, named->second.id))
+        return Outcome::kNo;
+      break;
+    }
+    case Filter::Kind::kResponse:
+      if (in.kind != MessageKind::kResponse) return Outcome::kNo;
+      break;
+    case Filter::Kind::kRequest:
+      if (in.kind != MessageKind::kRequest || in.method != filter.name) return Outcome::kNo;
+      break;
+    case Filter::Kind::kNotification:
+      if (in.kind != MessageKind::kNotification || in.method != filter.name) return Outcome::kNo;
+      break;
+    case Filter::Kind::kAny:
+      break;
+  }
+  bool ok = true;
+  const rapidjson::Value& doc = *in.doc;
+  if (p.has_result) ok &= Match(p.result, json::Find(doc, "result"), why, "/result");
+  if (p.has_error) ok &= Match(p.error, json::Find(doc, "error"), why, "/error");
+  if (p.has_params) ok &= Match(p.params, json::Find(doc, "params"), why, "/params");
+  if (p.has_message) ok &= Match(p.message, &doc, why, "");
+  return ok ? Outcome::kYes : Outcome::kWrongContent;
+}
+
+std::string Player::Describe(const Filter& filter) const {
+  switch (filter.kind) {
+    case Filter::Kind::kReplyTo: {
+      auto named = named_.find(filter.name);
+      if (named == named_.end()) return "a reply to " + filter.name;
+      return "a reply to " + filter.name + " (" + named->second.method + ", id " +
+             json::ToCompact(named->second.id) + ", frame #" + std::to_string(named->second.frame) +
+             ")";
+    }
+    case Filter::Kind::kResponse:
+      return "a response";
+    case Filter::Kind::kRequest:
+      return "a " + filter.name + " request from the plugin";
+    case Filter::Kind::kNotification:
+      return "a " + filter.name + " notification";
+    case Filter::Kind::kAny:
+      break;
+  }
+  return "a frame";
+}
+
+std::string Player::Summarise(const Inbound& in) const {
+  const auto& e = session_.transcript()[in.frame];
+  std::string s = "#" + std::to_string(in.frame) + " " + e.kind;
+  if (!e.method.empty()) s += " " + e.method;
+  if (!e.id.empty()) s += " id " + e.id;
+  return s + ": " + json::Abbreviate(e.text, 300);
+}
+
+bool Player::DoSend(const Step& step, const Send& send) {
+  rapidjson::Document msg;
+  msg.SetObject();
+  auto& a = msg.GetAllocator();
+  for (const auto& m : profile_.host_members().GetObject())
+    msg.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  switch (send.id_mode) {
+    case Send::IdMode::kAuto:
+      msg.AddMember("id", session_.NextId(send.method), a);
+      break;
+    case Send::IdMode::kNull:
+      msg.AddMember("id", rapidjson::Value(), a);
+      break;
+    case Send::IdMode::kExplicit: {
+      rapidjson::Document id;
+      if (!Instantiate(send.id, &id, step)) return false;
+      msg.AddMember("id", rapidjson::Value(id, a), a);
+      break;
+    }
+    case Send::IdMode::kNone:
+      break;
+  }
+  msg.AddMember("method", rapidjson::Value(send.method.c_str(), a), a);
+  if (send.params) {
+    rapidjson::Document params;
+    if (!Instantiate(send.params, &params, step)) return false;
+    msg.AddMember("params", rapidjson::Value(params, a), a);
+  }
+  if (send.pad_to) {
+    // Grow one string so the payload is exactly pad_to bytes: each 'x' adds one byte.
+    rapidjson::Value* target = nullptr;
+    std::string_view ptr = send.pad_pointer.empty() ? "/params/data" : send.pad_pointer;
+    auto cut = ptr.rfind('/');
+    rapidjson::Value* parent =
+        const_cast<rapidjson::Value*>(json::Resolve(msg, ptr.substr(0, cut)));
+    if (parent && parent->IsObject()) {
+      std::string key(ptr.substr(cut + 1));
+      if (!json::Find(*parent, key))
+        parent->AddMember(rapidjson::Value(key.c_str(), a), rapidjson::Value(""), a);
+      target = const_cast<rapidjson::Value*>(json::Resolve(msg, ptr));
+    }
+    if (!target || !target->IsString())
+      return ScenarioBug(step, "pad_at " + std::string(ptr) + " is not a string in an object");
+    std::size_t size = json::ToCompact(msg).size();
+    if (size > send.pad_to)
+      return ScenarioBug(step, "the frame is already " + std::to_string(size) +
+                                   " bytes, more than pad_to " + std::to_string(send.pad_to));
+    std::string padded(target->GetString(), target->GetStringLength());
+    padded.append(send.pad_to - size, 'x');
+    target->SetString(padded.data(), static_cast<rapidjson::SizeType>(padded.size()), a);
+  }
+  Named named;
+  named.method = send.method;
+  if (const rapidjson::Value* id = json::Find(msg, "id"))
+    named.id.CopyFrom(*id, named.id.GetAllocator());
+  named.sent = Clock::now();
+  named.frame = session_.Send(std::move(msg), send.invalid);
+  if (!send.as.empty()) named_[send.as] = std::move(named);
+  return true;
+}
+
+bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
+  (void)step;
+  std::string body;
+  body.reserve(raw.bytes.size() * raw.repeat);
+  for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
+  std::string bytes;
+  std::string note;
+  if (raw.framed && profile_.framing() == wire::Framing::kLengthPrefixed) {
+    std::uint32_t length = raw.length ? *raw.length : static_cast<std::uint32_t>(body.size());
+    bytes = wire::LengthHeader(length) + body;
+    if (raw.length && *raw.length != body.size())
+      note = "header announces " + std::to_string(length) + " bytes, " +
+             std::to_string(body.size()) + " follow";
+  } else if (raw.framed) {
+    bytes = body + "\n";
+  } else {
+    bytes = std::move(body);
+  }
+  if (raw.chunk == 0 || raw.chunk >= bytes.size()) {
+    session_.SendRaw(std::move(bytes), std::move(note));
+    return true;
+  }
+  std::size_t chunks = (bytes.size() + raw.chunk - 1) / raw.chunk;
+  note += (note.empty() ? "" : "; ") + std::string("written in ") + std::to_string(chunks) +
+          " chunks of " + std::to_string(raw.chunk) + " bytes, " + MsText(raw.delay) + " apart";
+  session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note));
+  return true;
+}
+
+bool Player::DoExpect(const Step& step, const Expect& expect) {
+  Patterns patterns;
+  if (!InstantiatePatterns(expect.filter, &patterns, step)) return false;
+  Clock::time_point start = Clock::now();
+  Clock::time_point base = start;
+  Ms within = expect.within;
+  if (expect.filter.kind == Filter::Kind::kReplyTo) {
+    auto named = named_.find(expect.filter.name);
+    if (named == named_.end())
+      return ScenarioBug(step, "reply_to " + expect.filter.name + ": no request by that name");
+    base = named->second.sent;  // deadlines count from the request, as the host's do
+    if (within.count() == 0) within = profile_.DeadlineFor(named->second.method);
+  }
+  if (within.count() == 0) within = profile_.default_deadline();
+  Clock::time_point wanted = base + within;
+
+  Inbound* found = nullptr;
+  Outcome outcome = Outcome::kNo;
+  std::vector<Mismatch> why;
+  std::string nearest;
+  session_.RunUntil(
+      [&] {
+        for (auto& in : session_.inbox()) {
+          if (in.consumed) continue;
+          std::vector<Mismatch> local;
+          Outcome o = Check(expect.filter, patterns, in, &local);
+          if (o == Outcome::kYes ||
+              (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
+            found = &in;
+            outcome = o;
+            why = std::move(local);
+            return true;
+          }
+          if (o == Outcome::kWrongContent && nearest.empty())
+            nearest = Summarise(in) + " — " + Join(local);
+        }
+        return session_.gone() || Interrupted();
+      },
+      Deadline(wanted));
+
+  std::string what = Describe(expect.filter);
+  if (found) {
+    found->consumed = true;
+    if (outcome == Outcome::kWrongContent)
+      return Miss(step, what + " arrived but does not match", Join(why), Summarise(*found),
+                  found->frame);
+    if (expect.not_before && found->at - start < *expect.not_before)
+      return Miss(step,
+                  what + " arrived after " +
+                      MsText(session_.ElapsedMs(found->at) - session_.ElapsedMs(start)) +
+                      ", earlier than allowed",
+                  "not before " + MsText(*expect.not_before), Summarise(*found), found->frame);
+    if (!expect.as.empty()) captures_[expect.as] = found->doc;
+    if (expect.reply) {
+      rapidjson::Document reply;
+      if (!Instantiate(expect.reply, &reply, step)) return false;
+      session_.Reply(*found, reply);
+    }
+    return true;
+  }
+  if (Interrupted()) return false;
+  std::string gone = session_.GoneReason();
+  if (session_.gone() && !gone.empty())
+    return Miss(step, "while waiting for " + what + ", " + gone, what,
+                nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
+  if (HitHardLimit(wanted))
+    return Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
+                          " while waiting for " + what);
+  return Miss(step, "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what,
+              nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
+}
+
+bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
+  Patterns patterns;
+  if (!InstantiatePatterns(none.filter, &patterns, step)) return false;
+  rapidjson::Document barrier_id;
+  std::size_t barrier_frame = 0;
+  Clock::time_point wanted;
+  if (none.barrier) {
+    rapidjson::Document msg;
+    msg.SetObject();
+    auto& a = msg.GetAllocator();
+    rapidjson::Value id = session_.NextId(profile_.barrier_method());
+    barrier_id.CopyFrom(id, barrier_id.GetAllocator());
+    msg.AddMember("id", id, a);
+    msg.AddMember("method", rapidjson::Value(profile_.barrier_method().c_str(), a), a);
+    barrier_frame = session_.Send(std::move(msg), false);
+    wanted = Clock::now() + profile_.DeadlineFor(profile_.barrier_method());
+  } else {
+    wanted = Clock::now() + none.window;
+  }
+  Inbound* offending = nullptr;
+  bool barrier_answered = false;
+  session_.RunUntil(
+      [&] {
+        for (auto& in : session_.inbox()) {
+          if (in.consumed) continue;
+          if (none.barrier && in.kind == MessageKind::kResponse) {
+            const rapidjson::Value* id = json::Find(*in.doc, "id");
+            if (id && json::StrictEqual(*id, barrier_id)) {
+              in.consumed = true;
+              barrier_answered = true;
+              return true;
+            }
+          }
+          if (Check(none.filter, patterns, in, nullptr) == Outcome::kYes) {
+            offending = &in;
+            return true;
+          }
+        }
+        return session_.gone() || Interrupted();
+      },
+      Deadline(wanted));
+  std::string what = Describe(none.filter);
+  if (offending) {
+    offending->consumed = true;
+    return Miss(step, what + " arrived, but none may", "no " + what.substr(what.find(' ') + 1),
+                Summarise(*offending), offending->frame);
+  }
+  if (!none.barrier || barrier_answered || Interrupted()) return true;
+  std::string barrier = profile_.barrier_method() + " id " + json::ToCompact(barrier_id) +
+                        " (frame #" + std::to_string(barrier_frame) + ")";
+  if (session_.gone())
+    return Miss(step, "before the barrier " + barrier + " was answered, " + session_.GoneReason() +
+                          ", so the absence of " + what + " could not be shown");
+  return Miss(step, "the barrier " + barrier + " was not answered within " +
+                        MsText(profile_.DeadlineFor(profile_.barrier_method())) +
+                        ", so the absence of " + what + " could not be shown");
+}
+
+bool Player::DoExpectExit(const Step& step, const ExpectExit& expect) {
+  Clock::time_point wanted = Clock::now() + expect.within;
+  session_.RunUntil([&] { return session_.exited() || Interrupted(); }, Deadline(wanted));
+  if (!session_.exited()) {
+    if (Interrupted()) return false;
+    if (HitHardLimit(wanted))
+      return Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
+                            " while waiting for the plugin to exit");
+    return Miss(step, "the plugin was still running " + MsText(expect.within) + " later",
+                "exit within " + MsText(expect.within), "still running");
+  }
+  const process::ExitStatus& st = *session_.exit_status();
+  if (expect.code && st.code != expect.code)
+    return Miss(step,
+                "the plugin " + st.Describe() + ", not with code " + std::to_string(*expect.code),
+                "exit code " + std::to_string(*expect.code), st.Describe());
+  if (expect.signal && st.signal != expect.signal)
+    return Miss(step,
+                "the plugin " + st.Describe() + ", not by " + protocol::SignalName(*expect.signal),
+                "killed by " + protocol::SignalName(*expect.signal), st.Describe());
+  return true;
+}
+
+bool Player::DoShutdown(const Step& step, const Shutdown& shutdown) {
+  std::string name = shutdown.sequence.empty() ? "default" : shutdown.sequence;
+  const auto* seq = profile_.StopSequence(name);
+  if (!seq) return ScenarioBug(step, "the profile has no stop sequence '" + name + "'");
+  std::size_t first_signal = seq->size();
+  for (std::size_t i = 0; i < seq->size(); ++i)
+    if ((*seq)[i].kind == protocol::StopStepSpec::Kind::kSignal) {
+      first_signal = i;
+      break;
+    }
+  process::StopResult r = session_.Stop(*seq);
+  stopped_ = true;
+  result_.exit.graded = true;
+  result_.exit.stop_stage = r.exited_before ? "before the stop sequence" : r.stage_label;
+  result_.exit.stop_ms = static_cast<double>(r.elapsed.count());
+  if (!r.exited)
+    return Miss(step,
+                "the plugin was still running after the whole stop sequence, SIGKILL "
+                "included");
+  if (r.exited_before)
+    return Miss(step, "the plugin had already exited (" + r.status.Describe() +
+                          ") before the stop sequence began");
+  std::string first = seq->empty() ? "the stop" : (*seq)[0].label;
+  if (r.stage >= first_signal) {
+    int needed = 0;
+    for (std::size_t i = first_signal; i <= r.stage && i < seq->size(); ++i)
+      if ((*seq)[i].kind == protocol::StopStepSpec::Kind::kSignal) needed = (*seq)[i].signal;
+    std::string grace;
+    for (std::size_t i = 0; i < first_signal; ++i)
+      if ((*seq)[i].kind == protocol::StopStepSpec::Kind::kWait) grace = MsText((*seq)[i].time);
+    std::string how = needed == SIGKILL ? "it ignored SIGTERM as well and was killed with SIGKILL"
+                                        : "it needed " + protocol::SignalName(needed);
+    return Miss(step,
+                "the plugin did not exit within the " + grace + " grace after " + first + "; " +
+                    how + " (" + r.status.Describe() + " " + MsText(r.elapsed) + " after " + first +
+                    ")",
+                "exit within " + grace + " of " + first,
+                "needed " + protocol::SignalName(needed) + ", exited after " + MsText(r.elapsed));
+  }
+  if (shutdown.grace.count() > 0 && r.elapsed > shutdown.grace)
+    return Miss(step, "the plugin took " + MsText(r.elapsed) + " to exit after " + first,
+                "exit within " + MsText(shutdown.grace), MsText(r.elapsed));
+  return true;
+}
+
+bool Player::DoForEach(const Step& step, const ForEach& each) {
+  const rapidjson::Value* items =
+      plugin_.manifest ? json::Resolve(*plugin_.manifest, each.items) : nullptr;
+  if (!items || !items->IsArray()) return true;  // `requires` says whether that is a skip
+  rapidjson::Document where;
+  if (!Instantiate(each.where, &where, step)) return false;
+  for (const auto& item : items->GetArray()) {
+    if (each.where && !Match(where, &item, nullptr)) continue;
+    item_ = &item;
+    bool go_on = RunSteps(each.steps);
+    item_ = nullptr;
+    if (!go_on) return false;
+  }
+  return true;
+}
+
+bool Player::RunStep(const Step& step) {
+  return std::visit(
+      [&](const auto& body) -> bool {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, Send>)
+          return DoSend(step, body);
+        else if constexpr (std::is_same_v<T, SendRaw>)
+          return DoSendRaw(step, body);
+        else if constexpr (std::is_same_v<T, Expect>)
+          return DoExpect(step, body);
+        else if constexpr (std::is_same_v<T, ExpectNone>)
+          return DoExpectNone(step, body);
+        else if constexpr (std::is_same_v<T, CloseStdin>) {
+          session_.CloseStdin();
+          return true;
+        } else if constexpr (std::is_same_v<T, Signal>) {
+          session_.SignalGroup(body.signal);
+          return true;
+        } else if constexpr (std::is_same_v<T, Sleep>) {
+          session_.RunUntil([&] { return Interrupted(); }, Deadline(Clock::now() + body.duration));
+          return true;
+        } else if constexpr (std::is_same_v<T, ExpectExit>)
+          return DoExpectExit(step, body);
+        else if constexpr (std::is_same_v<T, Shutdown>)
+          return DoShutdown(step, body);
+        else
+          return DoForEach(step, body);
+      },
+      step.body);
+}
+
+bool Player::RunSteps(const std::vector<Step>& steps) {
+  for (const Step& step : steps) {
+    if (Interrupted() || Clock::now() >= hard_deadline_) return false;
+    ++step_number_;
+    if (!RunStep(step)) return false;
+  }
+  return true;
+}
+
+void Player::BuildVars() {
+  vars_.SetObject();
+  auto& a = vars_.GetAllocator();
+  for (const auto& m : profile_.vars().GetObject())
+    vars_.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  rapidjson::Value plugin(rapidjson::kObjectType);
+  plugin.AddMember("id", rapidjson::Value(plugin_.id.c_str(), a), a);
+  plugin.AddMember("version", rapidjson::Value(plugin_.version.c_str(), a), a);
+  plugin.AddMember("dir", rapidjson::Value(plugin_.dir.c_str(), a), a);
+  vars_.AddMember("plugin", plugin, a);
+  rapidjson::Value manifest;
+  if (plugin_.manifest) manifest.CopyFrom(*plugin_.manifest, a);
+  vars_.AddMember("manifest", manifest, a);
+  for (const auto& [name, value] : scenario_.vars) {
+    rapidjson::Value v;
+    if (value) v.CopyFrom(*value, a);
+    if (auto* old = const_cast<rapidjson::Value*>(json::Find(vars_, name)))
+      *old = v;
+    else
+      vars_.AddMember(rapidjson::Value(name.c_str(), a), v, a);
+  }
+}
+
+std::string Player::Unmet() const {
+  for (const auto& pointer : scenario_.requires_) {
+    const rapidjson::Value* v =
+        plugin_.manifest ? json::Resolve(*plugin_.manifest, pointer) : nullptr;
+    if (!v || IsEmptyValue(*v))
+      return plugin_.manifest ? "the plugin's manifest declares nothing at " + pointer
+                              : "the plugin has no manifest (needed: " + pointer + ")";
+  }
+  return {};
+}
+
+ScenarioResult Player::Run() {
+  result_.id = scenario_.id;
+  result_.title = scenario_.title;
+  result_.spec = scenario_.spec;
+  result_.requirement = scenario_.requirement;
+  result_.level = scenario_.level;
+  result_.tags = scenario_.tags;
+  result_.loc = scenario_.loc;
+  result_.steps_total = scenario_.steps.size();
+  Clock::time_point start = Clock::now();
+
+  if (std::string unmet = Unmet(); !unmet.empty()) {
+    result_.status = Status::kSkip;
+    result_.skip_reason = unmet;
+    return std::move(result_);
+  }
+  hard_limit_ = options_.timeout.count()    ? options_.timeout
+                : scenario_.timeout.count() ? scenario_.timeout
+                                            : profile_.scenario_timeout();
+  hard_deadline_ = start + hard_limit_;
+  BuildVars();
+  for (const auto& [method, reply] : scenario_.host_replies) {
+    if (reply.kind == HostReply::Kind::kHold)
+      session_.host().Hold(method);
+    else if (reply.reply)
+      session_.host().Override(method, *reply.reply);
+  }
+  // Requests a step answers itself must not be answered by the fake host first.
+  std::function<void(const std::vector<Step>&)> hold = [&](const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      if (const auto* e = std::get_if<Expect>(&s.body);
+          e && e->reply && e->filter.kind == Filter::Kind::kRequest)
+        session_.host().Hold(e->filter.name);
+      if (const auto* f = std::get_if<ForEach>(&s.body)) hold(f->steps);
+    }
+  };
+  hold(scenario_.steps);
+
+  std::string error;
+  if (!session_.Start(plugin_.spawn, &error)) {
+    Failure f;
+    f.harness_error = true;
+    f.check = "spawn";
+    f.message = "the plugin could not be started: " + error;
+    result_.failures.push_back(std::move(f));
+  } else {
+    bool completed = RunSteps(scenario_.steps);
+    result_.steps_run = step_number_;
+    bool clean = std::none_of(result_.failures.begin(), result_.failures.end(),
+                              [](const Failure& f) { return f.level == Level::kMust; });
+    if (completed && clean && !session_.exited() && !stopped_) {
+      // Give answers already on their way a moment: the requests stay pending otherwise.
+      auto unanswered = [&] {
+        for (const auto& [key, req] : session_.requests())
+          if (!req.answer_frame) return true;
+        return false;
+      };
+      session_.RunUntil([&] { return !unanswered() || session_.gone(); },
+                        Deadline(Clock::now() + Ms(50)));
+    }
+    if (completed && clean) {
+      for (const auto& [key, req] : session_.requests()) {
+        if (req.answer_frame) continue;
+        Failure f;
+        f.check = "unanswered";
+        f.message = "request #" + std::to_string(req.frame) + " (" + req.method + ", id " +
+                    req.id_text + ") was never answered; every request gets exactly one answer";
+        f.frame = req.frame;
+        result_.failures.push_back(std::move(f));
+      }
+    }
+    if (Interrupted()) {
+      result_.status = Status::kNotRun;
+      result_.skip_reason = "interrupted";
+    }
+    if (!session_.exited()) {
+      const auto* teardown = profile_.StopSequence("teardown");
+      process::StopResult r = session_.Stop(*teardown);
+      if (!stopped_) {
+        result_.exit.stop_stage = r.exited_before ? "" : "teardown: " + r.stage_label;
+        result_.exit.stop_ms = static_cast<double>(r.elapsed.count());
+      }
+    }
+  }
+  for (const auto& finding : session_.findings()) {
+    Failure f;
+    f.level = finding.severity == session::Severity::kShould ? Level::kShould : Level::kMust;
+    f.harness_error = finding.severity == session::Severity::kError;
+    f.check = finding.check;
+    f.message = finding.message;
+    f.frame = finding.frame;
+    result_.failures.push_back(std::move(f));
+  }
+  if (const auto& st = session_.exit_status()) {
+    result_.exit.exited = true;
+    result_.exit.description = st->Describe();
+    result_.exit.code = st->code;
+    result_.exit.signal = st->signal;
+    result_.exit.at_ms = session_.ElapsedMs(st->at);
+  }
+  result_.transcript = session_.transcript();
+  result_.stderr_tail = session_.StderrTail(4096);
+  result_.stderr_bytes_dropped = session_.stderr_dropped();
+  if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
+  result_.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return std::move(result_);
+}
+
+}  // namespace
+
+ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
+                    const schema::FrameSchema* schema, const PluginTarget& plugin,
+                    const PlayOptions& options) {
+  Player player(scenario, profile, schema, plugin, options);
+  return player.Run();
+}
+
+}  // namespace fakehost::scenario

@@ -1,0 +1,45 @@
+// Plays one scenario against one freshly spawned plugin and grades it.
+//
+// The interpreter owns the session for the scenario's lifetime: it spawns the plugin, runs the
+// steps in order, turns every miss and every always-on finding into a Failure, stops the plugin
+// (graded by a `shutdown` step, or an ungraded teardown) and returns plain results. A must-level
+// miss ends the steps (later steps would only report its consequences); a should-level miss is
+// recorded and the steps go on. Every wait is bounded by the step's deadline and by the
+// scenario's hard limit, so a hung plugin costs at most that limit.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "harness/json/rapidjson.hpp"
+#include "harness/process/child.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/scenario/model.hpp"
+#include "harness/scenario/result.hpp"
+
+namespace fakehost::schema {
+class FrameSchema;
+}
+
+namespace fakehost::scenario {
+
+/// The plugin under test, resolved once per run.
+struct PluginTarget {
+  process::SpawnSpec spawn;                             ///< argv, cwd, complete environment
+  std::shared_ptr<const rapidjson::Document> manifest;  ///< null for a bare executable
+  std::string id, version, dir;
+};
+
+struct PlayOptions {
+  bool strict = false;
+  Ms timeout{0};  ///< hard limit override; 0: the scenario's, else the profile's
+  /// Set from outside (SIGINT) to end the scenario at its next event.
+  const std::atomic<bool>* interrupted = nullptr;
+};
+
+ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
+                    const schema::FrameSchema* schema, const PluginTarget& plugin,
+                    const PlayOptions& options);
+
+}  // namespace fakehost::scenario

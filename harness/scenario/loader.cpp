@@ -1,0 +1,257 @@
+#include "harness/scenario/loader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/scenario/reader.hpp"
+#include "harness/scenario/yaml_json.hpp"
+
+namespace fakehost::scenario {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool ReadFile(const std::string& path, std::string* text, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = std::string("cannot read the file: ") + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    *error = "cannot read the file";
+    return false;
+  }
+  *text = buffer.str();
+  return true;
+}
+
+// A fragment name is a relative path without "..": "handshake", "rim/handshake".
+bool ValidFragmentName(std::string_view name) {
+  if (name.empty() || name.front() == '/' || name.back() == '/') return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-' || c == '.' || c == '/';
+    if (!ok) return false;
+  }
+  return ("/" + std::string(name) + "/").find("/../") == std::string::npos;
+}
+
+}  // namespace
+
+namespace internal {
+
+void Reader::ReadScenario(const YAML::Node& root, const std::string& file, Scenario* out) {
+  file_ = file;
+  out->loc = {file, 1, 1};
+  if (root.IsNull()) {
+    Error(root.Mark(), "the scenario file is empty");
+    return;
+  }
+  if (!root.IsMap()) {
+    Error(root.Mark(), "a scenario is a map with title, spec, requirement and steps");
+    return;
+  }
+  const std::vector<Entry> entries = Entries(root);
+  OnlyKeys(entries,
+           {"title", "spec", "requirement", "level", "tags", "requires", "vars", "host", "config",
+            "timeout", "steps"},
+           "a scenario");
+  if (const Entry* level = Find(entries, "level")) LevelOf(level->value, &out->level);
+  default_level_ = out->level;
+  const std::pair<const char*, std::string*> required[] = {
+      {"title", &out->title}, {"spec", &out->spec}, {"requirement", &out->requirement}};
+  for (const auto& [key, target] : required) {
+    if (const Entry* entry = Find(entries, key)) {
+      String(entry->value, key, target);
+    } else {
+      Error(root.Mark(), std::string("missing required key '") + key + "'");
+    }
+  }
+  if (const Entry* tags = Find(entries, "tags")) {
+    if (!tags->value.IsSequence()) Error(tags->value.Mark(), "tags must be a list of strings");
+    for (const YAML::Node& tag : tags->value) {
+      if (std::string text; String(tag, "a tag", &text)) out->tags.push_back(text);
+    }
+  }
+  if (const Entry* requires_list = Find(entries, "requires")) {
+    if (!requires_list->value.IsSequence()) {
+      Error(requires_list->value.Mark(), "requires must be a list of JSON pointers");
+    }
+    for (const YAML::Node& pointer : requires_list->value) {
+      if (std::string text; Pointer(pointer, "requires", &text)) out->requires_.push_back(text);
+    }
+  }
+  if (const Entry* vars = Find(entries, "vars")) {
+    if (!vars->value.IsMap()) Error(vars->value.Mark(), "vars must be a map of name: value");
+    for (const Entry& var : Entries(vars->value)) {
+      std::string name;
+      if (!Identifier(var.key_node, "a variable", &name)) continue;
+      if (JsonPtr value = Json(var.value)) out->vars[name] = value;
+    }
+  }
+  if (const Entry* host = Find(entries, "host")) {
+    if (!host->value.IsMap()) Error(host->value.Mark(), "host must be a map with replies:");
+    const std::vector<Entry> host_entries = Entries(host->value);
+    OnlyKeys(host_entries, {"replies"}, "host");
+    if (const Entry* replies = Find(host_entries, "replies")) {
+      if (!replies->value.IsMap()) Error(replies->value.Mark(), "replies must be a map");
+      for (const Entry& reply : Entries(replies->value)) {
+        HostReply host_reply;
+        const std::vector<Entry> parts = Entries(reply.value);
+        if (reply.value.IsScalar() && reply.value.Scalar() == "hold") {
+          host_reply.kind = HostReply::Kind::kHold;
+        } else if (parts.size() == 1 && (parts[0].key == "result" || parts[0].key == "error")) {
+          if ((host_reply.reply = Json(reply.value)) == nullptr) continue;
+        } else {
+          Error(reply.value.Mark(), "a host reply is {result: ...}, {error: ...} or hold");
+          continue;
+        }
+        out->host_replies[reply.key] = host_reply;
+      }
+    }
+  }
+  if (const Entry* config = Find(entries, "config")) {
+    if (!config->value.IsMap()) {
+      Error(config->value.Mark(), "config must be a map (the plugin's configuration object)");
+    } else {
+      out->config = Json(config->value);
+    }
+  }
+  if (const Entry* timeout = Find(entries, "timeout")) {
+    Duration(timeout->value, "timeout", &out->timeout);
+  }
+  if (const Entry* steps = Find(entries, "steps")) {
+    Scope scope;
+    if (steps->value.IsSequence() && steps->value.size() == 0) {
+      Error(steps->value.Mark(), "steps must not be empty");
+    }
+    Steps(steps->value, &scope, &out->steps);
+  } else {
+    Error(root.Mark(), "missing required key 'steps'");
+  }
+  ResolvePendingReplyTo();
+}
+
+void Reader::ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out) {
+  std::string name;
+  if (!String(body.value, "use", &name)) return;
+  const YAML::Mark mark = body.value.Mark();
+  if (!ValidFragmentName(name)) {
+    Error(mark, "bad fragment name '" + name + "' (a relative path without '..' or '.yaml')");
+    return;
+  }
+  if (std::find(fragment_stack_.begin(), fragment_stack_.end(), name) != fragment_stack_.end()) {
+    std::string chain;
+    for (const std::string& f : fragment_stack_) chain += f + " -> ";
+    Error(mark, "fragment '" + name + "' uses itself: " + chain + name);
+    return;
+  }
+  std::string text, file, error;
+  if (auto it = context_.fragments.find(name); it != context_.fragments.end()) {
+    text = it->second;
+    file = name + ".yaml";
+  } else {
+    for (const std::string& dir : context_.fragment_dirs) {
+      const fs::path candidate = fs::path(dir) / (name + ".yaml");
+      std::error_code ec;
+      if (!fs::is_regular_file(candidate, ec)) continue;
+      file = candidate.string();
+      if (!ReadFile(file, &text, &error)) {
+        Error(mark, "fragment '" + name + "': " + file + ": " + error);
+        return;
+      }
+      break;
+    }
+  }
+  if (file.empty()) {
+    std::string dirs;
+    for (const std::string& dir : context_.fragment_dirs) dirs += (dirs.empty() ? "" : ", ") + dir;
+    Error(mark, "fragment '" + name + "' not found (looked for " + name + ".yaml in " +
+                    (dirs.empty() ? "no fragment directories" : dirs) + ")");
+    return;
+  }
+  const std::string saved_file = file_;
+  used_from_.insert(used_from_.begin(), Loc(mark));
+  fragment_stack_.push_back(name);
+  file_ = file;
+  const std::size_t before = errors_->size();
+  YAML::Node root;
+  if (ParseYaml(text, file_, &root, errors_)) {
+    CheckYamlTree(root, file_, errors_);
+    AddSuffix(before);
+    if (root.IsSequence()) {
+      Steps(root, scope, out);
+    } else {
+      Error(root.Mark(), "a fragment is a list of steps");
+    }
+  } else {
+    AddSuffix(before);
+  }
+  file_ = saved_file;
+  fragment_stack_.pop_back();
+  used_from_.erase(used_from_.begin());
+}
+
+}  // namespace internal
+
+bool LoadScenarioText(std::string_view yaml, const std::string& file, const std::string& id,
+                      const LoadContext& context, Scenario* out, std::vector<LoadError>* errors) {
+  const std::size_t before = errors->size();
+  *out = Scenario();
+  out->id = id;
+  YAML::Node root;
+  if (!ParseYaml(yaml, file, &root, errors)) return false;
+  CheckYamlTree(root, file, errors);
+  internal::Reader reader(context, errors);
+  reader.ReadScenario(root, file, out);
+  return errors->size() == before;
+}
+
+bool LoadScenarioFile(const std::string& path, const std::string& id, const LoadContext& context,
+                      Scenario* out, std::vector<LoadError>* errors) {
+  std::string text, error;
+  if (!ReadFile(path, &text, &error)) {
+    LoadError e;  // built member by member: g++ 12 warns falsely on the nested braces
+    e.loc.file = path;
+    e.message = error;
+    errors->push_back(std::move(e));
+    return false;
+  }
+  return LoadScenarioText(text, path, id, context, out, errors);
+}
+
+std::vector<std::string> FindScenarioFiles(const std::string& suite_root) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(suite_root, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry& entry = *it;
+    std::error_code type_ec;
+    if (entry.is_directory(type_ec)) {
+      if (entry.path().filename() == "fragments") it.disable_recursion_pending();
+      continue;
+    }
+    if (entry.path().extension() == ".yaml" && entry.is_regular_file(type_ec)) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string ScenarioIdFor(const std::string& suite_root, const std::string& path) {
+  fs::path root = fs::path(suite_root).lexically_normal();
+  if (!root.empty() && !root.has_filename()) root = root.parent_path();
+  fs::path relative = fs::path(path).lexically_normal().lexically_relative(root);
+  if (relative.empty() || *relative.begin() == "..") relative = fs::path(path).filename();
+  if (relative.extension() == ".yaml") relative.replace_extension();
+  return relative.generic_string();
+}
+
+}  // namespace fakehost::scenario

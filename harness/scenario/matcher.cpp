@@ -1,0 +1,247 @@
+#include "harness/scenario/matcher.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "harness/scenario/matcher_internal.hpp"
+#include "harness/scenario/regex.hpp"
+
+namespace fakehost::scenario {
+namespace {
+
+using internal::Op;
+using internal::View;
+
+// The path to the value being matched, kept on the stack and turned into a JSON pointer only
+// when there is a mismatch to report.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;
+  std::size_t index = 0;
+  bool is_index = false;
+};
+
+void AppendPointer(const Path* path, std::string* out) {
+  if (path == nullptr) return;
+  AppendPointer(path->parent, out);
+  *out += '/';
+  if (path->is_index) {
+    *out += std::to_string(path->index);
+    return;
+  }
+  for (char c : path->key) {
+    if (c == '~') {
+      *out += "~0";
+    } else if (c == '/') {
+      *out += "~1";
+    } else {
+      *out += c;
+    }
+  }
+}
+
+bool ScalarEqual(const rapidjson::Value& pattern, const rapidjson::Value& actual) {
+  if (pattern.IsNull()) return actual.IsNull();
+  if (pattern.IsBool()) return actual.IsBool() && pattern.GetBool() == actual.GetBool();
+  if (pattern.IsString()) {
+    return actual.IsString() && pattern.GetStringLength() == actual.GetStringLength() &&
+           std::memcmp(pattern.GetString(), actual.GetString(), pattern.GetStringLength()) == 0;
+  }
+  if (internal::IsIntegral(pattern)) {
+    if (!internal::IsIntegral(actual)) return false;
+    if (pattern.IsInt64() && actual.IsInt64()) return pattern.GetInt64() == actual.GetInt64();
+    return pattern.IsUint64() && actual.IsUint64() && pattern.GetUint64() == actual.GetUint64();
+  }
+  if (pattern.IsDouble()) return actual.IsDouble() && pattern.GetDouble() == actual.GetDouble();
+  return false;
+}
+
+// <0, 0, >0 like strcmp; both must be numbers.
+int CompareNumbers(const rapidjson::Value& a, const rapidjson::Value& b) {
+  if (a.IsInt64() && b.IsInt64()) {
+    return a.GetInt64() < b.GetInt64() ? -1 : a.GetInt64() > b.GetInt64() ? 1 : 0;
+  }
+  const double x = a.GetDouble(), y = b.GetDouble();
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+bool Size(const rapidjson::Value& v, std::uint64_t* size) {
+  if (v.IsString()) return *size = v.GetStringLength(), true;
+  if (v.IsArray()) return *size = v.Size(), true;
+  if (v.IsObject()) return *size = v.MemberCount(), true;
+  return false;
+}
+
+class Engine {
+ public:
+  Engine(std::vector<Mismatch>* out, std::string_view base) : out_(out), base_(base) {}
+
+  bool Run(const rapidjson::Value& pattern, const rapidjson::Value* actual, const Path* path) {
+    if (IsOperatorNode(pattern)) return Operators(pattern, actual, path);
+    if (pattern.IsObject()) return Object(pattern, actual, path);
+    if (pattern.IsArray()) return Array(pattern, actual, path);
+    if (actual != nullptr && ScalarEqual(pattern, *actual)) return true;
+    if (!Full()) {
+      const bool same_type = actual != nullptr &&
+                             std::strcmp(internal::TypeOf(pattern), internal::TypeOf(*actual)) == 0;
+      Report(path, same_type ? internal::Compact(pattern) : DescribeValue(&pattern),
+             same_type ? internal::Compact(*actual) : DescribeValue(actual));
+    }
+    return false;
+  }
+
+ private:
+  bool Full() const { return out_ == nullptr || out_->size() >= kMaxMismatches; }
+
+  void Report(const Path* path, std::string expected, std::string actual) {
+    if (Full()) return;
+    Mismatch m;
+    m.pointer = base_;
+    AppendPointer(path, &m.pointer);
+    m.expected = std::move(expected);
+    m.actual = std::move(actual);
+    out_->push_back(std::move(m));
+  }
+
+  bool Object(const rapidjson::Value& pattern, const rapidjson::Value* actual, const Path* path) {
+    if (actual == nullptr || !actual->IsObject()) {
+      if (!Full()) Report(path, "an object", DescribeValue(actual));
+      return false;
+    }
+    bool ok = true;
+    for (const auto& m : pattern.GetObject()) {
+      auto found = actual->FindMember(m.name);
+      const Path child{path, View(m.name), 0, false};
+      if (!Run(m.value, found == actual->MemberEnd() ? nullptr : &found->value, &child)) {
+        ok = false;
+        if (Full()) return false;
+      }
+    }
+    return ok;
+  }
+
+  bool Array(const rapidjson::Value& pattern, const rapidjson::Value* actual, const Path* path) {
+    if (actual == nullptr || !actual->IsArray() || actual->Size() != pattern.Size()) {
+      if (!Full()) {
+        const std::string want = "an array of " + std::to_string(pattern.Size()) +
+                                 (pattern.Size() == 1 ? " element" : " elements");
+        std::string got = DescribeValue(actual);
+        if (actual != nullptr && actual->IsArray()) {
+          got = "an array of " + std::to_string(actual->Size()) +
+                (actual->Size() == 1 ? " element " : " elements ") + internal::Compact(*actual);
+        }
+        Report(path, want, got);
+      }
+      return false;
+    }
+    bool ok = true;
+    for (rapidjson::SizeType i = 0; i < pattern.Size(); ++i) {
+      const Path child{path, {}, i, true};
+      if (!Run(pattern[i], &(*actual)[i], &child)) {
+        ok = false;
+        if (Full()) return false;
+      }
+    }
+    return ok;
+  }
+
+  // Quietly: does `pattern` match? (for $one_of, $not, $contains)
+  static bool Test(const rapidjson::Value& pattern, const rapidjson::Value* actual) {
+    Engine quiet(nullptr, {});
+    return quiet.Run(pattern, actual, nullptr);
+  }
+
+  static bool Holds(Op op, const rapidjson::Value& arg, const rapidjson::Value* actual) {
+    std::uint64_t size = 0;
+    switch (op) {
+      case Op::kType:
+        if (actual == nullptr) return false;
+        if (arg.IsString()) return internal::HasType(View(arg), *actual);
+        if (arg.IsArray()) {
+          return std::any_of(arg.Begin(), arg.End(), [&](const rapidjson::Value& t) {
+            return t.IsString() && internal::HasType(View(t), *actual);
+          });
+        }
+        return false;
+      case Op::kOneOf:
+        return arg.IsArray() && std::any_of(arg.Begin(), arg.End(),
+                                            [&](const auto& alt) { return Test(alt, actual); });
+      case Op::kAbsent:
+        return arg.IsBool() && (arg.GetBool() ? actual == nullptr : actual != nullptr);
+      case Op::kAny:
+        return arg.IsTrue() && actual != nullptr;
+      case Op::kRegex:
+        return arg.IsString() && actual != nullptr && actual->IsString() &&
+               RegexSearch(View(arg), View(*actual)) == RegexResult::kMatch;
+      case Op::kMin:
+        return arg.IsNumber() && actual != nullptr && actual->IsNumber() &&
+               CompareNumbers(*actual, arg) >= 0;
+      case Op::kMax:
+        return arg.IsNumber() && actual != nullptr && actual->IsNumber() &&
+               CompareNumbers(*actual, arg) <= 0;
+      case Op::kMinLength:
+        return arg.IsUint64() && actual != nullptr && Size(*actual, &size) &&
+               size >= arg.GetUint64();
+      case Op::kMaxLength:
+        return arg.IsUint64() && actual != nullptr && Size(*actual, &size) &&
+               size <= arg.GetUint64();
+      case Op::kLen:
+        return arg.IsUint64() && actual != nullptr && Size(*actual, &size) &&
+               size == arg.GetUint64();
+      case Op::kContains:
+        if (actual == nullptr) return false;
+        if (actual->IsString()) {
+          return arg.IsString() && View(*actual).find(View(arg)) != std::string_view::npos;
+        }
+        return actual->IsArray() && std::any_of(actual->Begin(), actual->End(),
+                                                [&](const auto& item) { return Test(arg, &item); });
+      case Op::kNot:
+        return !Test(arg, actual);
+      case Op::kEach:  // checked element by element by the caller
+        return actual != nullptr && actual->IsArray();
+      case Op::kUnknown:
+        return false;
+    }
+    return false;
+  }
+
+  bool Operators(const rapidjson::Value& node, const rapidjson::Value* actual, const Path* path) {
+    const rapidjson::Value* each = nullptr;
+    for (const auto& m : node.GetObject()) {
+      const Op op = internal::OpOf(View(m.name));
+      if (op == Op::kEach) each = &m.value;
+      if (!Holds(op, m.value, actual)) {
+        if (!Full()) Report(path, internal::DescribeNode(node), DescribeValue(actual));
+        return false;
+      }
+    }
+    if (each == nullptr) return true;
+    bool ok = true;
+    for (rapidjson::SizeType i = 0; i < actual->Size(); ++i) {
+      const Path child{path, {}, i, true};
+      if (!Run(*each, &(*actual)[i], &child)) {
+        ok = false;
+        if (Full()) return false;
+      }
+    }
+    return ok;
+  }
+
+  std::vector<Mismatch>* out_;
+  std::string_view base_;
+};
+
+}  // namespace
+
+bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
+           std::vector<Mismatch>* out) {
+  return Match(pattern, actual, out, {});
+}
+
+bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
+           std::vector<Mismatch>* out, std::string_view base) {
+  Engine engine(out, base);
+  return engine.Run(pattern, actual, nullptr);
+}
+
+}  // namespace fakehost::scenario

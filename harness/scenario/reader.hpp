@@ -1,0 +1,108 @@
+// The loader's working state: reads one scenario's YAML tree into the model, collecting every
+// problem as a LoadError. Internal to the loader (loader.hpp is the interface); split over
+// reader_values.cpp (scalars, durations, JSON values), reader_steps.cpp (a step's key and
+// siblings, names), reader_bodies.cpp (each kind's body) and loader.cpp (the top level, `use:`).
+//
+// Steps without `level:` get the scenario's level. Names given with `as:` are visible to later
+// steps of the same list and of lists inside it (a for_each body's names stay in the body);
+// fragments share the scope of the step that uses them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "harness/scenario/loader.hpp"
+
+namespace fakehost::scenario::internal {
+
+/// A key of a YAML mapping with its nodes (copies of yaml-cpp handles, never assigned to:
+/// Node::operator= writes through to the tree).
+struct Entry {
+  std::string key;
+  YAML::Node key_node;
+  YAML::Node value;
+};
+
+class Reader {
+ public:
+  Reader(const LoadContext& context, std::vector<LoadError>* errors)
+      : context_(context), errors_(errors) {}
+
+  /// Fills `out` from a parsed and tree-checked document; problems go to the error list.
+  void ReadScenario(const YAML::Node& root, const std::string& file, Scenario* out);
+
+ private:
+  /// A name given with `as:`, visible to later steps of the same list (and lists inside it).
+  struct Name {
+    SourceLoc loc;
+    bool is_send = false;
+  };
+  using Scope = std::map<std::string, Name>;
+  struct PendingReplyTo {
+    std::string name;
+    SourceLoc loc;
+    std::string suffix;
+  };
+
+  // --- errors
+  void Error(const YAML::Mark& mark, const std::string& message);
+  /// Appends " (used from ...)" to errors added since `from` (they came from a fragment).
+  void AddSuffix(std::size_t from);
+  std::string UsedFromSuffix() const;
+  SourceLoc Loc(const YAML::Mark& mark) const;
+
+  // --- values (reader_values.cpp)
+  std::vector<Entry> Entries(const YAML::Node& map);
+  static const Entry* Find(const std::vector<Entry>& entries, std::string_view key);
+  bool OnlyKeys(const std::vector<Entry>& entries, const std::vector<std::string_view>& allowed,
+                const std::string& what);
+  bool String(const YAML::Node& node, const std::string& what, std::string* out);
+  bool Bool(const YAML::Node& node, const std::string& what, bool* out);
+  bool Integer(const YAML::Node& node, const std::string& what, std::int64_t min, std::int64_t max,
+               std::int64_t* out);
+  bool Duration(const YAML::Node& node, const std::string& what, Ms* out);
+  bool LevelOf(const YAML::Node& node, Level* out);
+  bool Pointer(const YAML::Node& node, const std::string& what, std::string* out);
+  bool SignalOf(const YAML::Node& node, int* number, std::string* name);
+  bool Identifier(const YAML::Node& node, const std::string& what, std::string* out);
+  /// Converts to a document and checks the ${...} syntax of its strings; null on errors.
+  JsonPtr Json(const YAML::Node& node);
+  /// Json() plus CheckPattern, with each pattern error placed at its YAML key or value.
+  JsonPtr Pattern(const YAML::Node& node);
+
+  // --- steps (reader_steps.cpp)
+  void Steps(const YAML::Node& list, Scope* scope, std::vector<Step>* out);
+  void ReadStep(const YAML::Node& node, Scope* scope, std::vector<Step>* out);
+  bool ReadBody(const std::string& kind, const Entry& body, const std::vector<Entry>& siblings,
+                Scope* scope, Step* step);
+  bool ReadSend(const Entry& body, const std::vector<Entry>& siblings, bool notify, Send* out);
+  bool ReadSendRaw(const Entry& body, SendRaw* out);
+  bool ReadFilter(const Entry& body, const Scope& scope, Filter* out);
+  bool ReadExpect(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
+                  Expect* out);
+  bool ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
+                      const YAML::Mark& step_mark, ExpectNone* out);
+  bool ReadExpectExit(const Entry& body, const std::vector<Entry>& siblings,
+                      const YAML::Mark& step_mark, ExpectExit* out);
+  bool ReadShutdown(const Entry& body, Shutdown* out);
+  bool ReadForEach(const Entry& body, Scope* scope, ForEach* out);
+  void ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out);
+  bool DefineName(const std::string& name, const YAML::Mark& mark, bool is_send, Scope* scope);
+  void ResolvePendingReplyTo();
+
+  const LoadContext& context_;
+  std::vector<LoadError>* errors_;
+  std::string file_;                  ///< the file being read (scenario or fragment)
+  std::vector<SourceLoc> used_from_;  ///< innermost first: where the current fragment was used
+  std::vector<std::string> fragment_stack_;
+  Level default_level_ = Level::kMust;
+  std::vector<std::pair<std::string, SourceLoc>> all_names_;
+  std::vector<PendingReplyTo> pending_;
+  int depth_ = 0;  ///< step lists nested in for_each and fragments
+};
+
+}  // namespace fakehost::scenario::internal

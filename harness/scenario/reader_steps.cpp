@@ -1,0 +1,254 @@
+// The loader's step readers: one step key per list item, siblings checked per kind.
+#include <algorithm>
+
+#include "harness/scenario/reader.hpp"
+#include "harness/scenario/yaml_json.hpp"
+
+namespace fakehost::scenario::internal {
+namespace {
+
+struct KindInfo {
+  std::string_view kind;
+  std::vector<std::string_view> siblings;
+};
+
+const std::vector<KindInfo>& Kinds() {
+  static const std::vector<KindInfo> kinds = {
+      {"send", {"as", "invalid", "pad_to", "pad_at", "level", "note"}},
+      {"notify", {"invalid", "level", "note"}},
+      {"send_raw", {"level", "note"}},
+      {"expect", {"within", "not_before", "as", "reply", "level", "note"}},
+      {"expect_none", {"for", "barrier", "level", "note"}},
+      {"close_stdin", {"level", "note"}},
+      {"signal", {"level", "note"}},
+      {"sleep", {"level", "note"}},
+      {"expect_exit", {"within", "level", "note"}},
+      {"shutdown", {"level", "note"}},
+      {"for_each", {"level", "note"}},
+      {"use", {"level", "note"}},
+  };
+  return kinds;
+}
+
+const KindInfo* KindOf(std::string_view key) {
+  for (const KindInfo& info : Kinds()) {
+    if (info.kind == key) return &info;
+  }
+  return nullptr;
+}
+
+bool IsAnySibling(std::string_view key) {
+  for (const KindInfo& info : Kinds()) {
+    if (std::find(info.siblings.begin(), info.siblings.end(), key) != info.siblings.end()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string KindList() {
+  std::string out;
+  for (const KindInfo& info : Kinds()) {
+    if (!out.empty()) out += ", ";
+    out += info.kind;
+  }
+  return out;
+}
+
+std::string Join(const std::vector<std::string_view>& items) {
+  std::string out;
+  for (std::string_view item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace
+
+void Reader::Steps(const YAML::Node& list, Scope* scope, std::vector<Step>* out) {
+  if (!list.IsSequence()) {
+    Error(list.Mark(), "steps must be a list (each item '- KIND: ...')");
+    return;
+  }
+  if (depth_ >= kMaxYamlDepth) {
+    Error(list.Mark(), "steps nested too deeply (a recursive alias or fragment?)");
+    return;
+  }
+  ++depth_;
+  for (const YAML::Node& item : list) ReadStep(item, scope, out);
+  --depth_;
+}
+
+void Reader::ReadStep(const YAML::Node& node, Scope* scope, std::vector<Step>* out) {
+  if (!node.IsMap()) {
+    Error(node.Mark(), "a step must be a map with one step key, e.g. '- send: {...}'" +
+                           (node.IsScalar() ? " or '- " + node.Scalar() + ": {}'" : std::string()));
+    return;
+  }
+  const std::vector<Entry> entries = Entries(node);
+  const Entry* body = nullptr;
+  for (const Entry& entry : entries) {
+    if (KindOf(entry.key) == nullptr) continue;
+    if (body != nullptr) {
+      Error(entry.key_node.Mark(),
+            "one step per list item: '" + body->key + "' and '" + entry.key + "' are both here");
+      return;
+    }
+    body = &entry;
+  }
+  if (body == nullptr) {
+    for (const Entry& entry : entries) {
+      if (!IsAnySibling(entry.key)) {
+        Error(entry.key_node.Mark(),
+              "unknown step kind '" + entry.key + "' (known: " + KindList() + ")");
+        return;
+      }
+    }
+    Error(node.Mark(), "this step has no step key (one of: " + KindList() + ")");
+    return;
+  }
+  const KindInfo& info = *KindOf(body->key);
+  Step step;
+  step.kind = body->key;
+  step.loc = Loc(node.Mark());
+  step.level = default_level_;
+  std::vector<Entry> siblings;
+  bool ok = true;
+  for (const Entry& entry : entries) {
+    if (&entry == body) continue;
+    if (std::find(info.siblings.begin(), info.siblings.end(), entry.key) == info.siblings.end()) {
+      Error(entry.key_node.Mark(), (IsAnySibling(entry.key) ? "'" : "unknown key '") + entry.key +
+                                       "' is not allowed on a " + body->key +
+                                       " step (allowed: " + Join(info.siblings) + ")");
+      ok = false;
+    } else if (entry.key == "level") {
+      ok = LevelOf(entry.value, &step.level) && ok;
+    } else if (entry.key == "note") {
+      ok = String(entry.value, "note", &step.note) && ok;
+    } else {
+      siblings.push_back(entry);
+    }
+  }
+  if (step.kind == "use") {
+    std::vector<Step> expanded;
+    ExpandUse(*body, scope, &expanded);
+    for (Step& s : expanded) {
+      if (Find(entries, "level") != nullptr) s.level = step.level;
+      if (s.note.empty()) s.note = step.note;
+      out->push_back(std::move(s));
+    }
+    return;
+  }
+  if (ReadBody(step.kind, *body, siblings, scope, &step) && ok) out->push_back(std::move(step));
+}
+
+bool Reader::ReadBody(const std::string& kind, const Entry& body,
+                      const std::vector<Entry>& siblings, Scope* scope, Step* step) {
+  const YAML::Node& value = body.value;
+  const YAML::Mark step_mark = body.key_node.Mark();
+  if (kind == "send" || kind == "notify") {
+    Send send;
+    bool ok = true;
+    // The name is defined even if the body is bad, so later reply_to steps do not also fail.
+    if (const Entry* as = Find(siblings, "as")) {
+      ok = Identifier(as->value, "as", &send.as) &&
+           DefineName(send.as, as->value.Mark(), true, scope);
+    }
+    ok = ReadSend(body, siblings, kind == "notify", &send) && ok;
+    if (ok) step->body = std::move(send);
+    return ok;
+  }
+  if (kind == "send_raw") {
+    SendRaw raw;
+    if (!ReadSendRaw(body, &raw)) return false;
+    step->body = std::move(raw);
+    return true;
+  }
+  if (kind == "expect") {
+    Expect expect;
+    if (!ReadExpect(body, siblings, *scope, &expect)) return false;
+    if (!expect.as.empty() &&
+        !DefineName(expect.as, Find(siblings, "as")->value.Mark(), false, scope)) {
+      return false;
+    }
+    step->body = std::move(expect);
+    return true;
+  }
+  if (kind == "expect_none") {
+    ExpectNone none;
+    if (!ReadExpectNone(body, siblings, *scope, step_mark, &none)) return false;
+    step->body = std::move(none);
+    return true;
+  }
+  if (kind == "close_stdin") {
+    if (!value.IsNull() && !(value.IsMap() && value.size() == 0)) {
+      Error(value.Mark(), "close_stdin takes nothing (write 'close_stdin: {}')");
+      return false;
+    }
+    step->body = CloseStdin{};
+    return true;
+  }
+  if (kind == "signal") {
+    Signal signal;
+    if (!SignalOf(value, &signal.signal, &signal.name)) return false;
+    step->body = signal;
+    return true;
+  }
+  if (kind == "sleep") {
+    Sleep sleep;
+    if (!Duration(value, "sleep", &sleep.duration)) return false;
+    step->body = sleep;
+    return true;
+  }
+  if (kind == "expect_exit") {
+    ExpectExit exit;
+    if (!ReadExpectExit(body, siblings, step_mark, &exit)) return false;
+    step->body = exit;
+    return true;
+  }
+  if (kind == "shutdown") {
+    Shutdown shutdown;
+    if (!ReadShutdown(body, &shutdown)) return false;
+    step->body = std::move(shutdown);
+    return true;
+  }
+  if (kind == "for_each") {
+    ForEach for_each;
+    if (!ReadForEach(body, scope, &for_each)) return false;
+    step->body = std::move(for_each);
+    return true;
+  }
+  Error(step_mark, "step kind '" + kind + "' is not handled here");  // unreachable by design
+  return false;
+}
+
+bool Reader::DefineName(const std::string& name, const YAML::Mark& mark, bool is_send,
+                        Scope* scope) {
+  auto it = scope->find(name);
+  if (it != scope->end()) {
+    Error(mark, "the name '" + name + "' is already used at " + it->second.loc.ToString());
+    return false;
+  }
+  (*scope)[name] = Name{Loc(mark), is_send};
+  all_names_.emplace_back(name, Loc(mark));
+  return true;
+}
+
+void Reader::ResolvePendingReplyTo() {
+  for (const PendingReplyTo& pending : pending_) {
+    std::string message = "reply_to '" + pending.name + "' names no earlier send";
+    const auto later = std::find_if(all_names_.begin(), all_names_.end(),
+                                    [&](const auto& def) { return def.first == pending.name; });
+    if (later != all_names_.end()) {
+      message += "; '" + pending.name + "' is defined at " + later->second.ToString() +
+                 ", which is later or in another step list";
+    } else {
+      message += " (give the send 'as: " + pending.name + "')";
+    }
+    errors_->push_back({pending.loc, message + pending.suffix});
+  }
+  pending_.clear();
+}
+
+}  // namespace fakehost::scenario::internal

@@ -1,0 +1,283 @@
+// The loader's scalar and value readers: each names the value it rejects.
+#include <charconv>
+#include <csignal>
+#include <limits>
+
+#include "harness/scenario/matcher.hpp"
+#include "harness/scenario/matcher_internal.hpp"
+#include "harness/scenario/reader.hpp"
+#include "harness/scenario/template.hpp"
+#include "harness/scenario/yaml_json.hpp"
+
+namespace fakehost::scenario::internal {
+namespace {
+
+struct SignalName {
+  const char* name;
+  int number;
+};
+constexpr SignalName kSignals[] = {
+    {"HUP", SIGHUP},       {"INT", SIGINT},   {"QUIT", SIGQUIT},   {"ILL", SIGILL},
+    {"TRAP", SIGTRAP},     {"ABRT", SIGABRT}, {"BUS", SIGBUS},     {"FPE", SIGFPE},
+    {"KILL", SIGKILL},     {"USR1", SIGUSR1}, {"SEGV", SIGSEGV},   {"USR2", SIGUSR2},
+    {"PIPE", SIGPIPE},     {"ALRM", SIGALRM}, {"TERM", SIGTERM},   {"CHLD", SIGCHLD},
+    {"CONT", SIGCONT},     {"STOP", SIGSTOP}, {"TSTP", SIGTSTP},   {"TTIN", SIGTTIN},
+    {"TTOU", SIGTTOU},     {"URG", SIGURG},   {"XCPU", SIGXCPU},   {"XFSZ", SIGXFSZ},
+    {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF}, {"WINCH", SIGWINCH}, {"IO", SIGIO},
+    {"SYS", SIGSYS},
+};
+
+// "250ms", "10s", "1.5s", "2m", "1h": a non-negative decimal and a unit, a whole number of ms.
+bool ParseDuration(std::string_view text, Ms* out) {
+  std::size_t i = 0;
+  std::uint64_t whole = 0, frac = 0, frac_scale = 1;
+  const std::size_t digits_start = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (whole > 1'000'000'000'000ULL) return false;
+    whole = whole * 10 + static_cast<std::uint64_t>(text[i++] - '0');
+  }
+  if (i == digits_start) return false;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    const std::size_t frac_start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      if (frac_scale > 1'000'000'000ULL) return false;
+      frac = frac * 10 + static_cast<std::uint64_t>(text[i++] - '0');
+      frac_scale *= 10;
+    }
+    if (i == frac_start) return false;
+  }
+  const std::string_view unit = text.substr(i);
+  std::uint64_t ms_per_unit = 0;
+  if (unit == "ms") {
+    ms_per_unit = 1;
+  } else if (unit == "s") {
+    ms_per_unit = 1000;
+  } else if (unit == "m") {
+    ms_per_unit = 60'000;
+  } else if (unit == "h") {
+    ms_per_unit = 3'600'000;
+  } else {
+    return false;
+  }
+  const std::uint64_t frac_ms = frac * ms_per_unit;
+  if (frac_ms % frac_scale != 0) return false;  // not a whole number of milliseconds
+  *out = Ms(static_cast<Ms::rep>(whole * ms_per_unit + frac_ms / frac_scale));
+  return true;
+}
+
+bool IsIdentifier(std::string_view s) {
+  if (s.empty() || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_')) {
+    return false;
+  }
+  for (char c : s) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+SourceLoc Reader::Loc(const YAML::Mark& mark) const { return LocOf(file_, mark); }
+
+std::string Reader::UsedFromSuffix() const {
+  std::string out;
+  for (const SourceLoc& loc : used_from_) {
+    out += out.empty() ? " (used from " : ", used from ";
+    out += loc.ToString();
+  }
+  return out.empty() ? out : out + ")";
+}
+
+void Reader::Error(const YAML::Mark& mark, const std::string& message) {
+  errors_->push_back({Loc(mark), message + UsedFromSuffix()});
+}
+
+void Reader::AddSuffix(std::size_t from) {
+  const std::string suffix = UsedFromSuffix();
+  for (std::size_t i = from; i < errors_->size(); ++i) (*errors_)[i].message += suffix;
+}
+
+std::vector<Entry> Reader::Entries(const YAML::Node& map) {
+  std::vector<Entry> out;
+  if (!map.IsMap()) return out;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    out.push_back(
+        {it->first.IsScalar() ? it->first.Scalar() : std::string(), it->first, it->second});
+  }
+  return out;
+}
+
+const Entry* Reader::Find(const std::vector<Entry>& entries, std::string_view key) {
+  for (const Entry& entry : entries) {
+    if (entry.key == key) return &entry;
+  }
+  return nullptr;
+}
+
+bool Reader::OnlyKeys(const std::vector<Entry>& entries,
+                      const std::vector<std::string_view>& allowed, const std::string& what) {
+  bool ok = true;
+  for (const Entry& entry : entries) {
+    bool known = false;
+    std::string list;
+    for (std::string_view key : allowed) {
+      known |= key == entry.key;
+      if (!list.empty()) list += ", ";
+      list += key;
+    }
+    if (!known) {
+      Error(entry.key_node.Mark(), "unknown key '" + entry.key + "' in " + what +
+                                       (list.empty() ? "" : " (allowed: " + list + ")"));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool Reader::String(const YAML::Node& node, const std::string& what, std::string* out) {
+  rapidjson::Document doc;
+  std::string error;
+  if (node.IsDefined() && !node.IsNull() && !node.IsScalar()) {
+    Error(node.Mark(), what + " must be a string, not a " + (node.IsMap() ? "map" : "list"));
+    return false;
+  }
+  if (!ScalarToJson(node, &doc, doc.GetAllocator(), &error)) {
+    Error(node.Mark(), what + ": " + error);
+    return false;
+  }
+  if (!doc.IsString()) {
+    Error(node.Mark(), what + " must be a string, not " + DescribeValue(&doc) +
+                           (doc.IsNull() ? "" : " (quote it to make it a string)"));
+    return false;
+  }
+  out->assign(doc.GetString(), doc.GetStringLength());
+  return true;
+}
+
+bool Reader::Bool(const YAML::Node& node, const std::string& what, bool* out) {
+  rapidjson::Document doc;
+  std::string error;
+  if (node.IsScalar() && ScalarToJson(node, &doc, doc.GetAllocator(), &error) && doc.IsBool()) {
+    *out = doc.GetBool();
+    return true;
+  }
+  Error(node.Mark(), what + " must be true or false" +
+                         (node.IsScalar() ? ", not '" + node.Scalar() + "'" : std::string()));
+  return false;
+}
+
+bool Reader::Integer(const YAML::Node& node, const std::string& what, std::int64_t min,
+                     std::int64_t max, std::int64_t* out) {
+  rapidjson::Document doc;
+  std::string error;
+  if (!node.IsScalar() || !ScalarToJson(node, &doc, doc.GetAllocator(), &error) || !doc.IsInt64()) {
+    Error(node.Mark(), what + " must be an integer" +
+                           (node.IsScalar() ? ", not '" + node.Scalar() + "'" : std::string()));
+    return false;
+  }
+  if (doc.GetInt64() < min || doc.GetInt64() > max) {
+    Error(node.Mark(), what + " must be between " + std::to_string(min) + " and " +
+                           std::to_string(max) + ", not " + std::to_string(doc.GetInt64()));
+    return false;
+  }
+  *out = doc.GetInt64();
+  return true;
+}
+
+bool Reader::Duration(const YAML::Node& node, const std::string& what, Ms* out) {
+  if (node.IsScalar() && ParseDuration(node.Scalar(), out)) return true;
+  const std::string shown = node.IsScalar() ? "'" + node.Scalar() + "'" : "a non-scalar value";
+  Error(node.Mark(), "bad duration " + shown + " for " + what +
+                         " (a non-negative number and a unit: 250ms, 10s, 1.5s, 2m)");
+  return false;
+}
+
+bool Reader::LevelOf(const YAML::Node& node, Level* out) {
+  const std::string text = node.IsScalar() ? node.Scalar() : std::string();
+  if (text == "must") return *out = Level::kMust, true;
+  if (text == "should") return *out = Level::kShould, true;
+  if (text == "may") return *out = Level::kMay, true;
+  Error(node.Mark(), "bad level " + (node.IsScalar() ? "'" + text + "'" : std::string("value")) +
+                         " (must, should or may)");
+  return false;
+}
+
+bool Reader::Pointer(const YAML::Node& node, const std::string& what, std::string* out) {
+  if (!String(node, what, out)) return false;
+  bool ok = !out->empty() && (*out)[0] == '/';
+  for (std::size_t i = 0; ok && i < out->size(); ++i) {
+    if ((*out)[i] == '~')
+      ok = i + 1 < out->size() && ((*out)[i + 1] == '0' || (*out)[i + 1] == '1');
+  }
+  if (!ok) {
+    Error(node.Mark(), what + " must be a JSON pointer such as \"/commands\", not '" + *out + "'");
+  }
+  return ok;
+}
+
+bool Reader::SignalOf(const YAML::Node& node, int* number, std::string* name) {
+  const std::string text = node.IsScalar() ? node.Scalar() : std::string();
+  int n = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (!text.empty() && ec == std::errc() && ptr == text.data() + text.size() && n >= 1 && n <= 64) {
+    *number = n;
+    *name = "signal " + text;
+    for (const SignalName& s : kSignals) {
+      if (s.number == n) *name = std::string("SIG") + s.name;
+    }
+    return true;
+  }
+  const std::string_view bare = std::string_view(text).substr(text.rfind("SIG", 0) == 0 ? 3 : 0);
+  for (const SignalName& s : kSignals) {
+    if (bare == s.name) {
+      *number = s.number;
+      *name = std::string("SIG") + s.name;
+      return true;
+    }
+  }
+  Error(node.Mark(), "unknown signal '" + text +
+                         "' (a name such as TERM, KILL, INT, HUP, USR1, "
+                         "or a number from 1 to 64)");
+  return false;
+}
+
+bool Reader::Identifier(const YAML::Node& node, const std::string& what, std::string* out) {
+  if (!String(node, what, out)) return false;
+  if (IsIdentifier(*out)) return true;
+  Error(node.Mark(), "bad name '" + *out + "' for " + what +
+                         " (letters, digits, '_' and '-', starting with a letter or '_')");
+  return false;
+}
+
+JsonPtr Reader::Json(const YAML::Node& node) {
+  auto doc = std::make_shared<rapidjson::Document>();
+  const std::size_t before = errors_->size();
+  if (!YamlToJson(node, file_, doc.get(), doc->GetAllocator(), errors_)) {
+    AddSuffix(before);
+    return nullptr;
+  }
+  std::vector<std::pair<std::string, std::string>> template_errors;
+  CheckTemplates(*doc, &template_errors);
+  for (const auto& [pointer, message] : template_errors) {
+    Error(MarkAt(node, pointer, false), message);
+  }
+  if (!template_errors.empty()) return nullptr;
+  return doc;
+}
+
+JsonPtr Reader::Pattern(const YAML::Node& node) {
+  JsonPtr doc = Json(node);
+  if (doc == nullptr) return nullptr;
+  std::vector<PatternError> pattern_errors;
+  if (CheckPattern(*doc, &pattern_errors)) return doc;
+  for (const PatternError& e : pattern_errors) {
+    Error(MarkAt(node, e.pointer, e.at_key), e.message);
+  }
+  return nullptr;
+}
+
+}  // namespace fakehost::scenario::internal

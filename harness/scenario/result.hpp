@@ -1,0 +1,64 @@
+// What playing one scenario produced: plain data for the run layer and the reporters.
+//
+// Reporters see only these structs (and the transcript entries they carry); they never touch a
+// session, a process or a scenario file.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/scenario/model.hpp"
+#include "harness/session/transcript.hpp"
+
+namespace fakehost::scenario {
+
+enum class Status { kPass, kFail, kWarn, kSkip, kError, kNotRun };
+const char* StatusName(Status status);  ///< "pass", "fail", "warn", "skip", "error", "not-run"
+
+/// One miss: a step whose expectation did not hold, or an always-on check that fired.
+struct Failure {
+  Level level = Level::kMust;    ///< must: a failure; should: a warning (a failure with --strict)
+  bool harness_error = false;    ///< the scenario or the harness is at fault, not the plugin
+  std::string check;             ///< "step" for step misses, else the always-on check's id
+  std::size_t step = 0;          ///< 1-based index of the step that ran (0: none)
+  std::string step_kind;         ///< "expect", "shutdown", ...
+  SourceLoc loc;                 ///< where that step is written
+  std::string message;           ///< one sentence
+  std::string expected, actual;  ///< may be empty
+  std::optional<std::size_t> frame;  ///< the transcript entry it is about
+};
+
+/// How the plugin process ended.
+struct ExitInfo {
+  bool exited = false;
+  std::string description;  ///< "exit code 0", "killed by SIGKILL"
+  std::optional<int> code, signal;
+  double at_ms = 0;        ///< since spawn
+  std::string stop_stage;  ///< stage of the stop sequence it ended in ("" = on its own)
+  double stop_ms = 0;      ///< from the start of the stop sequence to the exit
+  bool graded = false;     ///< a `shutdown` step graded it (else it was the teardown)
+};
+
+struct ScenarioResult {
+  std::string id, title, spec, requirement;
+  Level level = Level::kMust;
+  std::vector<std::string> tags;
+  SourceLoc loc;
+  Status status = Status::kNotRun;
+  std::string skip_reason;
+  double duration_ms = 0;
+  std::size_t steps_run = 0, steps_total = 0;
+  std::vector<Failure> failures;
+  std::vector<session::TranscriptEntry> transcript;
+  std::string stderr_tail;
+  std::uint64_t stderr_bytes_dropped = 0;
+  ExitInfo exit;
+};
+
+/// pass/fail/warn/error from the failures: an error wins, then a must-level miss (or a
+/// should-level one under `strict`), then a should-level miss is a warning.
+Status Grade(const std::vector<Failure>& failures, bool strict);
+
+}  // namespace fakehost::scenario
