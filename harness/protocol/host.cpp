@@ -1,0 +1,127 @@
+#include "harness/protocol/host.hpp"
+
+#include "harness/json/json.hpp"
+
+namespace fakehost::protocol {
+namespace {
+
+std::string ReplaceAll(std::string text, std::string_view key, std::string_view value) {
+  for (std::size_t at = text.find(key); at != std::string::npos;
+       at = text.find(key, at + value.size()))
+    text.replace(at, key.size(), value);
+  return text;
+}
+
+// Copies `in`, replacing ${method} and ${capability} in every string.
+void Expand(const rapidjson::Value& in, std::string_view method, std::string_view capability,
+            rapidjson::Document::AllocatorType& alloc, rapidjson::Value* out) {
+  if (in.IsString()) {
+    std::string s(in.GetString(), in.GetStringLength());
+    s = ReplaceAll(ReplaceAll(std::move(s), "${method}", method), "${capability}", capability);
+    out->SetString(s.data(), static_cast<rapidjson::SizeType>(s.size()), alloc);
+  } else if (in.IsObject()) {
+    out->SetObject();
+    for (const auto& m : in.GetObject()) {
+      rapidjson::Value v;
+      Expand(m.value, method, capability, alloc, &v);
+      out->AddMember(rapidjson::Value(m.name, alloc), v, alloc);
+    }
+  } else if (in.IsArray()) {
+    out->SetArray();
+    for (const auto& e : in.GetArray()) {
+      rapidjson::Value v;
+      Expand(e, method, capability, alloc, &v);
+      out->PushBack(v, alloc);
+    }
+  } else {
+    out->CopyFrom(in, alloc);
+  }
+}
+
+}  // namespace
+
+void HostResponder::SetGranted(std::vector<std::string> capabilities) {
+  granted_.clear();
+  for (auto& c : capabilities) granted_.insert(std::move(c));
+}
+
+void HostResponder::Override(std::string method, const rapidjson::Value& body) {
+  rapidjson::Document copy;
+  copy.CopyFrom(body, copy.GetAllocator());
+  held_.erase(method);
+  overrides_.insert_or_assign(std::move(method), std::move(copy));
+}
+
+std::string HostResponder::CapabilityFor(std::string_view method) const {
+  const rapidjson::Value& host = profile_.host();
+  if (const rapidjson::Value* caps = json::Find(host, "capabilities"); caps && caps->IsObject()) {
+    if (const rapidjson::Value* c = json::Find(*caps, method); c && c->IsString())
+      return c->GetString();
+  }
+  if (const rapidjson::Value* pre = json::Find(host, "capability_prefixes");
+      pre && pre->IsObject()) {
+    for (const auto& p : pre->GetObject()) {
+      std::string_view prefix(p.name.GetString(), p.name.GetStringLength());
+      if (p.value.IsString() && method.substr(0, prefix.size()) == prefix)
+        return p.value.GetString();
+    }
+  }
+  return {};
+}
+
+void HostResponder::Fill(const rapidjson::Value& templ, std::string_view method,
+                         std::string_view capability, Answer* out) const {
+  Expand(templ, method, capability, out->body.GetAllocator(), &out->body);
+}
+
+HostResponder::Answer HostResponder::Decide(std::string_view method, Clock::time_point now) {
+  Answer a;
+  if (held_.count(method)) {
+    a.hold = true;
+    a.why = "held by the scenario";
+    return a;
+  }
+  if (auto it = overrides_.find(method); it != overrides_.end()) {
+    Fill(it->second, method, "", &a);
+    a.why = "scenario reply";
+    return a;
+  }
+  const rapidjson::Value& host = profile_.host();
+  if (const rapidjson::Value* replies = json::Find(host, "replies"); replies && replies->IsObject())
+    if (const rapidjson::Value* r = json::Find(*replies, method)) {
+      Fill(*r, method, "", &a);
+      a.why = "profile reply";
+      return a;
+    }
+  std::string capability = CapabilityFor(method);
+  if (capability.empty()) {
+    if (const rapidjson::Value* u = json::Find(host, "unknown")) Fill(*u, method, "", &a);
+    a.why = "not implemented by the host";
+    return a;
+  }
+  if (!granted_.count(capability)) {
+    if (const rapidjson::Value* d = json::Find(host, "denied")) Fill(*d, method, capability, &a);
+    a.why = "capability " + capability + " not granted";
+    return a;
+  }
+  // Rate limit per capability over a sliding minute (RIM §12: 120 calls/minute by default).
+  const rapidjson::Value* limit = json::Find(host, "rate_limit_per_minute");
+  if (limit && limit->IsInt64()) {
+    auto& calls = calls_[capability];
+    while (!calls.empty() && now - calls.front() >= std::chrono::minutes(1)) calls.pop_front();
+    if (static_cast<std::int64_t>(calls.size()) >= limit->GetInt64()) {
+      if (const rapidjson::Value* rl = json::Find(host, "rate_limited"))
+        Fill(*rl, method, capability, &a);
+      a.why = "over the rate limit of " + std::to_string(limit->GetInt64()) + "/minute for " +
+              capability;
+      return a;
+    }
+    calls.push_back(now);
+  }
+  if (const rapidjson::Value* g = json::Find(host, "unimplemented_granted"))
+    Fill(*g, method, capability, &a);
+  a.why = "granted, but not implemented by the fake host";
+  return a;
+}
+
+}  // namespace fakehost::protocol

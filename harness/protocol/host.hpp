@@ -1,0 +1,57 @@
+// The fake host's default answers to plugin->host requests.
+//
+// A real host answers every request a plugin sends (RIM §5: "including denials"), so a plugin
+// never has to time out on it. HostResponder decides that answer from the profile's `host`
+// block: a fixed reply by method (RIM: rim.log -> {ok: true}), a capability gate (a guarded
+// method without its capability is denied), a per-capability rate limit, and a fallback for
+// everything else. A scenario may override any method with its own reply or hold it unanswered.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/json/rapidjson.hpp"
+#include "harness/protocol/profile.hpp"
+
+namespace fakehost::protocol {
+
+class HostResponder {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit HostResponder(const Profile& profile) : profile_(profile) {}
+
+  /// Capabilities the host granted this connection (RIM: the handshake's grantedCapabilities).
+  void SetGranted(std::vector<std::string> capabilities);
+  /// A scenario's reply for `method`, replacing the default. `body` holds the reply's members
+  /// (RIM: {"result": ...} or {"error": ...}).
+  void Override(std::string method, const rapidjson::Value& body);
+  /// Never answer `method` (the scenario answers it in a step, or tests the plugin's timeout).
+  void Hold(std::string method) { held_.insert(std::move(method)); }
+
+  struct Answer {
+    bool hold = false;
+    rapidjson::Document body;  ///< the reply's members; valid unless hold
+    std::string why;           ///< "profile reply", "capability ui.panel not granted", ...
+  };
+  Answer Decide(std::string_view method, Clock::time_point now);
+
+ private:
+  /// The capability guarding `method`, or "" when none does.
+  std::string CapabilityFor(std::string_view method) const;
+  void Fill(const rapidjson::Value& templ, std::string_view method, std::string_view capability,
+            Answer* out) const;
+
+  const Profile& profile_;
+  std::set<std::string, std::less<>> granted_;
+  std::set<std::string, std::less<>> held_;
+  std::map<std::string, rapidjson::Document, std::less<>> overrides_;
+  std::map<std::string, std::deque<Clock::time_point>, std::less<>> calls_;  // per capability
+};
+
+}  // namespace fakehost::protocol

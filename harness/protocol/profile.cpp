@@ -1,0 +1,312 @@
+#include "harness/protocol/profile.hpp"
+
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "harness/json/json.hpp"
+
+namespace fakehost::protocol {
+namespace {
+
+// Reads profile members with messages that name the member, so a maintainer editing a profile
+// sees "profile.json: /deadlines_ms/default: expected an integer" rather than a crash.
+class Reader {
+ public:
+  Reader(const std::string& path, std::string* error) : path_(path), error_(error) {}
+
+  const rapidjson::Value* Get(const rapidjson::Value& root, const char* pointer, bool required) {
+    const rapidjson::Value* v = json::Resolve(root, pointer);
+    if (!v && required) Fail(pointer, "missing");
+    return v;
+  }
+  bool String(const rapidjson::Value& root, const char* pointer, std::string* out, bool required) {
+    const rapidjson::Value* v = Get(root, pointer, required);
+    if (!v) return !required;
+    if (!v->IsString()) return Fail(pointer, "expected a string");
+    out->assign(v->GetString(), v->GetStringLength());
+    return true;
+  }
+  bool Int(const rapidjson::Value& root, const char* pointer, std::int64_t* out, bool required) {
+    const rapidjson::Value* v = Get(root, pointer, required);
+    if (!v) return !required;
+    if (!v->IsInt64()) return Fail(pointer, "expected an integer");
+    *out = v->GetInt64();
+    return true;
+  }
+  bool Fail(std::string_view pointer, std::string_view what) {
+    if (error_->empty()) *error_ = path_ + ": " + std::string(pointer) + ": " + std::string(what);
+    return false;
+  }
+  bool ok() const { return error_->empty(); }
+
+ private:
+  std::string path_;
+  std::string* error_;
+};
+
+bool ReadIds(Reader& r, const rapidjson::Value& v, const std::string& where, IdSequence* out) {
+  if (!v.IsObject()) return r.Fail(where, "expected {start, step}");
+  const rapidjson::Value* start = json::Find(v, "start");
+  const rapidjson::Value* step = json::Find(v, "step");
+  if (!start || !start->IsInt64() || !step || !step->IsInt64() || step->GetInt64() == 0)
+    return r.Fail(where, "expected integer start and non-zero integer step");
+  *out = {start->GetInt64(), step->GetInt64()};
+  return true;
+}
+
+bool ReadStopStep(Reader& r, const rapidjson::Value& v, const std::string& where,
+                  StopStepSpec* out) {
+  if (!v.IsObject()) return r.Fail(where, "expected an object");
+  if (const rapidjson::Value* label = json::Find(v, "label"); label && label->IsString())
+    out->label = label->GetString();
+  if (const rapidjson::Value* w = json::Find(v, "write")) {
+    const rapidjson::Value* method = w->IsObject() ? json::Find(*w, "method") : nullptr;
+    if (!method || !method->IsString()) return r.Fail(where + "/write", "expected {method}");
+    const rapidjson::Value* cap = json::Find(v, "cap_ms");
+    if (!cap || !cap->IsInt64()) return r.Fail(where + "/cap_ms", "expected an integer");
+    out->kind = StopStepSpec::Kind::kWrite;
+    out->method = method->GetString();
+    out->time = Ms(cap->GetInt64());
+  } else if (json::Find(v, "close_stdin")) {
+    out->kind = StopStepSpec::Kind::kCloseStdin;
+  } else if (const rapidjson::Value* wait = json::Find(v, "wait_ms")) {
+    if (!wait->IsInt64() || wait->GetInt64() < 0)
+      return r.Fail(where + "/wait_ms", "expected a non-negative integer");
+    out->kind = StopStepSpec::Kind::kWait;
+    out->time = Ms(wait->GetInt64());
+  } else if (const rapidjson::Value* sig = json::Find(v, "signal")) {
+    out->kind = StopStepSpec::Kind::kSignal;
+    out->signal = sig->IsString() ? SignalFromName(sig->GetString()) : 0;
+    if (out->signal == 0) return r.Fail(where + "/signal", "expected a signal name");
+  } else {
+    return r.Fail(where, "expected one of write, close_stdin, wait_ms, signal");
+  }
+  if (out->label.empty()) out->label = where;
+  return true;
+}
+
+}  // namespace
+
+const char* MessageKindName(MessageKind kind) {
+  switch (kind) {
+    case MessageKind::kRequest:
+      return "request";
+    case MessageKind::kNotification:
+      return "notification";
+    case MessageKind::kResponse:
+      return "response";
+    case MessageKind::kInvalid:
+      break;
+  }
+  return "invalid";
+}
+
+std::unique_ptr<Profile> Profile::Load(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = path + ": cannot open profile: " + std::strerror(errno);
+    return nullptr;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return LoadText(text.str(), path, error);
+}
+
+std::unique_ptr<Profile> Profile::LoadText(std::string_view text, const std::string& path,
+                                           std::string* error) {
+  std::unique_ptr<Profile> profile(new Profile());
+  json::ParseResult parsed = json::Parse(text, &profile->doc_);
+  if (!parsed.ok) {
+    *error = path + ": " + parsed.error;
+    return nullptr;
+  }
+  if (!profile->Init(path, error)) return nullptr;
+  return profile;
+}
+
+bool Profile::Init(const std::string& path, std::string* error) {
+  error->clear();
+  Reader r(path, error);
+  const rapidjson::Value& d = doc_;
+  if (!d.IsObject()) return r.Fail("", "expected an object");
+  auto slash = path.find_last_of('/');
+  dir_ = slash == std::string::npos ? "." : path.substr(0, slash);
+
+  r.String(d, "/name", &name_, true);
+  r.String(d, "/title", &title_, false);
+  if (r.String(d, "/schema", &schema_path_, false) && !schema_path_.empty() &&
+      schema_path_[0] != '/')
+    schema_path_ = dir_ + "/" + schema_path_;
+  std::string framing;
+  if (r.String(d, "/framing", &framing, true) && !wire::ParseFraming(framing, &framing_))
+    r.Fail("/framing", "expected length-prefixed or ndjson");
+  std::int64_t max = 0;
+  if (r.Int(d, "/max_payload", &max, true) && max <= 0) r.Fail("/max_payload", "must be > 0");
+  max_payload_ = static_cast<std::uint64_t>(max);
+
+  const rapidjson::Value* members = r.Get(d, "/envelope/host_members", true);
+  if (members && !members->IsObject()) r.Fail("/envelope/host_members", "expected an object");
+  if (const rapidjson::Value* n = r.Get(d, "/envelope/null_id_is_notification", false))
+    null_id_is_notification_ = n->IsBool() && n->GetBool();
+
+  r.String(d, "/manifest/file", &manifest_.file, true);
+  r.String(d, "/manifest/id", &manifest_.id, true);
+  r.String(d, "/manifest/version", &manifest_.version, false);
+  r.String(d, "/manifest/entrypoint", &manifest_.entrypoint, false);
+  r.String(d, "/manifest/exec", &manifest_.exec, false);
+  if (r.ok() && manifest_.entrypoint.empty() == manifest_.exec.empty())
+    r.Fail("/manifest", "exactly one of entrypoint and exec");
+
+  std::string env_mode = "inherit";
+  r.String(d, "/environment/mode", &env_mode, false);
+  environment_.scrub = env_mode == "scrub";
+  if (env_mode != "scrub" && env_mode != "inherit")
+    r.Fail("/environment/mode", "expected inherit or scrub");
+  if (const rapidjson::Value* allow = r.Get(d, "/environment/allow", false); allow) {
+    if (!allow->IsArray()) return r.Fail("/environment/allow", "expected an array of names");
+    for (const auto& name : allow->GetArray())
+      if (name.IsString()) environment_.allow.emplace_back(name.GetString());
+  }
+
+  if (const rapidjson::Value* ids = r.Get(d, "/ids/default", true))
+    ReadIds(r, *ids, "/ids/default", &default_ids_);
+  if (const rapidjson::Value* by = r.Get(d, "/ids/by_method", false); by && by->IsObject()) {
+    for (const auto& m : by->GetObject()) {
+      IdSequence seq;
+      if (ReadIds(r, m.value, std::string("/ids/by_method/") + m.name.GetString(), &seq))
+        ids_by_method_.emplace(m.name.GetString(), seq);
+    }
+  }
+
+  std::int64_t ms = 5000;
+  r.Int(d, "/deadlines_ms/default", &ms, true);
+  default_deadline_ = Ms(ms);
+  if (const rapidjson::Value* by = r.Get(d, "/deadlines_ms/by_method", false);
+      by && by->IsObject()) {
+    for (const auto& m : by->GetObject()) {
+      if (!m.value.IsInt64()) {
+        r.Fail(std::string("/deadlines_ms/by_method/") + m.name.GetString(), "expected ms");
+        continue;
+      }
+      deadlines_by_method_.emplace(m.name.GetString(), Ms(m.value.GetInt64()));
+    }
+  }
+
+  r.String(d, "/handshake/method", &handshake_method_, true);
+  if (const rapidjson::Value* allowed = r.Get(d, "/handshake/allowed_before_answer", false);
+      allowed && allowed->IsArray()) {
+    for (const auto& m : allowed->GetArray())
+      if (m.IsString()) allowed_before_handshake_.emplace(m.GetString());
+  }
+  r.String(d, "/handshake/granted_capabilities", &granted_pointer_, false);
+  r.String(d, "/barrier/method", &barrier_method_, true);
+  r.String(d, "/shutdown_notification", &shutdown_notification_, false);
+
+  const rapidjson::Value* seqs = r.Get(d, "/stop_sequences", true);
+  if (seqs && seqs->IsObject()) {
+    for (const auto& s : seqs->GetObject()) {
+      std::string name = s.name.GetString();
+      if (name[0] == '$') continue;  // "$comment"
+      if (!s.value.IsArray() || s.value.Empty()) {
+        r.Fail("/stop_sequences/" + name, "expected a non-empty array");
+        continue;
+      }
+      std::vector<StopStepSpec> steps;
+      for (rapidjson::SizeType i = 0; i < s.value.Size(); ++i) {
+        StopStepSpec step;
+        if (ReadStopStep(r, s.value[i], "/stop_sequences/" + name + "/" + std::to_string(i), &step))
+          steps.push_back(step);
+      }
+      stop_sequences_.emplace(name, std::move(steps));
+    }
+    if (!stop_sequences_.count("default")) r.Fail("/stop_sequences/default", "missing");
+    if (!stop_sequences_.count("teardown")) r.Fail("/stop_sequences/teardown", "missing");
+  }
+  const rapidjson::Value* host = r.Get(d, "/host", true);
+  if (host && !host->IsObject()) r.Fail("/host", "expected an object");
+  const rapidjson::Value* vars = r.Get(d, "/vars", true);
+  if (vars && !vars->IsObject()) r.Fail("/vars", "expected an object");
+  if (r.Int(d, "/scenario_timeout_ms", &ms, false)) scenario_timeout_ = Ms(ms);
+  return r.ok();
+}
+
+Classified Profile::Classify(const rapidjson::Value& message) const {
+  Classified c;
+  if (!message.IsObject()) {
+    c.reason = std::string("not an object but ") + json::TypeName(message);
+    return c;
+  }
+  const rapidjson::Value* method = json::Find(message, "method");
+  const rapidjson::Value* id = json::Find(message, "id");
+  c.id = id;
+  bool has_id = id && !(null_id_is_notification_ && id->IsNull());
+  if (method) {
+    if (!method->IsString()) {
+      c.reason = std::string("method is ") + json::TypeName(*method) + ", not a string";
+      return c;
+    }
+    c.method.assign(method->GetString(), method->GetStringLength());
+    c.kind = has_id ? MessageKind::kRequest : MessageKind::kNotification;
+    return c;
+  }
+  if (id) {
+    c.kind = MessageKind::kResponse;
+    return c;
+  }
+  c.reason = "neither method nor id";
+  return c;
+}
+
+IdSequence Profile::IdsFor(std::string_view method) const {
+  auto it = ids_by_method_.find(method);
+  return it == ids_by_method_.end() ? default_ids_ : it->second;
+}
+
+Ms Profile::DeadlineFor(std::string_view method) const {
+  auto it = deadlines_by_method_.find(method);
+  return it == deadlines_by_method_.end() ? default_deadline_ : it->second;
+}
+
+bool Profile::AllowedBeforeHandshake(std::string_view method) const {
+  return allowed_before_handshake_.count(method) > 0;
+}
+
+const std::vector<StopStepSpec>* Profile::StopSequence(std::string_view name) const {
+  auto it = stop_sequences_.find(name);
+  return it == stop_sequences_.end() ? nullptr : &it->second;
+}
+
+namespace {
+struct SignalEntry {
+  const char* name;
+  int number;
+};
+constexpr SignalEntry kSignals[] = {
+    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ABRT", SIGABRT}, {"KILL", SIGKILL},
+    {"SEGV", SIGSEGV}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1},
+    {"USR2", SIGUSR2}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"BUS", SIGBUS},
+    {"FPE", SIGFPE},   {"ILL", SIGILL},   {"TRAP", SIGTRAP}, {"SYS", SIGSYS},   {"XCPU", SIGXCPU},
+};
+}  // namespace
+
+int SignalFromName(std::string_view name) {
+  if (name.substr(0, 3) == "SIG") name.remove_prefix(3);
+  for (const auto& s : kSignals)
+    if (name == s.name) return s.number;
+  int n = 0;
+  for (char ch : name) {
+    if (ch < '0' || ch > '9' || n > 64) return 0;
+    n = n * 10 + (ch - '0');
+  }
+  return n;
+}
+
+std::string SignalName(int signal) {
+  for (const auto& s : kSignals)
+    if (signal == s.number) return std::string("SIG") + s.name;
+  return "signal " + std::to_string(signal);
+}
+
+}  // namespace fakehost::protocol

@@ -1,0 +1,135 @@
+// A protocol profile: everything the engine needs to play one protocol's host side, as data.
+//
+// A profile is loaded from schema/<protocol>/profile.json. The engine is protocol-agnostic: the
+// framing, the envelope rules, id numbering, deadlines, the stop sequences and the fake host's
+// default answers all come from here, so a second protocol is a second file, not new code.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/json/rapidjson.hpp"
+#include "harness/wire/codec.hpp"
+
+namespace fakehost::protocol {
+
+using Ms = std::chrono::milliseconds;
+
+enum class MessageKind { kRequest, kNotification, kResponse, kInvalid };
+const char* MessageKindName(MessageKind kind);  ///< "request", "notification", ...
+
+/// How a receiver reads one decoded JSON message (RIM §4; Flash "NDJSON ... id+method").
+struct Classified {
+  MessageKind kind = MessageKind::kInvalid;
+  std::string method;                    ///< requests and notifications
+  const rapidjson::Value* id = nullptr;  ///< points into the message; null when absent
+  std::string reason;                    ///< kInvalid: why ("not an object", "no method or id")
+};
+
+struct IdSequence {
+  std::int64_t start = 1;
+  std::int64_t step = 1;
+};
+
+/// One step of a stop sequence, as the profile says it (see process::StopStep).
+struct StopStepSpec {
+  enum class Kind { kWrite, kCloseStdin, kWait, kSignal };
+  Kind kind = Kind::kWait;
+  std::string method;  ///< kWrite: the notification to send
+  Ms time{0};          ///< kWrite: cap; kWait: duration
+  int signal = 0;
+  std::string label;
+};
+
+struct ManifestSpec {
+  std::string file;        ///< "rim-plugin.json"
+  std::string id;          ///< JSON pointer to the plugin id
+  std::string version;     ///< JSON pointer to the version
+  std::string entrypoint;  ///< JSON pointer to a file name run with no arguments (RIM), or
+  std::string exec;        ///< JSON pointer to an argv array (Flash); one of the two is set
+};
+
+struct EnvironmentSpec {
+  bool scrub = false;              ///< false: inherit the harness's environment
+  std::vector<std::string> allow;  ///< scrub: names kept from the harness's environment
+};
+
+class Profile {
+ public:
+  /// Loads and checks a profile file; on error returns nullptr with a message naming the file
+  /// and the offending member.
+  static std::unique_ptr<Profile> Load(const std::string& path, std::string* error);
+  static std::unique_ptr<Profile> LoadText(std::string_view text, const std::string& path,
+                                           std::string* error);
+
+  const std::string& name() const { return name_; }
+  const std::string& title() const { return title_; }
+  const std::string& dir() const { return dir_; }  ///< directory of the profile file
+  wire::Framing framing() const { return framing_; }
+  std::uint64_t max_payload() const { return max_payload_; }
+  const ManifestSpec& manifest() const { return manifest_; }
+  /// The frame schema's path (profile member "schema", relative to the profile's directory).
+  const std::string& schema_path() const { return schema_path_; }
+  const EnvironmentSpec& environment() const { return environment_; }
+
+  /// Members the host adds to every frame it builds (RIM: "jsonrpc": "2.0").
+  const rapidjson::Value& host_members() const { return doc_["envelope"]["host_members"]; }
+  Classified Classify(const rapidjson::Value& message) const;
+
+  IdSequence IdsFor(std::string_view method) const;
+  Ms DeadlineFor(std::string_view method) const;
+  Ms default_deadline() const { return default_deadline_; }
+
+  const std::string& handshake_method() const { return handshake_method_; }
+  bool AllowedBeforeHandshake(std::string_view method) const;
+  /// JSON pointer into the handshake request to the capabilities it grants ("" if none).
+  const std::string& granted_capabilities_pointer() const { return granted_pointer_; }
+  const std::string& barrier_method() const { return barrier_method_; }
+  const std::string& shutdown_notification() const { return shutdown_notification_; }
+
+  /// A named stop sequence ("default", "teardown", ...), or nullptr.
+  const std::vector<StopStepSpec>* StopSequence(std::string_view name) const;
+
+  /// The fake host's defaults for plugin->host requests: profile JSON under "host".
+  const rapidjson::Value& host() const { return doc_["host"]; }
+  /// Values available to scenarios as variables (${host.version}, ${principal}).
+  const rapidjson::Value& vars() const { return doc_["vars"]; }
+  Ms scenario_timeout() const { return scenario_timeout_; }
+
+ private:
+  Profile() = default;
+  bool Init(const std::string& path, std::string* error);
+
+  rapidjson::Document doc_;
+  std::string name_, title_, dir_, schema_path_;
+  wire::Framing framing_ = wire::Framing::kLengthPrefixed;
+  std::uint64_t max_payload_ = 0;
+  bool null_id_is_notification_ = false;
+  ManifestSpec manifest_;
+  EnvironmentSpec environment_;
+  IdSequence default_ids_;
+  std::map<std::string, IdSequence, std::less<>> ids_by_method_;
+  Ms default_deadline_{5000};
+  std::map<std::string, Ms, std::less<>> deadlines_by_method_;
+  std::string handshake_method_;
+  std::set<std::string, std::less<>> allowed_before_handshake_;
+  std::string granted_pointer_;
+  std::string barrier_method_;
+  std::string shutdown_notification_;
+  std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
+  Ms scenario_timeout_{20000};
+};
+
+/// Parses "TERM", "SIGTERM" or a number; 0 if unknown.
+int SignalFromName(std::string_view name);
+/// "SIGTERM" for 15; "signal 99" for unknown numbers.
+std::string SignalName(int signal);
+
+}  // namespace fakehost::protocol

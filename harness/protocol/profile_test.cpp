@@ -1,0 +1,88 @@
+#include "harness/protocol/profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/json/json.hpp"
+
+namespace fakehost::protocol {
+namespace {
+
+std::unique_ptr<Profile> LoadRim() {
+  std::string error;
+  auto p = Profile::Load("schema/rim-v1/profile.json", &error);
+  EXPECT_TRUE(p) << error;
+  return p;
+}
+
+Classified ClassifyText(const Profile& p, const char* text, rapidjson::Document* doc) {
+  EXPECT_TRUE(json::Parse(text, doc).ok) << text;
+  return p.Classify(*doc);
+}
+
+TEST(Profile, LoadsTheRimProfile) {
+  auto p = LoadRim();
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->name(), "rim-v1");
+  EXPECT_EQ(p->framing(), wire::Framing::kLengthPrefixed);
+  EXPECT_EQ(p->max_payload(), 4194304u);
+  EXPECT_EQ(p->manifest().file, "rim-plugin.json");
+  EXPECT_EQ(p->DeadlineFor("rim.handshake"), Ms(10000));
+  EXPECT_EQ(p->DeadlineFor("rim.heartbeat"), Ms(5000));
+  EXPECT_EQ(p->DeadlineFor("rim.command.execute"), Ms(30000));
+  EXPECT_EQ(p->IdsFor("rim.heartbeat").start, -1);
+  EXPECT_EQ(p->IdsFor("rim.heartbeat").step, -1);
+  EXPECT_EQ(p->IdsFor("rim.command.execute").start, 1);
+  EXPECT_TRUE(p->AllowedBeforeHandshake("rim.log"));
+  EXPECT_FALSE(p->AllowedBeforeHandshake("rim.heartbeat"));
+  const auto* stop = p->StopSequence("default");
+  ASSERT_TRUE(stop);
+  ASSERT_GE(stop->size(), 6u);
+  EXPECT_EQ((*stop)[0].kind, StopStepSpec::Kind::kWrite);
+  EXPECT_EQ((*stop)[0].method, "rim.shutdown");
+  EXPECT_EQ((*stop)[0].time, Ms(250));
+  EXPECT_EQ((*stop)[1].kind, StopStepSpec::Kind::kCloseStdin);
+  EXPECT_EQ((*stop)[2].time, Ms(1000));
+  EXPECT_EQ((*stop)[3].signal, SIGTERM);
+  EXPECT_EQ((*stop)[4].time, Ms(2000));
+  EXPECT_EQ((*stop)[5].signal, SIGKILL);
+}
+
+TEST(Profile, ClassifiesTheFourEnvelopeShapesAsRimSectionFourDoes) {
+  auto p = LoadRim();
+  ASSERT_TRUE(p);
+  rapidjson::Document d;
+  EXPECT_EQ(ClassifyText(*p, R"({"jsonrpc":"2.0","id":1,"method":"m"})", &d).kind,
+            MessageKind::kRequest);
+  EXPECT_EQ(ClassifyText(*p, R"({"jsonrpc":"2.0","method":"m"})", &d).kind,
+            MessageKind::kNotification);
+  EXPECT_EQ(ClassifyText(*p, R"({"jsonrpc":"2.0","id":null,"method":"m"})", &d).kind,
+            MessageKind::kNotification);
+  EXPECT_EQ(ClassifyText(*p, R"({"jsonrpc":"2.0","id":"x","result":{}})", &d).kind,
+            MessageKind::kResponse);
+  EXPECT_EQ(ClassifyText(*p, R"({"jsonrpc":"2.0","result":{}})", &d).kind, MessageKind::kInvalid);
+  EXPECT_EQ(ClassifyText(*p, R"([1,2])", &d).kind, MessageKind::kInvalid);
+  Classified c = ClassifyText(*p, R"({"id":1,"method":7})", &d);
+  EXPECT_EQ(c.kind, MessageKind::kInvalid);
+  EXPECT_NE(c.reason.find("integer"), std::string::npos) << c.reason;
+}
+
+TEST(Profile, ReportsTheOffendingMemberOfABadProfile) {
+  std::string error;
+  auto p = Profile::LoadText(R"({"name":"x","framing":"carrier-pigeon"})", "p.json", &error);
+  EXPECT_FALSE(p);
+  EXPECT_NE(error.find("p.json: /framing"), std::string::npos) << error;
+  p = Profile::LoadText("{", "p.json", &error);
+  EXPECT_FALSE(p);
+  EXPECT_NE(error.find("p.json"), std::string::npos) << error;
+}
+
+TEST(Signals, ParseNamesAndNumbers) {
+  EXPECT_EQ(SignalFromName("TERM"), SIGTERM);
+  EXPECT_EQ(SignalFromName("SIGKILL"), SIGKILL);
+  EXPECT_EQ(SignalFromName("9"), 9);
+  EXPECT_EQ(SignalFromName("BOGUS"), 0);
+  EXPECT_EQ(SignalName(SIGTERM), "SIGTERM");
+}
+
+}  // namespace
+}  // namespace fakehost::protocol

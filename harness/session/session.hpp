@@ -1,0 +1,174 @@
+// One live connection to a plugin: process + codec + schema + transcript.
+//
+// Session owns the plugin's Child and a single-threaded io_context. It decodes every frame in
+// either direction, classifies it (RIM §4), validates it against the protocol's schema, records
+// it in the transcript and runs the always-on checks (framing faults, unknown or twice-answered
+// reply ids, ids that changed JSON type, null reply ids, frames before the handshake answer or
+// after shutdown). Plugin->host requests are answered by the fake host at once unless held.
+//
+// The interpreter drives it synchronously: RunUntil() runs the event loop until a condition
+// holds, a deadline passes or the plugin is gone, so waits are driven by events, never polls.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+
+#include "harness/json/rapidjson.hpp"
+#include "harness/process/child.hpp"
+#include "harness/protocol/host.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/session/transcript.hpp"
+#include "harness/wire/codec.hpp"
+
+namespace fakehost::schema {
+class FrameSchema;
+}
+
+namespace fakehost::session {
+
+using Clock = std::chrono::steady_clock;
+using Ms = std::chrono::milliseconds;
+
+/// A decoded plugin->host message waiting for a step to look at it.
+struct Inbound {
+  std::size_t frame = 0;  ///< transcript index
+  protocol::MessageKind kind = protocol::MessageKind::kInvalid;
+  std::string method;  ///< requests/notifications; responses: the answered request's method
+  std::shared_ptr<rapidjson::Document> doc;
+  Clock::time_point at;
+  bool consumed = false;          ///< taken by an expectation
+  bool answered_by_host = false;  ///< requests: the fake host already replied
+};
+
+/// A host->plugin request the plugin has not answered yet, or has.
+struct PendingRequest {
+  std::size_t frame = 0;
+  std::string method;
+  std::string id_text;  ///< compact JSON of the id
+  Clock::time_point sent;
+  std::optional<std::size_t> answer_frame;
+};
+
+class Session {
+ public:
+  struct Options {
+    Ms write_cap{5000};  ///< a write the plugin does not take within this is a failure
+    std::size_t transcript_text_cap = 64 * 1024;  ///< payload bytes kept per entry
+  };
+
+  /// `schema` may be null (no validation). Both must outlive the session.
+  Session(const protocol::Profile& profile, const schema::FrameSchema* schema, Options options);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  /// Spawns the plugin. False with a message if it cannot be started.
+  bool Start(const process::SpawnSpec& spec, std::string* error);
+
+  // --- host -> plugin -------------------------------------------------------------------------
+  /// Sends a message: the profile's envelope members are added, the frame is encoded, recorded,
+  /// validated (unless `deliberately_invalid`) and, if it is a request, registered as pending.
+  /// Returns the transcript index.
+  std::size_t Send(rapidjson::Document message, bool deliberately_invalid);
+  /// Writes bytes as they are (already framed or not), recorded as one "raw" entry.
+  std::size_t SendRaw(std::string bytes, std::string note);
+  /// Like SendRaw, but written `chunk` bytes at a time with `delay` between writes (events are
+  /// processed meanwhile); recorded as one entry.
+  std::size_t SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note);
+  /// Answers a plugin->host request with `body` (the reply's members: result or error).
+  void Reply(const Inbound& request, const rapidjson::Value& body);
+  /// The next id the profile assigns to a host request of `method`.
+  rapidjson::Value NextId(const std::string& method);
+  void CloseStdin();
+  bool SignalGroup(int signal);
+
+  // --- waiting --------------------------------------------------------------------------------
+  enum class WaitEnd { kDone, kDeadline };
+  /// Runs the event loop until `done()` is true (checked after every event) or `deadline`
+  /// passes. Callers that wait for frames include gone() in `done`.
+  WaitEnd RunUntil(const std::function<bool()>& done, Clock::time_point deadline);
+  /// Lets time pass while still processing events.
+  void RunFor(Ms duration);
+  /// Runs a stop sequence (the profile's steps) and returns how the plugin ended.
+  process::StopResult Stop(const std::vector<protocol::StopStepSpec>& steps);
+
+  // --- state ----------------------------------------------------------------------------------
+  std::deque<Inbound>& inbox() { return inbox_; }
+  /// Bumped whenever something arrives or the plugin's state changes; cheap change detection.
+  std::uint64_t generation() const { return generation_; }
+  const std::vector<TranscriptEntry>& transcript() const { return transcript_; }
+  const std::vector<Finding>& findings() const { return findings_; }
+  void AddFinding(Finding f) { findings_.push_back(std::move(f)); }
+  const std::map<std::string, PendingRequest>& requests() const { return requests_; }
+  /// The request registered under an id, by its IdKey ("i:2" / "s:2"); nullptr if none.
+  const PendingRequest* RequestByFrame(std::size_t frame) const;
+  bool handshake_answered() const { return handshake_answered_; }
+  bool exited() const { return child_ && child_->exit_status().has_value(); }
+  const std::optional<process::ExitStatus>& exit_status() const;
+  bool stdout_closed() const { return stdout_eof_; }
+  bool connection_lost() const { return connection_lost_; }
+  /// True once no more frames can arrive: the framing was lost, stdout reached EOF, or the
+  /// plugin exited and its output had time to drain.
+  bool gone() const;
+  /// Why no more frames can arrive, or "" while they still can.
+  std::string GoneReason() const;
+  std::string StderrTail(std::size_t max_bytes) const;
+  std::uint64_t stderr_dropped() const;
+  double ElapsedMs(Clock::time_point at) const;
+  Clock::time_point started_at() const { return started_; }
+  const protocol::Profile& profile() const { return profile_; }
+
+ private:
+  void OnStdout(std::string_view bytes);
+  void OnStdoutEof();
+  void OnEvents();
+  void OnFrame(wire::Frame& frame);
+  void OnOversized(const wire::Oversized& o);
+  void OnTruncated(const wire::TruncatedAtEof& t);
+  void OnResponse(Inbound& in, TranscriptEntry& entry);
+  void OnPluginRequest(Inbound& in);
+  void CheckOrder(const Inbound& in);
+  void Validate(TranscriptEntry& entry, const rapidjson::Value& frame, protocol::MessageKind kind,
+                const std::string& method, bool from_plugin);
+  std::size_t Record(TranscriptEntry entry);
+  void Write(std::string bytes, std::size_t frame);
+
+  const protocol::Profile& profile_;
+  const schema::FrameSchema* schema_;
+  Options options_;
+  boost::asio::io_context io_;
+  std::unique_ptr<process::Child> child_;
+  std::unique_ptr<wire::Decoder> decoder_;
+  protocol::HostResponder host_;
+  std::vector<wire::Event> events_;
+  std::vector<TranscriptEntry> transcript_;
+  std::vector<Finding> findings_;
+  std::deque<Inbound> inbox_;
+  std::map<std::string, PendingRequest> requests_;  // by IdKey
+  std::map<std::string, std::int64_t> next_ids_;    // per id sequence, by method or ""
+  Clock::time_point started_;
+  std::optional<Clock::time_point> exit_seen_;
+  std::uint64_t generation_ = 0;
+  bool stdout_eof_ = false;
+  bool connection_lost_ = false;
+  bool drain_expired_ = false;
+  bool handshake_answered_ = false;
+  bool shutdown_sent_ = false;
+  std::string handshake_key_;  // IdKey of the handshake request
+  std::optional<process::ExitStatus> no_status_;
+
+ public:
+  /// The fake host, for a scenario's overrides (replies, holds, granted capabilities).
+  protocol::HostResponder& host() { return host_; }
+};
+
+}  // namespace fakehost::session

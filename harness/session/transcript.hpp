@@ -1,0 +1,52 @@
+// What crossed the pipe, in order, and what the always-on checks found.
+//
+// A transcript is plain data that outlives the session: the interpreter quotes it in failures and
+// the reporters draw it. Every entry is one frame (or one piece of raw bytes that was not a frame)
+// in either direction, with its time offset from the spawn, its classification and its
+// validation result.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fakehost::session {
+
+enum class Direction { kHostToPlugin, kPluginToHost };
+const char* DirectionArrow(Direction d);  ///< "host → plugin" / "plugin → host"
+
+struct Violation {
+  std::string pointer;  ///< JSON pointer of the offending value ("" = the whole frame)
+  std::string message;
+};
+
+struct TranscriptEntry {
+  std::size_t index = 0;  ///< position in the transcript, from 0
+  Direction direction = Direction::kHostToPlugin;
+  double t_ms = 0;  ///< milliseconds since the plugin was spawned
+  /// "request", "notification", "response", "invalid" (JSON but no valid envelope), "not-json",
+  /// "raw" (bytes the host wrote as they are), "oversized", "truncated" (EOF inside a frame).
+  std::string kind;
+  std::string method;      ///< requests and notifications; for responses, the request's method
+  std::string id;          ///< compact JSON of the id, "" when absent
+  std::string text;        ///< the payload as sent (capped; see `size` and `clipped`)
+  std::uint64_t size = 0;  ///< payload bytes in full
+  bool clipped = false;    ///< `text` holds only the first bytes of the payload
+  std::string schema_def;  ///< the $defs entry it was validated against ("" = not validated)
+  std::vector<Violation> violations;
+  std::vector<std::string> notes;  ///< "answers #3 after 12 ms", "framing: announced 1819043176"
+};
+
+enum class Severity { kMust, kShould, kError /* a harness or scenario fault, not the plugin's */ };
+
+/// An always-on check that failed: a protocol violation seen on some frame, whatever step ran.
+struct Finding {
+  Severity severity = Severity::kMust;
+  std::string check;                 ///< short id: "schema", "framing", "unknown-reply-id", ...
+  std::string message;               ///< one sentence a plugin author understands, with the section
+  std::optional<std::size_t> frame;  ///< transcript index of the frame that caused it
+};
+
+}  // namespace fakehost::session
