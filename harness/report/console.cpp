@@ -1,0 +1,168 @@
+#include <algorithm>
+#include <sstream>
+
+#include "harness/report/reporter.hpp"
+#include "harness/report/text.hpp"
+
+namespace fakehost::report {
+namespace {
+
+using scenario::Failure;
+using scenario::ScenarioResult;
+using scenario::Status;
+
+class ConsoleReporter : public Reporter {
+ public:
+  ConsoleReporter(std::ostream& out, ConsoleOptions options) : out_(out), options_(options) {}
+
+  void RunStarting(const run::RunReport& r) override {
+    out_ << "fakehost " << r.tool_version << " · " << r.protocol_title << " · "
+         << Safe(r.plugin.id);
+    if (!r.plugin.version.empty()) out_ << " " << Safe(r.plugin.version);
+    out_ << " (" << Safe(r.plugin.dir) << ")\n";
+    out_ << "suite " << r.suite << " · jobs " << r.jobs << (r.strict ? " · strict" : "") << "\n\n";
+    out_.flush();
+  }
+
+  void ScenarioEnded(const ScenarioResult& r) override {
+    out_ << "  " << Tag(r.status) << "  " << r.id;
+    std::size_t pad = r.id.size() < 56 ? 56 - r.id.size() : 1;
+    out_ << std::string(pad, ' ') << Duration(r.duration_ms);
+    if (r.status == Status::kSkip || r.status == Status::kNotRun)
+      out_ << "  (" << r.skip_reason << ")";
+    out_ << "\n";
+    out_.flush();
+  }
+
+  bool RunEnded(const run::RunReport& r, std::string*) override {
+    for (const auto& s : r.scenarios)
+      if (s.status == Status::kFail || s.status == Status::kWarn || s.status == Status::kError)
+        Details(s);
+    const run::Summary& m = r.summary;
+    out_ << "\n"
+         << m.total << (m.total == 1 ? " scenario: " : " scenarios: ") << m.passed << " passed, "
+         << m.failed << " failed, " << m.warned << " warned, " << m.skipped << " skipped, "
+         << m.errored << " errored";
+    if (m.not_run) out_ << ", " << m.not_run << " not run";
+    out_ << " in " << Duration(m.duration_ms) << "\n";
+    out_.flush();
+    return true;
+  }
+
+ private:
+  static std::string Safe(std::string_view s) { return TerminalSafe(s); }
+
+  std::string Tag(Status s) const {
+    const char* text = "PASS";
+    const char* color = "32";
+    switch (s) {
+      case Status::kPass:
+        break;
+      case Status::kFail:
+        text = "FAIL";
+        color = "31";
+        break;
+      case Status::kWarn:
+        text = "WARN";
+        color = "33";
+        break;
+      case Status::kSkip:
+        text = "SKIP";
+        color = "36";
+        break;
+      case Status::kError:
+        text = "ERR ";
+        color = "35";
+        break;
+      case Status::kNotRun:
+        text = "----";
+        color = "90";
+        break;
+    }
+    if (!options_.color) return text;
+    return std::string("\x1b[") + color + "m" + text + "\x1b[0m";
+  }
+
+  void Details(const ScenarioResult& r) {
+    out_ << "\n" << Tag(r.status) << " " << r.id << " — " << r.title << "\n";
+    out_ << "  " << r.spec << ": " << r.requirement << "\n";
+    out_ << "  " << r.loc.ToString() << "\n";
+    std::vector<std::size_t> frames;
+    for (const Failure& f : r.failures) {
+      const char* mark = f.harness_error                       ? "error"
+                         : f.level == scenario::Level::kMust   ? "must"
+                         : f.level == scenario::Level::kShould ? "should"
+                                                               : "may";
+      out_ << "  ✗ [" << mark << "] ";
+      if (f.check == "step")
+        out_ << "step " << f.step << " " << f.step_kind << " (" << f.loc.ToString() << "): ";
+      else
+        out_ << f.check << ": ";
+      out_ << Safe(f.message) << "\n";
+      if (!f.expected.empty()) out_ << "      expected: " << Safe(f.expected) << "\n";
+      if (!f.actual.empty()) out_ << "      actual:   " << Safe(f.actual) << "\n";
+      if (f.frame) frames.push_back(*f.frame);
+    }
+    Frames(r, frames);
+    if (r.exit.exited || !r.exit.stop_stage.empty()) {
+      out_ << "  plugin: " << (r.exit.exited ? r.exit.description : "still running");
+      if (!r.exit.stop_stage.empty())
+        out_ << " (stop: " << r.exit.stop_stage << ", " << Duration(r.exit.stop_ms) << ")";
+      out_ << "\n";
+    }
+    if (!r.stderr_tail.empty()) {
+      std::string tail = r.stderr_tail;
+      std::size_t lines = 0, at = tail.size();
+      while (at > 0 && lines < 6) {
+        at = tail.rfind('\n', at - 1);
+        if (at == std::string::npos) {
+          at = 0;
+          break;
+        }
+        ++lines;
+      }
+      std::istringstream in(tail.substr(at));
+      out_ << "  stderr (last lines):\n";
+      for (std::string line; std::getline(in, line);)
+        if (!line.empty()) out_ << "    | " << Safe(line) << "\n";
+    }
+  }
+
+  // The frames around the failures: what a plugin author needs to see the exchange that broke.
+  void Frames(const ScenarioResult& r, std::vector<std::size_t> marked) {
+    if (r.transcript.empty()) return;
+    std::size_t last = r.transcript.size() - 1;
+    std::size_t focus = marked.empty() ? last : *std::max_element(marked.begin(), marked.end());
+    std::size_t end = std::min(last, focus + 1);
+    std::size_t begin = end + 1 > options_.frames_shown ? end + 1 - options_.frames_shown : 0;
+    out_ << "  frames";
+    if (begin > 0) out_ << " (last " << end - begin + 1 << " of " << r.transcript.size() << ")";
+    out_ << ":\n";
+    for (std::size_t i = begin; i <= end; ++i) {
+      const auto& e = r.transcript[i];
+      bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
+      char t[32];
+      std::snprintf(t, sizeof t, "%8.1f ms", e.t_ms);
+      out_ << (mark ? "  ▶ " : "    ") << "#" << i << " " << t << "  "
+           << session::DirectionArrow(e.direction) << "  " << e.kind;
+      if (!e.method.empty()) out_ << " " << Safe(e.method);
+      if (!e.id.empty()) out_ << " id " << Safe(e.id);
+      if (e.kind == "raw" || e.kind == "oversized" || e.kind == "truncated")
+        out_ << "  (" << e.size << " bytes)\n";
+      else
+        out_ << "  " << Safe(std::string_view(e.text).substr(0, 160))
+             << (e.text.size() > 160 ? "…" : "") << "\n";
+    }
+  }
+
+  std::ostream& out_;
+  ConsoleOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> MakeConsoleReporter(std::ostream& out, ConsoleOptions options) {
+  return std::make_unique<ConsoleReporter>(out, options);
+}
+
+}  // namespace fakehost::report

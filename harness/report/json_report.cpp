@@ -1,0 +1,297 @@
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "harness/json/rapidjson.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/report/text.hpp"
+
+namespace fakehost::report {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void Str(Writer& w, std::string_view s) {
+  std::string valid = ValidUtf8(s);
+  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+}
+void Key(Writer& w, const char* k) { w.Key(k); }
+void Ms(Writer& w, double ms) {
+  w.Double(static_cast<double>(static_cast<long long>(ms * 1000)) / 1000);
+}
+
+void Failure(Writer& w, const scenario::Failure& f) {
+  w.StartObject();
+  Key(w, "check");
+  Str(w, f.check);
+  Key(w, "level");
+  Str(w, scenario::LevelName(f.level));
+  Key(w, "harness_error");
+  w.Bool(f.harness_error);
+  Key(w, "step");
+  w.Uint64(f.step);
+  if (!f.step_kind.empty()) {
+    Key(w, "step_kind");
+    Str(w, f.step_kind);
+  }
+  if (f.loc.line > 0) {
+    Key(w, "location");
+    Str(w, f.loc.ToString());
+  }
+  Key(w, "message");
+  Str(w, f.message);
+  if (!f.expected.empty()) {
+    Key(w, "expected");
+    Str(w, f.expected);
+  }
+  if (!f.actual.empty()) {
+    Key(w, "actual");
+    Str(w, f.actual);
+  }
+  if (f.frame) {
+    Key(w, "frame");
+    w.Uint64(*f.frame);
+  }
+  w.EndObject();
+}
+
+void Entry(Writer& w, const session::TranscriptEntry& e) {
+  w.StartObject();
+  Key(w, "index");
+  w.Uint64(e.index);
+  Key(w, "direction");
+  Str(w, e.direction == session::Direction::kHostToPlugin ? "host-to-plugin" : "plugin-to-host");
+  Key(w, "t_ms");
+  Ms(w, e.t_ms);
+  Key(w, "kind");
+  Str(w, e.kind);
+  if (!e.method.empty()) {
+    Key(w, "method");
+    Str(w, e.method);
+  }
+  if (!e.id.empty()) {
+    Key(w, "id");
+    Str(w, e.id);
+  }
+  Key(w, "size");
+  w.Uint64(e.size);
+  Key(w, "text");
+  Str(w, e.text);
+  if (e.clipped) {
+    Key(w, "clipped");
+    w.Bool(true);
+  }
+  if (!e.schema_def.empty()) {
+    Key(w, "schema_def");
+    Str(w, e.schema_def);
+  }
+  if (!e.violations.empty()) {
+    Key(w, "violations");
+    w.StartArray();
+    for (const auto& v : e.violations) {
+      w.StartObject();
+      Key(w, "pointer");
+      Str(w, v.pointer);
+      Key(w, "message");
+      Str(w, v.message);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  if (!e.notes.empty()) {
+    Key(w, "notes");
+    w.StartArray();
+    for (const auto& n : e.notes) Str(w, n);
+    w.EndArray();
+  }
+  w.EndObject();
+}
+
+void Scenario(Writer& w, const scenario::ScenarioResult& r) {
+  w.StartObject();
+  Key(w, "id");
+  Str(w, r.id);
+  Key(w, "title");
+  Str(w, r.title);
+  Key(w, "spec");
+  Str(w, r.spec);
+  Key(w, "requirement");
+  Str(w, r.requirement);
+  Key(w, "level");
+  Str(w, scenario::LevelName(r.level));
+  Key(w, "tags");
+  w.StartArray();
+  for (const auto& t : r.tags) Str(w, t);
+  w.EndArray();
+  Key(w, "file");
+  Str(w, r.loc.file);
+  Key(w, "status");
+  Str(w, scenario::StatusName(r.status));
+  if (!r.skip_reason.empty()) {
+    Key(w, "reason");
+    Str(w, r.skip_reason);
+  }
+  Key(w, "duration_ms");
+  Ms(w, r.duration_ms);
+  Key(w, "steps_run");
+  w.Uint64(r.steps_run);
+  Key(w, "steps_total");
+  w.Uint64(r.steps_total);
+  Key(w, "failures");
+  w.StartArray();
+  for (const auto& f : r.failures) Failure(w, f);
+  w.EndArray();
+  Key(w, "exit");
+  w.StartObject();
+  Key(w, "exited");
+  w.Bool(r.exit.exited);
+  if (r.exit.exited) {
+    Key(w, "description");
+    Str(w, r.exit.description);
+    if (r.exit.code) {
+      Key(w, "code");
+      w.Int(*r.exit.code);
+    }
+    if (r.exit.signal) {
+      Key(w, "signal");
+      w.Int(*r.exit.signal);
+    }
+    Key(w, "at_ms");
+    Ms(w, r.exit.at_ms);
+  }
+  if (!r.exit.stop_stage.empty()) {
+    Key(w, "stop_stage");
+    Str(w, r.exit.stop_stage);
+    Key(w, "stop_ms");
+    Ms(w, r.exit.stop_ms);
+  }
+  Key(w, "graded");
+  w.Bool(r.exit.graded);
+  w.EndObject();
+  Key(w, "frames");
+  w.Uint64(r.transcript.size());
+  bool detailed = r.status == scenario::Status::kFail || r.status == scenario::Status::kWarn ||
+                  r.status == scenario::Status::kError;
+  if (detailed) {
+    Key(w, "transcript");
+    w.StartArray();
+    for (const auto& e : r.transcript) Entry(w, e);
+    w.EndArray();
+    Key(w, "stderr_tail");
+    Str(w, r.stderr_tail);
+  }
+  Key(w, "stderr_bytes_dropped");
+  w.Uint64(r.stderr_bytes_dropped);
+  w.EndObject();
+}
+
+class JsonReporter : public Reporter {
+ public:
+  explicit JsonReporter(std::string path) : path_(std::move(path)) {}
+  bool RunEnded(const run::RunReport& report, std::string* error) override {
+    return WriteFileAtomically(path_, JsonReport(report) + "\n", error);
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+std::string JsonReport(const run::RunReport& r) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  Key(w, "tool");
+  w.StartObject();
+  Key(w, "name");
+  Str(w, r.tool_name);
+  Key(w, "version");
+  Str(w, r.tool_version);
+  w.EndObject();
+  Key(w, "protocol");
+  Str(w, r.protocol);
+  Key(w, "suite");
+  Str(w, r.suite);
+  Key(w, "started_at");
+  Str(w, r.started_at);
+  Key(w, "strict");
+  w.Bool(r.strict);
+  Key(w, "jobs");
+  w.Int(r.jobs);
+  Key(w, "plugin");
+  w.StartObject();
+  Key(w, "id");
+  Str(w, r.plugin.id);
+  Key(w, "version");
+  Str(w, r.plugin.version);
+  Key(w, "dir");
+  Str(w, r.plugin.dir);
+  Key(w, "argv");
+  w.StartArray();
+  for (const auto& a : r.plugin.argv) Str(w, a);
+  w.EndArray();
+  w.EndObject();
+  Key(w, "summary");
+  w.StartObject();
+  Key(w, "total");
+  w.Int(r.summary.total);
+  Key(w, "passed");
+  w.Int(r.summary.passed);
+  Key(w, "failed");
+  w.Int(r.summary.failed);
+  Key(w, "warned");
+  w.Int(r.summary.warned);
+  Key(w, "skipped");
+  w.Int(r.summary.skipped);
+  Key(w, "errored");
+  w.Int(r.summary.errored);
+  Key(w, "not_run");
+  w.Int(r.summary.not_run);
+  Key(w, "duration_ms");
+  Ms(w, r.summary.duration_ms);
+  w.EndObject();
+  Key(w, "scenarios");
+  w.StartArray();
+  for (const auto& s : r.scenarios) Scenario(w, s);
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::unique_ptr<Reporter> MakeJsonReporter(std::string path) {
+  return std::make_unique<JsonReporter>(std::move(path));
+}
+
+bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path p(path);
+  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      *error = "cannot write " + path + ": " + std::strerror(errno);
+      return false;
+    }
+    out << content;
+    out.flush();
+    if (!out) {
+      *error = "cannot write " + path + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    *error = "cannot write " + path + ": " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace fakehost::report

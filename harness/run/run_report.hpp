@@ -1,0 +1,39 @@
+// The outcome of one `fakehost run`: what was run against what, and every scenario's result.
+// Plain data: the reporters' only input.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/scenario/result.hpp"
+
+namespace fakehost::run {
+
+struct Summary {
+  int total = 0, passed = 0, failed = 0, warned = 0, skipped = 0, errored = 0, not_run = 0;
+  double duration_ms = 0;
+};
+
+struct PluginInfo {
+  std::string id, version, dir;
+  std::vector<std::string> argv;
+};
+
+struct RunReport {
+  std::string tool_name = "fakehost";
+  std::string tool_version;
+  std::string protocol;        ///< profile name, "rim-v1"
+  std::string protocol_title;  ///< "RIM plugin protocol v1"
+  std::string suite;           ///< suite directory
+  std::string started_at;      ///< ISO 8601 UTC
+  bool strict = false;
+  int jobs = 1;
+  PluginInfo plugin;
+  std::vector<scenario::ScenarioResult> scenarios;  ///< in scenario id order
+  Summary summary;
+};
+
+/// Counts statuses into report.summary (duration is set by the runner).
+void Summarise(RunReport* report);
+
+}  // namespace fakehost::run

@@ -1,0 +1,274 @@
+#include "harness/run/runner.hpp"
+
+#include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "harness/json/json.hpp"
+#include "harness/scenario/loader.hpp"
+
+extern char** environ;
+
+namespace fakehost::run {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> BuildEnvironment(const protocol::Profile& profile,
+                                          const std::vector<std::string>& add) {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv = *e;
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = kv.substr(0, eq);
+    if (profile.environment().scrub &&
+        std::find(profile.environment().allow.begin(), profile.environment().allow.end(), key) ==
+            profile.environment().allow.end())
+      continue;
+    env[key] = kv.substr(eq + 1);
+  }
+  for (const auto& kv : add) {
+    auto eq = kv.find('=');
+    env[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+  }
+  std::vector<std::string> out;
+  for (const auto& [k, v] : env) out.push_back(k + "=" + v);
+  return out;
+}
+
+std::string String(const rapidjson::Value& doc, const std::string& pointer) {
+  const rapidjson::Value* v = pointer.empty() ? nullptr : json::Resolve(doc, pointer);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
+bool CheckExecutable(const std::string& path, const std::string& what, std::string* error) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    *error = what + " " + path + " does not exist";
+    return false;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    *error = what + " " + path + " is a directory, not an executable file";
+    return false;
+  }
+  if (access(path.c_str(), X_OK) != 0) {
+    *error = what + " " + path + " is not executable (chmod +x it; RIM §2: the entrypoint " +
+             "must be executable, a script needs a shebang line)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void Summarise(RunReport* report) {
+  Summary s;
+  s.duration_ms = report->summary.duration_ms;
+  for (const auto& r : report->scenarios) {
+    ++s.total;
+    switch (r.status) {
+      case scenario::Status::kPass:
+        ++s.passed;
+        break;
+      case scenario::Status::kFail:
+        ++s.failed;
+        break;
+      case scenario::Status::kWarn:
+        ++s.warned;
+        break;
+      case scenario::Status::kSkip:
+        ++s.skipped;
+        break;
+      case scenario::Status::kError:
+        ++s.errored;
+        break;
+      case scenario::Status::kNotRun:
+        ++s.not_run;
+        break;
+    }
+  }
+  report->summary = s;
+}
+
+bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
+                   scenario::PluginTarget* out, std::string* error) {
+  out->spawn.env = BuildEnvironment(profile, spec.env);
+  if (spec.dir.empty()) {
+    if (spec.argv.empty()) {
+      *error = "no plugin: give --plugin DIR or -- ARGV...";
+      return false;
+    }
+    out->spawn.argv = spec.argv;
+    const std::string& exe = spec.argv[0];
+    if (exe.find('/') != std::string::npos && !CheckExecutable(exe, "the plugin executable", error))
+      return false;
+    out->id = spec.id_override.empty() ? "dev.fakehost.unnamed" : spec.id_override;
+    out->dir = fs::current_path().string();
+    return true;
+  }
+  std::error_code ec;
+  fs::path dir = fs::absolute(spec.dir, ec);
+  if (!fs::is_directory(dir, ec)) {
+    *error = "plugin directory " + spec.dir + " does not exist";
+    return false;
+  }
+  dir = fs::canonical(dir, ec);
+  fs::path manifest_path = dir / profile.manifest().file;
+  std::ifstream in(manifest_path, std::ios::binary);
+  if (!in) {
+    *error = "plugin directory " + spec.dir + " has no " + profile.manifest().file;
+    return false;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  auto manifest = std::make_shared<rapidjson::Document>();
+  json::ParseResult parsed = json::Parse(text.str(), manifest.get());
+  if (!parsed.ok) {
+    *error = manifest_path.string() + ": " + parsed.error;
+    return false;
+  }
+  if (!manifest->IsObject()) {
+    *error = manifest_path.string() + ": expected a JSON object";
+    return false;
+  }
+  out->manifest = manifest;
+  out->dir = dir.string();
+  out->id = spec.id_override.empty() ? String(*manifest, profile.manifest().id) : spec.id_override;
+  out->version = String(*manifest, profile.manifest().version);
+  if (out->id.empty()) {
+    *error = manifest_path.string() + ": no plugin id at " + profile.manifest().id;
+    return false;
+  }
+  out->spawn.cwd = dir.string();
+  if (!profile.manifest().entrypoint.empty()) {
+    std::string entry = String(*manifest, profile.manifest().entrypoint);
+    if (entry.empty()) {
+      *error = manifest_path.string() + ": no entrypoint at " + profile.manifest().entrypoint;
+      return false;
+    }
+    std::string path = (dir / entry).string();
+    if (!CheckExecutable(path, "the entrypoint", error)) return false;
+    out->spawn.argv = {path};
+  } else {
+    const rapidjson::Value* exec = json::Resolve(*manifest, profile.manifest().exec);
+    if (!exec || !exec->IsArray() || exec->Empty()) {
+      *error = manifest_path.string() + ": " + profile.manifest().exec +
+               " must be a non-empty argv array";
+      return false;
+    }
+    for (const auto& arg : exec->GetArray()) {
+      if (!arg.IsString()) {
+        *error = manifest_path.string() + ": every element of exec must be a string";
+        return false;
+      }
+      out->spawn.argv.emplace_back(arg.GetString(), arg.GetStringLength());
+    }
+    std::string& exe = out->spawn.argv[0];
+    if (exe.rfind("./", 0) == 0 || exe.rfind("../", 0) == 0) exe = (dir / exe).lexically_normal();
+    if (exe.find('/') != std::string::npos && !CheckExecutable(exe, "exec[0]", error)) return false;
+  }
+  return true;
+}
+
+bool LoadSuite(const std::string& suite_dir, const protocol::Profile& profile,
+               std::vector<scenario::Scenario>* out, std::vector<std::string>* errors) {
+  std::error_code ec;
+  if (!fs::is_directory(suite_dir, ec)) {
+    errors->push_back("suite " + suite_dir + " is not a directory");
+    return false;
+  }
+  scenario::LoadContext context;
+  context.fragment_dirs = {(fs::path(suite_dir) / "fragments").string(),
+                           (fs::path(profile.dir()) / "fragments").string()};
+  bool ok = true;
+  for (const std::string& path : scenario::FindScenarioFiles(suite_dir)) {
+    scenario::Scenario s;
+    std::vector<scenario::LoadError> file_errors;
+    if (!scenario::LoadScenarioFile(path, scenario::ScenarioIdFor(suite_dir, path), context, &s,
+                                    &file_errors)) {
+      ok = false;
+      for (const auto& e : file_errors) errors->push_back(e.ToString());
+      continue;
+    }
+    out->push_back(std::move(s));
+  }
+  std::sort(out->begin(), out->end(),
+            [](const scenario::Scenario& a, const scenario::Scenario& b) { return a.id < b.id; });
+  return ok;
+}
+
+std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenario>& all,
+                                              const std::vector<std::string>& only,
+                                              const std::vector<std::string>& skip) {
+  auto matches = [](const std::vector<std::string>& globs, const std::string& id) {
+    return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) {
+      return fnmatch(g.c_str(), id.c_str(), 0) == 0;
+    });
+  };
+  std::vector<const scenario::Scenario*> out;
+  for (const auto& s : all)
+    if ((only.empty() || matches(only, s.id)) && !matches(skip, s.id)) out.push_back(&s);
+  return out;
+}
+
+std::vector<scenario::ScenarioResult> RunScenarios(
+    const std::vector<const scenario::Scenario*>& selected, const protocol::Profile& profile,
+    const schema::FrameSchema* schema, const scenario::PluginTarget& plugin,
+    const RunOptions& options,
+    const std::function<void(const scenario::ScenarioResult&)>& on_result) {
+  std::size_t repeat = static_cast<std::size_t>(std::max(1, options.repeat));
+  std::size_t total = selected.size() * repeat;
+  std::vector<scenario::ScenarioResult> results(total);
+  std::atomic<std::size_t> next{0};
+  std::mutex report_mutex;
+  auto worker = [&] {
+    for (;;) {
+      std::size_t i = next.fetch_add(1);
+      if (i >= total) return;
+      const scenario::Scenario& s = *selected[i % selected.size()];
+      scenario::ScenarioResult r;
+      if (options.play.interrupted && options.play.interrupted->load()) {
+        r.id = s.id;
+        r.title = s.title;
+        r.spec = s.spec;
+        r.requirement = s.requirement;
+        r.level = s.level;
+        r.tags = s.tags;
+        r.loc = s.loc;
+        r.status = scenario::Status::kNotRun;
+        r.skip_reason = "interrupted";
+      } else {
+        r = scenario::Play(s, profile, schema, plugin, options.play);
+      }
+      std::lock_guard<std::mutex> lock(report_mutex);
+      if (on_result) on_result(r);
+      results[i] = std::move(r);
+    }
+  };
+  std::size_t jobs = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), 1,
+                                             std::max<std::size_t>(total, 1));
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  // Repeats of one scenario stay together, in id order.
+  std::vector<scenario::ScenarioResult> ordered;
+  ordered.reserve(total);
+  for (std::size_t s = 0; s < selected.size(); ++s)
+    for (std::size_t k = 0; k < repeat; ++k)
+      ordered.push_back(std::move(results[k * selected.size() + s]));
+  return ordered;
+}
+
+}  // namespace fakehost::run

@@ -1,0 +1,95 @@
+// The command line's contracts: exit codes, bad input named with file:line:col, the JSON
+// report's shape (checked against schema/report.schema.json).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/json/json.hpp"
+#include "harness/schema/schema.hpp"
+#include "tests/command.hpp"
+
+namespace fakehost::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Reference() { return FixturesDir() + "/rim-v1/reference"; }
+
+CommandResult Fakehost(std::vector<std::string> args) {
+  args.insert(args.begin(), FakehostBin());
+  return RunCommand(args, std::chrono::seconds(120));
+}
+
+void Write(const std::string& path, const std::string& text) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+TEST(Cli, SelectingNoScenarioIsBadInputNotAPass) {
+  CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin", Reference(), "--only",
+                              "no/such/*", "--out", MakeTempDir()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("no scenario selected"), std::string::npos) << r.err;
+}
+
+TEST(Cli, AnUnknownProtocolIsBadInput) {
+  CommandResult r = Fakehost({"run", "--protocol", "rim-v9", "--plugin", Reference()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown protocol 'rim-v9'"), std::string::npos) << r.err;
+}
+
+TEST(Cli, AMissingPluginDirectoryIsBadInput) {
+  CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin", "/no/such/plugin"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("/no/such/plugin does not exist"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ABadScenarioIsReportedWithFileLineAndColumnAndNothingRuns) {
+  std::string suite = MakeTempDir();
+  Write(suite + "/bad/unknown-step.yaml",
+        "title: t\nspec: s\nrequirement: r\nsteps:\n  - use: handshake\n  - sned: {}\n");
+  CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin", Reference(), "--suite",
+                              suite, "--out", suite + "/out"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(suite + "/bad/unknown-step.yaml:6:5"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(suite + "/out/report.json"));
+  fs::remove_all(suite);
+}
+
+TEST(Cli, AFailingRunExitsOneAndAPassingRunZero) {
+  std::string out = MakeTempDir();
+  CommandResult pass = Fakehost({"run", "--protocol", "rim-v1", "--plugin", Reference(), "--only",
+                                 "heartbeat/*", "--out", out});
+  EXPECT_EQ(pass.exit_code, 0) << pass.out << pass.err;
+  CommandResult fail = Fakehost({"run", "--protocol", "rim-v1", "--plugin",
+                                 FixturesDir() + "/rim-v1/broken/ignore-heartbeat", "--only",
+                                 "heartbeat/*", "--out", out});
+  EXPECT_EQ(fail.exit_code, 1) << fail.out << fail.err;
+  fs::remove_all(out);
+}
+
+TEST(Cli, TheJsonReportMatchesItsSchema) {
+  std::string out = MakeTempDir();
+  CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin",
+                              FixturesDir() + "/rim-v1/broken/ignore-shutdown", "--out", out});
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  rapidjson::Document report;
+  ASSERT_TRUE(json::Parse(ReadFile(out + "/report.json"), &report).ok);
+  std::string error;
+  auto s = schema::FrameSchema::Load(SourceDir() + "/schema/report.schema.json", &error);
+  ASSERT_TRUE(s) << error;
+  std::vector<schema::Violation> v = s->Validate("report", report);
+  for (const auto& x : v) ADD_FAILURE() << x.pointer << ": " << x.message;
+  fs::remove_all(out);
+}
+
+TEST(Cli, ListShowsEveryScenarioWithItsSection) {
+  CommandResult r = Fakehost({"list", "--protocol", "rim-v1"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("handshake/accepts-offered-version"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("§13"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace fakehost::testing

@@ -1,0 +1,29 @@
+// Runs a command to completion for end-to-end tests: captures stdout and stderr, enforces a
+// deadline (a harness that hangs is a failed test, not a hung CI job), reports the exit code.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace fakehost::testing {
+
+struct CommandResult {
+  int exit_code = -1;  ///< -1 when killed by a signal or timed out
+  bool timed_out = false;
+  std::string out, err;
+  double ms = 0;
+};
+
+CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline);
+
+/// The fakehost binary, the fixture root and the repo root, from the build.
+std::string FakehostBin();
+std::string FixturesDir();
+std::string SourceDir();
+
+/// A fresh temporary directory, removed by the caller (or left for inspection on failure).
+std::string MakeTempDir();
+std::string ReadFile(const std::string& path);
+
+}  // namespace fakehost::testing

@@ -1,0 +1,136 @@
+// The harness against plugins that misbehave at the process level: it always finishes within
+// its limits, writes its report, names the problem, and leaves no process behind.
+#include <dirent.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/json/json.hpp"
+#include "tests/command.hpp"
+
+namespace fakehost::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Hostile(const std::string& name) { return FixturesDir() + "/rim-v1/hostile/" + name; }
+
+struct HostileRun {
+  CommandResult command;
+  rapidjson::Document report;
+  bool has_report = false;
+};
+
+HostileRun RunHostile(const std::string& name, std::vector<std::string> only) {
+  HostileRun r;
+  std::string out = MakeTempDir();
+  std::vector<std::string> argv = {FakehostBin(), "run",         "--protocol", "rim-v1",
+                                   "--plugin",    Hostile(name), "--out",      out,
+                                   "--jobs",      "2",           "--no-color"};
+  for (const auto& o : only) {
+    argv.push_back("--only");
+    argv.push_back(o);
+  }
+  r.command = RunCommand(argv, std::chrono::seconds(90));
+  r.has_report = json::Parse(ReadFile(out + "/report.json"), &r.report).ok;
+  fs::remove_all(out);
+  return r;
+}
+
+std::string Dump(const HostileRun& r) {
+  return "exit " + std::to_string(r.command.exit_code) + " after " +
+         std::to_string(static_cast<int>(r.command.ms)) + " ms\n" + r.command.out + r.command.err;
+}
+
+// Processes still alive (or zombies) whose command line or name mentions `needle`.
+std::vector<std::string> Leftovers(const std::string& dir, const std::string& comm) {
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::string pid = entry.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = ReadFile(entry.path().string() + "/cmdline");
+    std::string stat = ReadFile(entry.path().string() + "/stat");
+    bool zombie = stat.find(") Z ") != std::string::npos;
+    bool named = stat.find("(" + comm.substr(0, 15) + ")") != std::string::npos;
+    // A zombie has no command line left, only its name; a live process is known by its path.
+    if (cmdline.find(dir) != std::string::npos || (zombie && named))
+      found.push_back(pid + (zombie ? " (zombie)" : "") + ": " + stat.substr(0, 80));
+  }
+  return found;
+}
+
+TEST(Reliability, AGrandchildThatIgnoresSigtermAndHoldsThePipesIsKilledAndNothingIsLeft) {
+  HostileRun r = RunHostile("grandchild-holds-pipes",
+                            {"handshake/accepts-offered-version", "shutdown/exits-promptly"});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 1) << Dump(r);
+  EXPECT_TRUE(r.has_report) << Dump(r);
+  EXPECT_LT(r.command.ms, 60000) << Dump(r);
+  EXPECT_EQ(Leftovers(Hostile("grandchild-holds-pipes"), "grandchild-holds-pipes"),
+            std::vector<std::string>{});
+}
+
+TEST(Reliability, APluginThatNeverReadsOrWritesFailsTheHandshakeWithinItsDeadline) {
+  HostileRun r = RunHostile("silent", {"handshake/accepts-offered-version"});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 1) << Dump(r);
+  EXPECT_NE(r.command.out.find("within 10000 ms"), std::string::npos) << Dump(r);
+  EXPECT_EQ(Leftovers(Hostile("silent"), "silent"), std::vector<std::string>{});
+}
+
+TEST(Reliability, AHundredMegabyteStderrFloodIsCountedNotKept) {
+  HostileRun r = RunHostile("stderr-flood", {"handshake/accepts-offered-version"});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  ASSERT_TRUE(r.has_report) << Dump(r);
+  const auto& s = json::Find(r.report, "scenarios")->GetArray()[0];
+  EXPECT_GT(json::Find(s, "stderr_bytes_dropped")->GetUint64(), 50'000'000u) << Dump(r);
+}
+
+TEST(Reliability, APluginThatExitsAtOnceFailsSayingSo) {
+  HostileRun r = RunHostile("exits-at-once", {"handshake/accepts-offered-version"});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 1) << Dump(r);
+  EXPECT_NE(r.command.out.find("exit code 3"), std::string::npos) << Dump(r);
+}
+
+TEST(Reliability, AStdoutFloodEndsTheConnectionAndTheRunFinishes) {
+  HostileRun r = RunHostile("stdout-flood", {"handshake/accepts-offered-version"});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 1) << Dump(r);
+  EXPECT_EQ(Leftovers(Hostile("stdout-flood"), "stdout-flood"), std::vector<std::string>{});
+}
+
+TEST(Reliability, DyingInTheMiddleOfAFrameIsReportedAsATruncatedFrame) {
+  HostileRun r = RunHostile("dies-mid-frame", {"handshake/accepts-offered-version"});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 1) << Dump(r);
+  EXPECT_NE(r.command.out.find("stdout ended inside frame"), std::string::npos) << Dump(r);
+}
+
+TEST(Reliability, AHeaderThatLiesAboutTheLengthIsCaughtByTheDeadline) {
+  HostileRun r = RunHostile("lies-about-length", {"handshake/accepts-offered-version"});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 1) << Dump(r);
+  EXPECT_EQ(Leftovers(Hostile("lies-about-length"), "lies-about-length"),
+            std::vector<std::string>{});
+}
+
+TEST(Reliability, AMissingEntrypointIsBadInputNamingThePath) {
+  HostileRun r = RunHostile("missing-entrypoint", {});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 2) << Dump(r);
+  EXPECT_NE(r.command.err.find("does not exist"), std::string::npos) << Dump(r);
+  EXPECT_NE(r.command.err.find(Hostile("missing-entrypoint")), std::string::npos) << Dump(r);
+}
+
+TEST(Reliability, ANonExecutableEntrypointIsBadInputSayingSo) {
+  HostileRun r = RunHostile("not-executable", {});
+  ASSERT_FALSE(r.command.timed_out) << Dump(r);
+  EXPECT_EQ(r.command.exit_code, 2) << Dump(r);
+  EXPECT_NE(r.command.err.find("is not executable"), std::string::npos) << Dump(r);
+}
+
+}  // namespace
+}  // namespace fakehost::testing

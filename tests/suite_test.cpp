@@ -1,0 +1,145 @@
+// The detection matrix: the suite passes the reference plugins and catches every broken one.
+//
+// Each broken fixture declares, in its fixture.json, the scenario ids it must fail. A scenario
+// that no fixture fails is a scenario nobody has shown can fail, which is a defect.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "harness/json/json.hpp"
+#include "tests/command.hpp"
+
+namespace fakehost::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  CommandResult command;
+  std::map<std::string, std::string> status;  // scenario id -> status
+  rapidjson::Document report;
+};
+
+Outcome RunSuite(const std::string& protocol, const std::string& plugin_dir,
+                 std::vector<std::string> extra = {}) {
+  Outcome o;
+  std::string out = MakeTempDir();
+  std::vector<std::string> argv = {FakehostBin(), "run",      "--protocol", protocol,
+                                   "--plugin",    plugin_dir, "--jobs",     "2",
+                                   "--out",       out,        "--no-color"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  o.command = RunCommand(argv, std::chrono::seconds(240));
+  std::string text = ReadFile(out + "/report.json");
+  if (json::Parse(text, &o.report).ok && o.report.IsObject()) {
+    if (const auto* scenarios = json::Find(o.report, "scenarios");
+        scenarios && scenarios->IsArray())
+      for (const auto& s : scenarios->GetArray())
+        o.status[json::Find(s, "id")->GetString()] = json::Find(s, "status")->GetString();
+  }
+  fs::remove_all(out);
+  return o;
+}
+
+std::vector<std::string> ScenarioIds(const std::string& protocol) {
+  CommandResult r =
+      RunCommand({FakehostBin(), "list", "--protocol", protocol}, std::chrono::seconds(30));
+  std::vector<std::string> ids;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) ids.push_back(line.substr(0, line.find(' ')));
+  return ids;
+}
+
+struct Fixture {
+  std::string protocol, name, dir;
+  std::vector<std::string> must_fail;
+};
+
+std::vector<Fixture> BrokenFixtures() {
+  std::vector<Fixture> out;
+  for (const char* protocol : {"rim-v1", "flash-v1"}) {
+    fs::path root = fs::path(FixturesDir()) / protocol / "broken";
+    std::error_code ec;
+    if (!fs::is_directory(root, ec)) continue;
+    for (const auto& entry : fs::directory_iterator(root)) {
+      rapidjson::Document meta;
+      if (!json::Parse(ReadFile((entry.path() / "fixture.json").string()), &meta).ok) continue;
+      Fixture f{protocol, entry.path().filename().string(), entry.path().string(), {}};
+      if (const auto* mf = json::Find(meta, "must_fail"); mf && mf->IsArray())
+        for (const auto& id : mf->GetArray()) f.must_fail.emplace_back(id.GetString());
+      if (!f.must_fail.empty()) out.push_back(std::move(f));
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Fixture& a, const Fixture& b) {
+    return a.protocol + a.name < b.protocol + b.name;
+  });
+  return out;
+}
+
+std::string Dump(const Outcome& o) {
+  return "exit " + std::to_string(o.command.exit_code) + "\n" + o.command.out + o.command.err;
+}
+
+class Reference : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Reference, PassesEveryScenarioWithNoWarning) {
+  std::string dir = FixturesDir() + "/" + GetParam();
+  std::string protocol = GetParam().substr(0, GetParam().find('/'));
+  Outcome o = RunSuite(protocol, dir);
+  ASSERT_FALSE(o.command.timed_out) << Dump(o);
+  EXPECT_EQ(o.command.exit_code, 0) << Dump(o);
+  ASSERT_FALSE(o.status.empty()) << Dump(o);
+  for (const auto& [id, status] : o.status) EXPECT_EQ(status, "pass") << id << "\n" << Dump(o);
+}
+
+INSTANTIATE_TEST_SUITE_P(RimV1, Reference,
+                         ::testing::Values("rim-v1/reference", "rim-v1/reference-python",
+                                           "rim-v1/variants/write-bytewise",
+                                           "rim-v1/variants/write-coalesced"),
+                         [](const auto& p) {
+                           std::string n = p.param;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+class Broken : public ::testing::TestWithParam<Fixture> {};
+
+TEST_P(Broken, FailsEveryScenarioItDeclares) {
+  const Fixture& f = GetParam();
+  // Only the declared scenarios: what else a broken plugin fails is not this test's claim, and
+  // running everything would cost each slow fault (a 10 s handshake) once per scenario.
+  std::vector<std::string> only;
+  for (const auto& id : f.must_fail) {
+    only.push_back("--only");
+    only.push_back(id);
+  }
+  Outcome o = RunSuite(f.protocol, f.dir, only);
+  ASSERT_FALSE(o.command.timed_out) << Dump(o);
+  EXPECT_EQ(o.command.exit_code, 1) << Dump(o);
+  for (const auto& id : f.must_fail) {
+    ASSERT_TRUE(o.status.count(id)) << "no scenario " << id << "\n" << Dump(o);
+    EXPECT_EQ(o.status[id], "fail") << id << "\n" << Dump(o);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Matrix, Broken, ::testing::ValuesIn(BrokenFixtures()), [](const auto& p) {
+  std::string n = p.param.protocol + "_" + p.param.name;
+  for (char& c : n)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+});
+
+TEST(DetectionMatrix, EveryRimScenarioIsCaughtByAtLeastOneBrokenFixture) {
+  std::set<std::string> caught;
+  for (const auto& f : BrokenFixtures())
+    if (f.protocol == "rim-v1") caught.insert(f.must_fail.begin(), f.must_fail.end());
+  std::vector<std::string> ids = ScenarioIds("rim-v1");
+  ASSERT_FALSE(ids.empty());
+  for (const auto& id : ids) EXPECT_TRUE(caught.count(id)) << id << " is caught by no fixture";
+}
+
+}  // namespace
+}  // namespace fakehost::testing
