@@ -6,6 +6,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "harness/run/run_report.hpp"
 
@@ -26,10 +27,48 @@ struct ConsoleOptions {
 };
 std::unique_ptr<Reporter> MakeConsoleReporter(std::ostream& out, ConsoleOptions options);
 
+/// A file reporter for `--report FORMAT=PATH` (json, junit, markdown, html); nullptr with
+/// `*error` naming the known formats when FORMAT is not one of them. The markdown reporter also
+/// prints GitHub workflow annotations to std::cout when GITHUB_ACTIONS is set.
+std::unique_ptr<Reporter> MakeFileReporter(const std::string& format, const std::string& path,
+                                           std::string* error);
+
 /// The JSON report (schema/report.schema.json) written to `path`.
 std::unique_ptr<Reporter> MakeJsonReporter(std::string path);
 /// The JSON report as text (for tests and for writers that want it in memory).
 std::string JsonReport(const run::RunReport& report);
+
+/// JUnit XML in the Surefire dialect that Jenkins, GitLab and GitHub's test-report actions read:
+/// a <testsuite> per section (first segment of the id), a <testcase> per scenario; a failed
+/// scenario has <failure>, a harness error <error>, skipped and not-run ones <skipped>.
+std::unique_ptr<Reporter> MakeJUnitReporter(std::string path);
+std::string JUnitReport(const run::RunReport& report);
+
+/// A Markdown summary for $GITHUB_STEP_SUMMARY: counts, then failures, then passes folded.
+/// With `annotations`, also writes GithubAnnotations there when the run ends.
+std::unique_ptr<Reporter> MakeMarkdownReporter(std::string path, std::ostream* annotations);
+std::string MarkdownReport(const run::RunReport& report);
+/// `::error file=…,line=…,title=…::message` (and ::warning) lines, one per failed, errored or
+/// warned scenario, pointing at the step that missed. Paths are made relative to
+/// $GITHUB_WORKSPACE (else the working directory) when they lie below it.
+std::string GithubAnnotations(const run::RunReport& report);
+/// Plugin text as inline Markdown: no HTML, no emphasis, links, headings or line breaks.
+std::string MarkdownText(std::string_view text);
+/// A code span that no backtick in `text` can end.
+std::string CodeSpan(std::string_view text);
+
+/// One self-contained HTML file (inline CSS and script, nothing fetched).
+std::unique_ptr<Reporter> MakeHtmlReporter(std::string path);
+std::string HtmlReport(const run::RunReport& report);
+/// JSON made safe inside a <script> element: every '<' as \u003c.
+std::string ScriptSafeJson(std::string_view json);
+
+/// `--transcripts DIR`: DIR/<id, '/' as "__">.jsonl for every scenario that ran (".2" before
+/// ".jsonl" for a second run of the same id under --repeat), one line per transcript entry: the
+/// frame as JSON, or its bytes as base64 when it was not a whole frame, with the validation.
+std::unique_ptr<Reporter> MakeTranscriptsReporter(std::string dir);
+std::string TranscriptLines(const scenario::ScenarioResult& result);
+std::string TranscriptFileName(std::string_view id, int occurrence);
 
 /// Writes `content` to `path`, creating parent directories, via a temporary file and rename so
 /// a reader never sees half a report.

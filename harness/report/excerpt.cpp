@@ -1,0 +1,141 @@
+#include "harness/report/excerpt.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "harness/report/text.hpp"
+
+namespace fakehost::report {
+
+using scenario::Failure;
+using scenario::ScenarioResult;
+
+std::string SectionOf(std::string_view id) {
+  std::size_t slash = id.find('/');
+  return std::string(slash == std::string_view::npos ? id : id.substr(0, slash));
+}
+
+const char* FailureMark(const Failure& f) {
+  if (f.harness_error) return "error";
+  return scenario::LevelName(f.level);
+}
+
+std::string FailureLine(const Failure& f) {
+  std::string out;
+  if (f.check == "step") {
+    out = "step " + std::to_string(f.step) + " " + f.step_kind;
+    if (f.loc.line > 0) out += " (" + f.loc.ToString() + ")";
+  } else {
+    out = f.check;
+  }
+  return out + ": " + f.message;
+}
+
+const Failure* Headline(const ScenarioResult& r, bool strict) {
+  for (const Failure& f : r.failures) {
+    if (r.status == scenario::Status::kError
+            ? f.harness_error
+            : !f.harness_error && (f.level == scenario::Level::kMust ||
+                                   (strict && f.level == scenario::Level::kShould)))
+      return &f;
+  }
+  return r.failures.empty() ? nullptr : &r.failures.front();
+}
+
+std::vector<std::size_t> MarkedFrames(const ScenarioResult& r) {
+  std::vector<std::size_t> out;
+  for (const Failure& f : r.failures)
+    if (f.frame && *f.frame < r.transcript.size()) out.push_back(*f.frame);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string Clip(std::string_view s, std::size_t max) {
+  if (s.size() <= max) return std::string(s);
+  std::size_t cut = max;
+  // Back up to a UTF-8 lead byte so the cut never splits a character.
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(s.substr(0, cut)) + "…";
+}
+
+std::string FramesExcerpt(const ScenarioResult& r, std::size_t frames_shown,
+                          std::size_t payload_chars) {
+  if (r.transcript.empty() || frames_shown == 0) return "";
+  std::vector<std::size_t> marked = MarkedFrames(r);
+  std::size_t last = r.transcript.size() - 1;
+  std::size_t focus = marked.empty() ? last : marked.back();
+  std::size_t end = std::min(last, focus + 1);
+  std::size_t begin = end + 1 > frames_shown ? end + 1 - frames_shown : 0;
+  std::string out;
+  if (begin > 0)
+    out += "(frames " + std::to_string(begin) + "–" + std::to_string(end) + " of " +
+           std::to_string(r.transcript.size()) + ")\n";
+  for (std::size_t i = begin; i <= end; ++i) {
+    const auto& e = r.transcript[i];
+    bool mark = std::binary_search(marked.begin(), marked.end(), i);
+    char t[48];
+    std::snprintf(t, sizeof t, "#%zu %8.1f ms  ", i, e.t_ms);
+    out += mark ? "▶ " : "  ";
+    out += t;
+    out += session::DirectionArrow(e.direction);
+    out += "  " + e.kind;
+    if (!e.method.empty()) out += " " + e.method;
+    if (!e.id.empty()) out += " id " + e.id;
+    if (e.kind == "raw" || e.kind == "oversized" || e.kind == "truncated")
+      out += "  (" + std::to_string(e.size) + " bytes)";
+    else
+      out += "  " + Clip(e.text, payload_chars);
+    out += "\n";
+    for (const auto& v : e.violations)
+      out += "      schema: " + (v.pointer.empty() ? std::string("(frame)") : v.pointer) + ": " +
+             v.message + "\n";
+    for (const auto& n : e.notes) out += "      note: " + n + "\n";
+  }
+  return out;
+}
+
+std::string StderrLastLines(std::string_view tail, std::size_t lines) {
+  std::vector<std::string_view> kept;
+  std::size_t end = tail.size();
+  while (end > 0 && kept.size() < lines) {
+    std::size_t nl = tail.rfind('\n', end - 1);
+    std::size_t begin = nl == std::string_view::npos ? 0 : nl + 1;
+    std::string_view line = tail.substr(begin, end - begin);
+    if (!line.empty() && line != "\r") kept.push_back(line);
+    if (nl == std::string_view::npos) break;
+    end = nl;
+  }
+  std::string out;
+  for (auto it = kept.rbegin(); it != kept.rend(); ++it) {
+    out += *it;
+    out += '\n';
+  }
+  return out;
+}
+
+std::string ExitLine(const scenario::ExitInfo& exit) {
+  if (!exit.exited && exit.stop_stage.empty()) return "";
+  std::string out = exit.exited ? exit.description : "still running";
+  if (!exit.stop_stage.empty())
+    out += " (stop: " + exit.stop_stage + ", " + Duration(exit.stop_ms) + ")";
+  return out;
+}
+
+std::string SkipReason(const ScenarioResult& r) {
+  if (r.status == scenario::Status::kNotRun)
+    return "not run: " +
+           (r.skip_reason.empty() ? std::string("the run ended first") : r.skip_reason);
+  return r.skip_reason.empty() ? std::string("skipped") : r.skip_reason;
+}
+
+std::vector<int> Occurrences(const run::RunReport& report) {
+  std::map<std::string, int> seen;
+  std::vector<int> out;
+  out.reserve(report.scenarios.size());
+  for (const auto& s : report.scenarios) out.push_back(++seen[s.id]);
+  return out;
+}
+
+}  // namespace fakehost::report

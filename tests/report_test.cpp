@@ -1,0 +1,243 @@
+// The report formats against golden files (durations, timestamps and paths masked) and the
+// contracts CI tools rely on: failure is not error, not-run is skipped with its reason, times
+// have three decimals, annotations are escaped the way GitHub unescapes them.
+//
+// Regenerate the goldens with FAKEHOST_UPDATE_GOLDEN=1 and review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "harness/report/reporter.hpp"
+#include "tests/report_fixture.hpp"
+
+namespace fakehost::testing {
+namespace {
+
+std::string Read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void ExpectGolden(const std::string& name, const std::string& actual) {
+  std::string path = std::string(FAKEHOST_GOLDEN_DIR) + "/" + name;
+  std::string masked = Masked(actual);
+  if (const char* u = std::getenv("FAKEHOST_UPDATE_GOLDEN"); u && *u) {
+    std::ofstream(path, std::ios::binary) << masked;
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path))
+      << path << " is missing; run with FAKEHOST_UPDATE_GOLDEN=1";
+  std::string expected = Read(path);
+  if (masked == expected) return;
+  // Point at the first differing line rather than dumping two large files.
+  std::istringstream a(masked), e(expected);
+  std::string la, le;
+  int line = 1;
+  while (std::getline(a, la) && std::getline(e, le) && la == le) ++line;
+  ADD_FAILURE() << name << " differs from " << path << " at line " << line << "\n  expected: " << le
+                << "\n  actual:   " << la << "\n(FAKEHOST_UPDATE_GOLDEN=1 regenerates)";
+}
+
+std::size_t Count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The element `tag` of the testcase named `name` (its start tag up to the next testcase).
+std::string TestCase(const std::string& xml, const std::string& name) {
+  std::size_t at = xml.find("<testcase name=\"" + name + "\"");
+  if (at == std::string::npos) return "";
+  std::size_t end = xml.find("<testcase ", at + 1);
+  return xml.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
+TEST(JUnitReport, MatchesItsGoldenFile) {
+  ExpectGolden("report.junit.xml", report::JUnitReport(ReportFixture()));
+}
+TEST(MarkdownReport, MatchesItsGoldenFile) {
+  ExpectGolden("report.md", report::MarkdownReport(ReportFixture()));
+}
+TEST(HtmlReport, MatchesItsGoldenFile) {
+  ExpectGolden("report.html", report::HtmlReport(ReportFixture()));
+}
+TEST(JsonReport, MatchesItsGoldenFile) {
+  ExpectGolden("report.json", report::JsonReport(ReportFixture()) + "\n");
+}
+TEST(TranscriptsReport, MatchesItsGoldenFile) {
+  ExpectGolden("handshake__accepts-offered-version.jsonl",
+               report::TranscriptLines(ReportFixture().scenarios[1]));
+}
+
+TEST(JUnitReport, WritesAFailureForAMissAndAnErrorForAHarnessError) {
+  std::string xml = report::JUnitReport(ReportFixture());
+  std::string fail = TestCase(xml, "handshake/accepts-offered-version");
+  std::string error = TestCase(xml, "heartbeat/answers-within-5s");
+  EXPECT_NE(fail.find("<failure message=\"step 2 expect"), std::string::npos) << fail;
+  EXPECT_EQ(fail.find("<error"), std::string::npos) << fail;
+  EXPECT_NE(error.find("<error message=\"harness: cannot write"), std::string::npos) << error;
+  EXPECT_EQ(error.find("<failure"), std::string::npos) << error;
+  EXPECT_NE(xml.find("<testsuites name=\"fakehost rim-v1\" tests=\"6\" failures=\"1\" errors=\"1\" "
+                     "skipped=\"2\""),
+            std::string::npos)
+      << xml;
+}
+
+TEST(JUnitReport, HasOneSuitePerSectionWithNameAndClassnameOnEveryCase) {
+  std::string xml = report::JUnitReport(ReportFixture());
+  EXPECT_EQ(Count(xml, "<testsuite "), 4u);  // envelope, handshake, heartbeat, shutdown
+  EXPECT_NE(
+      xml.find("<testsuite name=\"rim-v1.handshake\" tests=\"2\" failures=\"1\" errors=\"0\""),
+      std::string::npos);
+  EXPECT_EQ(Count(xml, "<testcase name=\""), 6u);
+  EXPECT_EQ(Count(xml, "<testcase name=\""), Count(xml, " classname=\"rim-v1."));
+  EXPECT_NE(xml.find("<property name=\"plugin.id\" value=\"dev.fakehost.reference\"/>"),
+            std::string::npos);
+}
+
+TEST(JUnitReport, ShowsNotRunAndSkippedAsSkippedWithTheReason) {
+  std::string xml = report::JUnitReport(ReportFixture());
+  EXPECT_NE(
+      TestCase(xml, "shutdown/exits-promptly").find("<skipped message=\"not run: interrupted\"/>"),
+      std::string::npos)
+      << xml;
+  EXPECT_NE(TestCase(xml, "shutdown/acknowledges-in-time")
+                .find("<skipped message=\"requires /capabilities/shutdown-ack"),
+            std::string::npos);
+}
+
+TEST(JUnitReport, PassesAShouldMissWithTheWarningInSystemOutUnlessStrict) {
+  auto report = ReportFixture();
+  std::string warn = TestCase(report::JUnitReport(report), "handshake/refuses-unoffered-version");
+  EXPECT_EQ(warn.find("<failure"), std::string::npos) << warn;
+  EXPECT_NE(warn.find("<system-out>"), std::string::npos);
+  EXPECT_NE(warn.find("[should] step 3 expect"), std::string::npos) << warn;
+
+  report.strict = true;
+  report.scenarios[2].status = scenario::Status::kFail;  // what Grade gives under --strict
+  std::string strict = TestCase(report::JUnitReport(report), "handshake/refuses-unoffered-version");
+  EXPECT_NE(strict.find("<failure message=\"step 3 expect"), std::string::npos) << strict;
+}
+
+TEST(JUnitReport, WritesTimesInSecondsWithExactlyThreeDecimals) {
+  auto report = ReportFixture();
+  report.scenarios[0].duration_ms = 1234.5678;
+  report.scenarios[1].duration_ms = 0.0004;
+  std::string xml = report::JUnitReport(report);
+  EXPECT_NE(xml.find("time=\"1.235\""), std::string::npos);
+  EXPECT_NE(xml.find("time=\"0.000\""), std::string::npos);
+  std::regex time(R"re(time="([^"]*)")re");
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), time); it != std::sregex_iterator();
+       ++it)
+    EXPECT_TRUE(std::regex_match((*it)[1].str(), std::regex(R"([0-9]+\.[0-9]{3})"))) << (*it)[0];
+}
+
+TEST(JUnitReport, QuotesTheFailingFramesInSystemOut) {
+  std::string fail =
+      TestCase(report::JUnitReport(ReportFixture()), "handshake/accepts-offered-version");
+  std::size_t out = fail.find("<system-out>");
+  ASSERT_NE(out, std::string::npos);
+  EXPECT_NE(fail.find("▶ #1", out), std::string::npos) << fail;
+  EXPECT_NE(fail.find("schema: /result/pluginId", out), std::string::npos);
+  EXPECT_NE(fail.find("<system-err>loading manifest\nwarning: id mismatch\n</system-err>"),
+            std::string::npos);
+}
+
+TEST(MarkdownReport, PutsTheCountsFirstThenFailuresThenFoldedPasses) {
+  std::string md = report::MarkdownReport(ReportFixture());
+  std::size_t counts = md.find("| passed | failed |");
+  std::size_t failures = md.find("### Failures and errors (2)");
+  std::size_t skipped = md.find("### Skipped and not run (2)");
+  std::size_t passes = md.find("<details><summary>1 passed</summary>");
+  ASSERT_NE(counts, std::string::npos) << md;
+  EXPECT_LT(counts, failures);
+  EXPECT_LT(failures, skipped);
+  EXPECT_LT(skipped, passes);
+  EXPECT_NE(md.find("not run: interrupted"), std::string::npos);
+  EXPECT_NE(md.find("(must): A plugin answers rim\\.handshake"), std::string::npos) << md;
+}
+
+TEST(MarkdownText, EscapesEverythingThatWouldBeMarkupOrHtml) {
+  EXPECT_EQ(report::MarkdownText("<b>x</b> & *y* [z](u) `c`\n# h"),
+            "&lt;b&gt;x&lt;/b&gt; &amp; \\*y\\* \\[z\\]\\(u\\) \\`c\\` \\# h");
+  EXPECT_EQ(report::MarkdownText("\x1b[31m"), "\\\\x1b\\[31m");
+}
+
+TEST(CodeSpan, CannotBeClosedByBackticksInside) {
+  EXPECT_EQ(report::CodeSpan("a``b"), "```a``b```");
+  EXPECT_EQ(report::CodeSpan("`x"), "`` `x ``");
+}
+
+TEST(GithubAnnotations, PointAtTheStepLineAndEscapeDataAndProperties) {
+  auto report = ReportFixture();
+  report.scenarios[1].id = "handshake/a:b,c%";
+  report.scenarios[1].failures[0].message = "line1\nline2\r50% done";
+  std::string out = report::GithubAnnotations(report);
+  std::istringstream lines(out);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(lines, l);) all.push_back(l);
+  ASSERT_EQ(all.size(), 3u) << out;  // the failure, the warning, the error; no skip or pass
+  EXPECT_NE(all[0].find(
+                "::error "
+                "file=/golden-root/scenarios/rim-v1/handshake/accepts-offered-version.yaml,line=9,"
+                "title=fakehost FAIL handshake/a%3Ab%2Cc%25::"),
+            std::string::npos)
+      << all[0];
+  EXPECT_NE(all[0].find("line1%0Aline2%0D50%25 done"), std::string::npos) << all[0];
+  EXPECT_EQ(all[1].rfind("::warning file=", 0), 0u) << all[1];
+  EXPECT_NE(all[1].find(",line=17,"), std::string::npos);
+  EXPECT_EQ(all[2].rfind("::error file=", 0), 0u);
+}
+
+TEST(GithubAnnotations, MakePathsRelativeToTheWorkspace) {
+  auto report = ReportFixture();
+  ::setenv("GITHUB_WORKSPACE", kGoldenRoot, 1);
+  std::string out = report::GithubAnnotations(report);
+  ::unsetenv("GITHUB_WORKSPACE");
+  EXPECT_NE(out.find("file=scenarios/rim-v1/handshake/accepts-offered-version.yaml,line=9"),
+            std::string::npos)
+      << out;
+}
+
+TEST(MakeFileReporter, KnowsEveryFormatAndNamesThemForAnUnknownOne) {
+  std::string error;
+  for (const char* f : {"json", "junit", "markdown", "html"})
+    EXPECT_NE(report::MakeFileReporter(f, "/tmp/x", &error), nullptr) << f;
+  EXPECT_EQ(report::MakeFileReporter("xml", "/tmp/x", &error), nullptr);
+  EXPECT_EQ(error, "unknown report format 'xml' (known: json, junit, markdown, html)");
+}
+
+TEST(TranscriptsReport, WritesOneJsonLinesFilePerScenarioThatRan) {
+  auto dir = std::filesystem::temp_directory_path() / ("report_test." + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::string error;
+  auto reporter = report::MakeTranscriptsReporter(dir.string());
+  ASSERT_TRUE(reporter->RunEnded(ReportFixture(), &error)) << error;
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"envelope__null-id-gets-no-answer.jsonl",
+                                             "handshake__accepts-offered-version.jsonl",
+                                             "handshake__refuses-unoffered-version.jsonl",
+                                             "heartbeat__answers-within-5s.jsonl"}));
+  std::string raw = Read((dir / "heartbeat__answers-within-5s.jsonl").string());
+  EXPECT_NE(raw.find("\"kind\":\"raw\""), std::string::npos);
+  EXPECT_NE(raw.find("\"raw_base64\":\"AAAQAA==\""), std::string::npos) << raw;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(TranscriptFileName, ReplacesSlashesAndKeepsRepeatsApart) {
+  EXPECT_EQ(report::TranscriptFileName("a/b/c", 1), "a__b__c.jsonl");
+  EXPECT_EQ(report::TranscriptFileName("a/b", 2), "a__b.2.jsonl");
+  EXPECT_EQ(report::TranscriptFileName("../x y", 1), "_..__x_y.jsonl");
+}
+
+}  // namespace
+}  // namespace fakehost::testing
