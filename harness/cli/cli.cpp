@@ -8,15 +8,21 @@
 #include <csignal>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <set>
 #include <thread>
 
+#include "harness/json/json.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/run/runner.hpp"
+#include "harness/scenario/interpreter.hpp"
 #include "harness/scenario/loader.hpp"
 #include "harness/schema/schema.hpp"
+#include "harness/session/interrupt.hpp"
+#include "harness/session/session.hpp"
 
 #ifndef FAKEHOST_VERSION
 #define FAKEHOST_VERSION "0.0.0"
@@ -29,10 +35,6 @@ namespace fakehost::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void OnInterrupt(int) { g_interrupted.store(true); }
 
 /// Where profiles, schemas and suites live: $FAKEHOST_HOME, else the source tree it was built
 /// from (the binary is used from a checkout; an install would set FAKEHOST_HOME).
@@ -86,6 +88,7 @@ struct RunFlags {
   std::string suite;
   std::vector<std::string> only, skip, env, reports;
   std::string out_dir = "reports/latest";
+  std::string transcripts_dir;  ///< --transcripts DIR: one JSON-lines file per scenario
   std::string plugin_id;
   std::string timeout;
   int jobs = 0;
@@ -125,14 +128,16 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
       err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
       return kBadInput;
     }
-    std::string path = spec.substr(eq + 1);
-    if (format == "json") {
-      files.push_back(report::MakeJsonReporter(path));
-    } else {
-      err << "fakehost: unknown report format '" << format << "' (known: json)\n";
+    std::string error;
+    auto reporter = report::MakeFileReporter(format, spec.substr(eq + 1), &error);
+    if (!reporter) {
+      err << "fakehost: --report " << spec << ": " << error << "\n";
       return kBadInput;
     }
+    files.push_back(std::move(reporter));
   }
+  if (!f.transcripts_dir.empty())
+    files.push_back(report::MakeTranscriptsReporter(f.transcripts_dir));
 
   run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id};
   scenario::PluginTarget plugin;
@@ -147,7 +152,7 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
       f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   options.repeat = f.repeat;
   options.play.strict = f.strict;
-  options.play.interrupted = &g_interrupted;
+  options.play.interrupted = &session::InterruptFlag();
   if (!f.timeout.empty() && !ParseDuration(f.timeout, &options.play.timeout)) {
     err << "fakehost: --timeout takes a duration like 20s, got '" << f.timeout << "'\n";
     return kBadInput;
@@ -164,8 +169,7 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   report.plugin = {plugin.id, plugin.version, plugin.dir, plugin.spawn.argv};
 
   process::InitProcessEnvironment();
-  std::signal(SIGINT, OnInterrupt);
-  std::signal(SIGTERM, OnInterrupt);
+  session::InstallInterruptHandlers();
 
   auto console = report::MakeConsoleReporter(
       out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
@@ -186,7 +190,8 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
       written = false;
     }
   }
-  if (!written || report.summary.errored > 0 || g_interrupted.load()) return kHarnessError;
+  if (!written || report.summary.errored > 0 || session::InterruptFlag().load())
+    return kHarnessError;
   bool failed = report.summary.failed > 0;
   return failed ? kFailures : kOk;
 }
@@ -213,6 +218,154 @@ int List(const std::string& protocol, const std::string& suite_flag,
   return kOk;
 }
 
+// A frame the host builds, and what it should validate as.
+struct HostFrameCase {
+  std::string label;
+  std::string answers;  ///< for a response: the method of the request it answers
+  rapidjson::Document frame;
+};
+
+rapidjson::Document Message(const rapidjson::Value* id, std::string_view method,
+                            const rapidjson::Value* body) {
+  rapidjson::Document m;
+  m.SetObject();
+  auto& a = m.GetAllocator();
+  if (id) m.AddMember("id", rapidjson::Value(*id, a), a);
+  if (!method.empty())
+    m.AddMember("method",
+                rapidjson::Value(method.data(), static_cast<rapidjson::SizeType>(method.size()), a),
+                a);
+  if (body && body->IsObject())
+    for (const auto& member : body->GetObject())
+      m.AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
+  return m;
+}
+
+// Everything the profile makes the fake host send: the stop sequences' notifications, the
+// barrier request, what follows a successful handshake, and its answers to plugin requests.
+std::vector<HostFrameCase> ProfileHostFrames(const protocol::Profile& profile) {
+  std::vector<HostFrameCase> out;
+  auto add = [&](std::string label, std::string answers, rapidjson::Document message) {
+    out.push_back(
+        {std::move(label), std::move(answers), session::HostFrame(profile, std::move(message))});
+  };
+  for (const char* name : {"default", "teardown", "after_refusal"})
+    if (const auto* seq = profile.StopSequence(name))
+      for (const auto& step : *seq)
+        if (step.kind == protocol::StopStepSpec::Kind::kWrite)
+          add(std::string("stop sequence '") + name + "': " + step.method, "",
+              Message(nullptr, step.method, nullptr));
+  rapidjson::Value barrier_id(profile.IdsFor(profile.barrier_method()).start);
+  add("barrier " + profile.barrier_method(), "",
+      Message(&barrier_id, profile.barrier_method(), nullptr));
+  if (const rapidjson::Value* after = profile.after_handshake())
+    for (const auto& m : json::Find(*after, "send")->GetArray()) {
+      rapidjson::Document copy;
+      copy.CopyFrom(m, copy.GetAllocator());
+      add("after the handshake: " + json::Abbreviate(json::ToCompact(m), 60), "", std::move(copy));
+    }
+  // Answers go to plugin requests: id 1 stands for the plugin's own id (an integer is an id in
+  // every protocol; Flash allows nothing else).
+  rapidjson::Value plugin_id(1);
+  const rapidjson::Value& host = profile.host();
+  if (const rapidjson::Value* replies = json::Find(host, "replies"); replies && replies->IsObject())
+    for (const auto& r : replies->GetObject()) {
+      if (r.name.GetString()[0] == '$' || json::Find(r.value, "builtin")) continue;
+      add(std::string("reply to ") + r.name.GetString(), r.name.GetString(),
+          Message(&plugin_id, "", &r.value));
+    }
+  for (const char* key : {"denied", "rate_limited", "unknown", "unimplemented_granted"})
+    if (const rapidjson::Value* t = json::Find(host, key))
+      add(std::string("host answer '") + key + "'", "", Message(&plugin_id, "", t));
+  return out;
+}
+
+// The frames the suite's `send`/`notify` steps build, with the profile's variables and an
+// example plugin; steps marked `invalid: true` and steps whose variables only a live run
+// knows (${item...} inside for_each, captures) are left out and counted.
+std::vector<HostFrameCase> SuiteHostFrames(const protocol::Profile& profile,
+                                           std::size_t* unchecked) {
+  std::vector<HostFrameCase> out;
+  std::vector<scenario::Scenario> scenarios;
+  std::vector<std::string> errors;
+  run::LoadSuite(DataDir() + "/scenarios/" + profile.name(), profile, &scenarios, &errors);
+  rapidjson::Document vars;
+  vars.CopyFrom(profile.vars(), vars.GetAllocator());
+  rapidjson::Document plugin;
+  json::Parse(R"({"id":"dev.example.plugin","version":"1.0.0","dir":"/"})", &plugin);
+  vars.AddMember("plugin", rapidjson::Value(plugin, vars.GetAllocator()), vars.GetAllocator());
+  auto lookup = [&](std::string_view path) -> const rapidjson::Value* {
+    const rapidjson::Value* v = &vars;
+    while (v && !path.empty()) {
+      std::string_view seg = path.substr(0, path.find('.'));
+      path = seg.size() < path.size() ? path.substr(seg.size() + 1) : "";
+      v = v->IsObject() ? json::Find(*v, seg) : nullptr;
+    }
+    return v;
+  };
+  std::function<void(const scenario::Scenario&, const std::vector<scenario::Step>&)> walk =
+      [&](const scenario::Scenario& sc, const std::vector<scenario::Step>& steps) {
+        for (const auto& step : steps) {
+          if (const auto* each = std::get_if<scenario::ForEach>(&step.body)) {
+            walk(sc, each->steps);
+            continue;
+          }
+          const auto* send = std::get_if<scenario::Send>(&step.body);
+          if (!send) continue;
+          rapidjson::Document message;
+          std::string error;
+          rapidjson::Value id(profile.IdsFor(send->method).start);
+          if (send->invalid || !scenario::BuildSendMessage(*send, lookup, id, &message, &error)) {
+            ++*unchecked;
+            continue;
+          }
+          out.push_back({sc.id + " (" + step.loc.ToString().substr(step.loc.file.rfind('/') + 1) +
+                             "): " + send->method,
+                         "", session::HostFrame(profile, std::move(message))});
+        }
+      };
+  for (const auto& sc : scenarios) walk(sc, sc.steps);
+  return out;
+}
+
+// The frames the host builds from the profile beside `schema_file` must validate too.
+bool CheckHostFrames(const schema::FrameSchema& s, const std::string& schema_file,
+                     std::ostream& out, std::ostream& err, bool* bad_input) {
+  fs::path profile_path = fs::path(schema_file).parent_path() / "profile.json";
+  if (!fs::exists(profile_path)) return true;
+  std::string error;
+  auto profile = protocol::Profile::Load(profile_path.string(), &error);
+  if (!profile) {
+    err << "fakehost: " << error << "\n";
+    *bad_input = true;
+    return false;
+  }
+  std::vector<HostFrameCase> frames = ProfileHostFrames(*profile);
+  std::size_t unchecked = 0;
+  std::set<std::string> seen;  // the handshake fragment is in every scenario: check it once
+  for (const auto& f : frames) seen.insert(json::ToCompact(f.frame));
+  for (auto& f : SuiteHostFrames(*profile, &unchecked))
+    if (seen.insert(json::ToCompact(f.frame)).second) frames.push_back(std::move(f));
+  std::size_t valid = 0;
+  out << "\nhost frames built from " << profile_path.string() << ":\n";
+  for (const auto& f : frames) {
+    protocol::Classified c = profile->Classify(f.frame);
+    std::string method = c.kind == protocol::MessageKind::kResponse ? f.answers : c.method;
+    std::string def = schema::RouteDef(s, protocol::MessageKindName(c.kind), method);
+    std::vector<schema::Violation> v;
+    if (def.empty())
+      v.push_back({"", "no schema entry"});
+    else
+      v = s.Validate(def, f.frame);
+    out << "  " << (v.empty() ? "ok  " : "FAIL") << "  " << f.label << " -> " << def << "\n";
+    for (const auto& x : v) out << "        " << x.pointer << ": " << x.message << "\n";
+    if (v.empty()) ++valid;
+  }
+  out << frames.size() << " host frames, " << valid << " valid (" << unchecked
+      << " suite steps not checked: deliberately invalid, or built only during a run)\n";
+  return valid == frames.size();
+}
+
 int SchemaCheck(const std::string& file, std::ostream& out, std::ostream& err) {
   std::string error;
   auto s = schema::FrameSchema::Load(file, &error);
@@ -237,6 +390,9 @@ int SchemaCheck(const std::string& file, std::ostream& out, std::ostream& err) {
   }
   out << rows.size() << " entries, " << ex << " examples, " << cex
       << " counterexamples: " << (ok ? "all hold" : "PROBLEMS") << "\n";
+  bool bad_input = false;
+  ok &= CheckHostFrames(*s, file, out, err, &bad_input);
+  if (bad_input) return kBadInput;
   return ok ? kOk : kFailures;
 }
 
@@ -256,7 +412,9 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--only", rf.only, "run only scenario ids matching this glob (repeatable)");
   run->add_option("--skip", rf.skip, "skip scenario ids matching this glob (repeatable)");
   run->add_option("--jobs,-j", rf.jobs, "scenarios in parallel (default: cores)");
-  run->add_option("--report", rf.reports, "FORMAT=PATH, repeatable (json)");
+  run->add_option("--report", rf.reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  run->add_option("--transcripts", rf.transcripts_dir,
+                  "DIR: every frame of every scenario, as JSON lines");
   run->add_option("--out", rf.out_dir, "directory for report.json (default reports/latest)");
   run->add_option("--env", rf.env, "KEY=VALUE added to the plugin's environment (repeatable)");
   run->add_option("--plugin-id", rf.plugin_id, "plugin id when running a bare executable");

@@ -74,7 +74,39 @@ void HostResponder::Fill(const rapidjson::Value& templ, std::string_view method,
   Expand(templ, method, capability, out->body.GetAllocator(), &out->body);
 }
 
-HostResponder::Answer HostResponder::Decide(std::string_view method, Clock::time_point now) {
+bool HostResponder::Builtin(std::string_view name, const rapidjson::Value* params, Answer* out) {
+  auto& a = out->body.GetAllocator();
+  out->body.SetObject();
+  rapidjson::Value result(rapidjson::kObjectType);
+  const rapidjson::Value* key = params && params->IsObject() ? json::Find(*params, "key") : nullptr;
+  if (name != "storage_get" && name != "storage_set") return false;
+  if (!key || !key->IsString() || key->GetStringLength() == 0) {
+    result.AddMember("ok", false, a);
+    result.AddMember("error", "key must be a non-empty string", a);
+  } else if (name == "storage_get") {
+    const rapidjson::Value* stored = json::Find(storage_, key->GetString());
+    result.AddMember("ok", true, a);
+    rapidjson::Value value;
+    if (stored) value.CopyFrom(*stored, a);
+    result.AddMember("value", value, a);
+  } else {
+    const rapidjson::Value* value = json::Find(*params, "value");
+    rapidjson::Value copy;
+    if (value) copy.CopyFrom(*value, storage_.GetAllocator());
+    if (auto* old = const_cast<rapidjson::Value*>(json::Find(storage_, key->GetString())))
+      *old = copy;
+    else
+      storage_.AddMember(rapidjson::Value(key->GetString(), storage_.GetAllocator()), copy,
+                         storage_.GetAllocator());
+    result.AddMember("ok", true, a);
+  }
+  out->body.AddMember("result", result, a);
+  out->why = "builtin " + std::string(name);
+  return true;
+}
+
+HostResponder::Answer HostResponder::Decide(std::string_view method, const rapidjson::Value* params,
+                                            Clock::time_point now) {
   Answer a;
   if (held_.count(method)) {
     a.hold = true;
@@ -89,6 +121,8 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, Clock::time
   const rapidjson::Value& host = profile_.host();
   if (const rapidjson::Value* replies = json::Find(host, "replies"); replies && replies->IsObject())
     if (const rapidjson::Value* r = json::Find(*replies, method)) {
+      const rapidjson::Value* builtin = r->IsObject() ? json::Find(*r, "builtin") : nullptr;
+      if (builtin && builtin->IsString() && Builtin(builtin->GetString(), params, &a)) return a;
       Fill(*r, method, "", &a);
       a.why = "profile reply";
       return a;

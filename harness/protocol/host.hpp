@@ -4,7 +4,9 @@
 // never has to time out on it. HostResponder decides that answer from the profile's `host`
 // block: a fixed reply by method (RIM: rim.log -> {ok: true}), a capability gate (a guarded
 // method without its capability is denied), a per-capability rate limit, and a fallback for
-// everything else. A scenario may override any method with its own reply or hold it unanswered.
+// everything else. A reply may name a builtin the host computes (Flash's in-memory
+// host.storage_get/host.storage_set). A scenario may override any method with its own reply
+// or hold it unanswered.
 #pragma once
 
 #include <chrono>
@@ -39,19 +41,23 @@ class HostResponder {
     rapidjson::Document body;  ///< the reply's members; valid unless hold
     std::string why;           ///< "profile reply", "capability ui.panel not granted", ...
   };
-  Answer Decide(std::string_view method, Clock::time_point now);
+  /// `params` is the request's params (nullptr when absent); builtins read it.
+  Answer Decide(std::string_view method, const rapidjson::Value* params, Clock::time_point now);
 
  private:
   /// The capability guarding `method`, or "" when none does.
   std::string CapabilityFor(std::string_view method) const;
   void Fill(const rapidjson::Value& templ, std::string_view method, std::string_view capability,
             Answer* out) const;
+  /// A reply the fake host computes: {"builtin": "storage_get" | "storage_set"}.
+  bool Builtin(std::string_view name, const rapidjson::Value* params, Answer* out);
 
   const Profile& profile_;
   std::set<std::string, std::less<>> granted_;
   std::set<std::string, std::less<>> held_;
   std::map<std::string, rapidjson::Document, std::less<>> overrides_;
   std::map<std::string, std::deque<Clock::time_point>, std::less<>> calls_;  // per capability
+  rapidjson::Document storage_{rapidjson::kObjectType};  // builtin storage, per connection
 };
 
 }  // namespace fakehost::protocol

@@ -16,7 +16,7 @@ class HostResponderTest : public ::testing::Test {
   }
   std::string Answer(HostResponder& h, const char* method,
                      HostResponder::Clock::time_point at = HostResponder::Clock::now()) {
-    HostResponder::Answer a = h.Decide(method, at);
+    HostResponder::Answer a = h.Decide(method, nullptr, at);
     return a.hold ? "hold" : json::ToCompact(a.body);
   }
   std::unique_ptr<Profile> profile_;
@@ -62,6 +62,40 @@ TEST_F(HostResponderTest, ScenarioOverridesAndHoldsWin) {
   EXPECT_EQ(Answer(h, "rim.kube.config"), R"({"result":{"kube":"ok"}})");
   h.Hold("rim.log");
   EXPECT_EQ(Answer(h, "rim.log"), "hold");
+}
+
+}  // namespace
+}  // namespace fakehost::protocol
+
+namespace fakehost::protocol {
+namespace {
+
+TEST(HostBuiltins, StorageKeepsWhatWasSetPerConnection) {
+  std::string error;
+  auto profile = Profile::LoadText(R"({
+    "name": "t", "framing": "ndjson", "max_payload": 100,
+    "envelope": {"host_members": {}}, "manifest": {"file": "m.json", "id": "/id", "exec": "/exec"},
+    "ids": {"default": {"start": 1, "step": 1}}, "deadlines_ms": {"default": 100},
+    "handshake": {"method": "initialize"}, "barrier": {"method": "ping"},
+    "stop_sequences": {"default": [{"close_stdin": true}], "teardown": [{"close_stdin": true}]},
+    "host": {"replies": {"host.storage_get": {"builtin": "storage_get"},
+                         "host.storage_set": {"builtin": "storage_set"}}},
+    "vars": {}})",
+                                   "t.json", &error);
+  ASSERT_TRUE(profile) << error;
+  HostResponder h(*profile);
+  auto now = HostResponder::Clock::now();
+  rapidjson::Document set, get;
+  ASSERT_TRUE(json::Parse(R"({"key":"k","value":{"n":1}})", &set).ok);
+  ASSERT_TRUE(json::Parse(R"({"key":"k"})", &get).ok);
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_get", &get, now).body),
+            R"({"result":{"ok":true,"value":null}})");
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_set", &set, now).body),
+            R"({"result":{"ok":true}})");
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_get", &get, now).body),
+            R"({"result":{"ok":true,"value":{"n":1}}})");
+  EXPECT_NE(json::ToCompact(h.Decide("host.storage_get", nullptr, now).body).find(R"("ok":false)"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -200,7 +200,21 @@ bool Profile::Init(const std::string& path, std::string* error) {
     for (const auto& m : allowed->GetArray())
       if (m.IsString()) allowed_before_handshake_.emplace(m.GetString());
   }
-  r.String(d, "/handshake/granted_capabilities", &granted_pointer_, false);
+  if (const rapidjson::Value* g = r.Get(d, "/handshake/granted_capabilities", false)) {
+    if (g->IsString())
+      granted_pointer_ = g->GetString();
+    else if (!r.String(d, "/handshake/granted_capabilities/manifest", &granted_manifest_pointer_,
+                       true))
+      r.Fail("/handshake/granted_capabilities", "expected a pointer or {manifest: pointer}");
+  }
+  for (const char* member : {"request_members", "plugin_env"}) {
+    const rapidjson::Value* m = json::Find(d, member);
+    if (m && !m->IsObject()) r.Fail(std::string("/") + member, "expected an object");
+  }
+  if (const rapidjson::Value* after = json::Find(d, "after_handshake")) {
+    const rapidjson::Value* send = after->IsObject() ? json::Find(*after, "send") : nullptr;
+    if (!send || !send->IsArray()) r.Fail("/after_handshake/send", "expected an array");
+  }
   r.String(d, "/barrier/method", &barrier_method_, true);
   r.String(d, "/shutdown_notification", &shutdown_notification_, false);
 
@@ -257,6 +271,11 @@ Classified Profile::Classify(const rapidjson::Value& message) const {
   }
   c.reason = "neither method nor id";
   return c;
+}
+
+const rapidjson::Value* Profile::json_member(const char* name) const {
+  const rapidjson::Value* v = json::Find(doc_, name);
+  return v && !v->IsNull() ? v : nullptr;
 }
 
 IdSequence Profile::IdsFor(std::string_view method) const {

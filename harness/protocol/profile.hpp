@@ -91,6 +91,18 @@ class Profile {
   bool AllowedBeforeHandshake(std::string_view method) const;
   /// JSON pointer into the handshake request to the capabilities it grants ("" if none).
   const std::string& granted_capabilities_pointer() const { return granted_pointer_; }
+  /// JSON pointer into the manifest to the capabilities it declares, when the host grants
+  /// those instead (Flash: checked per process against the manifest); "" if none.
+  const std::string& granted_from_manifest() const { return granted_manifest_pointer_; }
+  /// Members added to every request the host sends (Flash: "deadline_ms": "${deadline_ms}",
+  /// the milliseconds the host still waits); nullptr if none.
+  const rapidjson::Value* request_members() const { return json_member("request_members"); }
+  /// Environment variables the host sets for the plugin, as templates ("${plugin.id}",
+  /// "${scenario.data_dir}", ...); nullptr if none.
+  const rapidjson::Value* plugin_env() const { return json_member("plugin_env"); }
+  /// {"when": {member: value...} of the handshake result, "send": [messages]}: what the host
+  /// sends right after a successful handshake; nullptr if nothing.
+  const rapidjson::Value* after_handshake() const { return json_member("after_handshake"); }
   const std::string& barrier_method() const { return barrier_method_; }
   const std::string& shutdown_notification() const { return shutdown_notification_; }
 
@@ -105,6 +117,7 @@ class Profile {
 
  private:
   Profile() = default;
+  const rapidjson::Value* json_member(const char* name) const;
   bool Init(const std::string& path, std::string* error);
 
   rapidjson::Document doc_;
@@ -121,6 +134,7 @@ class Profile {
   std::string handshake_method_;
   std::set<std::string, std::less<>> allowed_before_handshake_;
   std::string granted_pointer_;
+  std::string granted_manifest_pointer_;
   std::string barrier_method_;
   std::string shutdown_notification_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;

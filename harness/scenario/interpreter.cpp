@@ -1,6 +1,9 @@
 #include "harness/scenario/interpreter.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "harness/json/json.hpp"
@@ -40,6 +43,36 @@ struct Named {
 
 enum class Outcome { kNo, kYes, kWrongContent };
 
+// Arguments for a manifest item declaring `arguments: [{name, type, required}]` (RIM §9):
+// every required argument gets a harmless value of its declared type, so each declared command
+// can be run without knowing what it does.
+void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out) {
+  out->SetObject();
+  auto& a = out->GetAllocator();
+  const rapidjson::Value* args = item.IsObject() ? json::Find(item, "arguments") : nullptr;
+  if (!args || !args->IsArray()) return;
+  for (const auto& arg : args->GetArray()) {
+    const rapidjson::Value* name = arg.IsObject() ? json::Find(arg, "name") : nullptr;
+    const rapidjson::Value* type = arg.IsObject() ? json::Find(arg, "type") : nullptr;
+    const rapidjson::Value* required = arg.IsObject() ? json::Find(arg, "required") : nullptr;
+    if (!name || !name->IsString() || !required || !required->IsBool() || !required->GetBool())
+      continue;
+    std::string_view t = type && type->IsString() ? type->GetString() : "string";
+    rapidjson::Value v;
+    if (t == "number" || t == "integer")
+      v.SetInt(1);
+    else if (t == "boolean")
+      v.SetBool(true);
+    else if (t == "object")
+      v.SetObject();
+    else if (t == "array")
+      v.SetArray();
+    else
+      v.SetString("fakehost", a);
+    out->AddMember(rapidjson::Value(*name, a), v, a);
+  }
+}
+
 // Patterns of a filter with the variables filled in, once per step.
 struct Patterns {
   rapidjson::Document result, error, params, message;
@@ -73,6 +106,7 @@ class Player {
   bool Miss(const Step& step, std::string message, std::string expected = {},
             std::string actual = {}, std::optional<std::size_t> frame = {});
   bool ScenarioBug(const Step& step, std::string message);
+  std::string NoteText(const std::string& note) const;  ///< a step's note, variables filled in
   bool Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step);
   bool InstantiatePatterns(const Filter& filter, Patterns* out, const Step& step);
   const rapidjson::Value* Lookup(std::string_view path) const;
@@ -88,6 +122,7 @@ class Player {
   }
   bool Interrupted() const { return options_.interrupted && options_.interrupted->load(); }
   void BuildVars();
+  bool PluginEnvironment(process::SpawnSpec* spawn, std::string* error);
   std::string Unmet() const;
 
   const Scenario& scenario_;
@@ -100,6 +135,8 @@ class Player {
   std::map<std::string, Named> named_;
   std::map<std::string, std::shared_ptr<rapidjson::Document>> captures_;
   const rapidjson::Value* item_ = nullptr;
+  rapidjson::Document item_args_;  // ${item_args}: the item's required arguments, filled by type
+  std::string data_dir_;           // ${scenario.data_dir}, removed when the scenario ends
   std::size_t step_number_ = 0;
   Clock::time_point hard_deadline_;
   Ms hard_limit_{0};
@@ -115,12 +152,24 @@ bool Player::Miss(const Step& step, std::string message, std::string expected, s
   f.step_kind = step.kind;
   f.loc = step.loc;
   f.message = std::move(message);
-  if (!step.note.empty()) f.message += " (" + step.note + ")";
+  if (!step.note.empty()) f.message += " (" + NoteText(step.note) + ")";
   f.expected = std::move(expected);
   f.actual = std::move(actual);
   f.frame = frame;
   result_.failures.push_back(std::move(f));
   return step.level != Level::kMust;
+}
+
+std::string Player::NoteText(const std::string& note) const {
+  if (!HasVariables(note)) return note;
+  rapidjson::Document in, out;
+  in.SetString(note.c_str(), static_cast<rapidjson::SizeType>(note.size()), in.GetAllocator());
+  std::string error;
+  if (!Substitute(
+          in, [this](std::string_view p) { return Lookup(p); }, out.GetAllocator(), &out, &error))
+    return note;
+  return out.IsString() ? std::string(out.GetString(), out.GetStringLength())
+                        : json::ToCompact(out);
 }
 
 bool Player::ScenarioBug(const Step& step, std::string message) {
@@ -135,6 +184,8 @@ const rapidjson::Value* Player::Lookup(std::string_view path) const {
   const rapidjson::Value* v = nullptr;
   if (head == "item") {
     v = item_;
+  } else if (head == "item_args") {
+    v = item_ ? &item_args_ : nullptr;
   } else if (auto c = captures_.find(std::string(head)); c != captures_.end()) {
     v = c->second.get();
   } else {
@@ -243,54 +294,36 @@ std::string Player::Summarise(const Inbound& in) const {
 
 bool Player::DoSend(const Step& step, const Send& send) {
   rapidjson::Document msg;
-  msg.SetObject();
-  auto& a = msg.GetAllocator();
-  for (const auto& m : profile_.host_members().GetObject())
-    msg.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
-  switch (send.id_mode) {
-    case Send::IdMode::kAuto:
-      msg.AddMember("id", session_.NextId(send.method), a);
-      break;
-    case Send::IdMode::kNull:
-      msg.AddMember("id", rapidjson::Value(), a);
-      break;
-    case Send::IdMode::kExplicit: {
-      rapidjson::Document id;
-      if (!Instantiate(send.id, &id, step)) return false;
-      msg.AddMember("id", rapidjson::Value(id, a), a);
-      break;
-    }
-    case Send::IdMode::kNone:
-      break;
-  }
-  msg.AddMember("method", rapidjson::Value(send.method.c_str(), a), a);
-  if (send.params) {
-    rapidjson::Document params;
-    if (!Instantiate(send.params, &params, step)) return false;
-    msg.AddMember("params", rapidjson::Value(params, a), a);
-  }
+  std::string error;
+  rapidjson::Value auto_id;
+  if (send.id_mode == Send::IdMode::kAuto) auto_id = session_.NextId(send.method);
+  if (!BuildSendMessage(
+          send, [this](std::string_view p) { return Lookup(p); }, auto_id, &msg, &error))
+    return ScenarioBug(step, error);
+  msg = session::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
+  auto& fa = msg.GetAllocator();  // the frame's allocator: `a` went with the old document
   if (send.pad_to) {
     // Grow one string so the payload is exactly pad_to bytes: each 'x' adds one byte.
     rapidjson::Value* target = nullptr;
-    std::string_view ptr = send.pad_pointer.empty() ? "/params/data" : send.pad_pointer;
+    std::string ptr = send.pad_pointer.empty() ? std::string("/params/data") : send.pad_pointer;
     auto cut = ptr.rfind('/');
     rapidjson::Value* parent =
         const_cast<rapidjson::Value*>(json::Resolve(msg, ptr.substr(0, cut)));
     if (parent && parent->IsObject()) {
       std::string key(ptr.substr(cut + 1));
       if (!json::Find(*parent, key))
-        parent->AddMember(rapidjson::Value(key.c_str(), a), rapidjson::Value(""), a);
+        parent->AddMember(rapidjson::Value(key.c_str(), fa), rapidjson::Value(""), fa);
       target = const_cast<rapidjson::Value*>(json::Resolve(msg, ptr));
     }
     if (!target || !target->IsString())
-      return ScenarioBug(step, "pad_at " + std::string(ptr) + " is not a string in an object");
+      return ScenarioBug(step, "pad_at " + ptr + " is not a string in an object");
     std::size_t size = json::ToCompact(msg).size();
     if (size > send.pad_to)
       return ScenarioBug(step, "the frame is already " + std::to_string(size) +
                                    " bytes, more than pad_to " + std::to_string(send.pad_to));
     std::string padded(target->GetString(), target->GetStringLength());
     padded.append(send.pad_to - size, 'x');
-    target->SetString(padded.data(), static_cast<rapidjson::SizeType>(padded.size()), a);
+    target->SetString(padded.data(), static_cast<rapidjson::SizeType>(padded.size()), fa);
   }
   Named named;
   named.method = send.method;
@@ -320,14 +353,19 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   } else {
     bytes = std::move(body);
   }
+  // One honest frame written the hard way is still a request the plugin must answer.
+  bool one_frame = raw.framed && (!raw.length || *raw.length == body.size());
+  std::string payload = one_frame ? body : std::string();
+  std::size_t index;
   if (raw.chunk == 0 || raw.chunk >= bytes.size()) {
-    session_.SendRaw(std::move(bytes), std::move(note));
-    return true;
+    index = session_.SendRaw(std::move(bytes), std::move(note));
+  } else {
+    std::size_t chunks = (bytes.size() + raw.chunk - 1) / raw.chunk;
+    note += (note.empty() ? "" : "; ") + std::string("written in ") + std::to_string(chunks) +
+            " chunks of " + std::to_string(raw.chunk) + " bytes, " + MsText(raw.delay) + " apart";
+    index = session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note));
   }
-  std::size_t chunks = (bytes.size() + raw.chunk - 1) / raw.chunk;
-  note += (note.empty() ? "" : "; ") + std::string("written in ") + std::to_string(chunks) +
-          " chunks of " + std::to_string(raw.chunk) + " bytes, " + MsText(raw.delay) + " apart";
-  session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note));
+  if (one_frame) session_.TrackRawRequest(index, payload);
   return true;
 }
 
@@ -379,9 +417,11 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
                   found->frame);
     if (expect.not_before && found->at - start < *expect.not_before)
       return Miss(step,
-                  what + " arrived after " +
-                      MsText(session_.ElapsedMs(found->at) - session_.ElapsedMs(start)) +
-                      ", earlier than allowed",
+                  found->at < start
+                      ? what + " had already arrived before the step began"
+                      : what + " arrived after " +
+                            MsText(session_.ElapsedMs(found->at) - session_.ElapsedMs(start)) +
+                            ", earlier than allowed",
                   "not before " + MsText(*expect.not_before), Summarise(*found), found->frame);
     if (!expect.as.empty()) captures_[expect.as] = found->doc;
     if (expect.reply) {
@@ -446,7 +486,8 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
       Deadline(wanted));
   std::string what = Describe(none.filter);
   if (offending) {
-    offending->consumed = true;
+    // Left unconsumed: a later step may still expect it (a should-level "not yet" followed by a
+    // must-level "eventually").
     return Miss(step, what + " arrived, but none may", "no " + what.substr(what.find(' ') + 1),
                 Summarise(*offending), offending->frame);
   }
@@ -538,6 +579,7 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
   for (const auto& item : items->GetArray()) {
     if (each.where && !Match(where, &item, nullptr)) continue;
     item_ = &item;
+    SampleArgs(item, &item_args_);
     bool go_on = RunSteps(each.steps);
     item_ = nullptr;
     if (!go_on) return false;
@@ -595,6 +637,19 @@ void Player::BuildVars() {
   plugin.AddMember("version", rapidjson::Value(plugin_.version.c_str(), a), a);
   plugin.AddMember("dir", rapidjson::Value(plugin_.dir.c_str(), a), a);
   vars_.AddMember("plugin", plugin, a);
+  rapidjson::Value* host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
+  if (!host) {
+    vars_.AddMember("host", rapidjson::Value(rapidjson::kObjectType), a);
+    host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
+  }
+  if (host->IsObject() && !json::Find(*host, "pid"))
+    host->AddMember("pid", rapidjson::Value(static_cast<std::int64_t>(::getpid())), a);
+  rapidjson::Value sc(rapidjson::kObjectType);
+  sc.AddMember("id", rapidjson::Value(scenario_.id.c_str(), a), a);
+  sc.AddMember("data_dir", rapidjson::Value(data_dir_.c_str(), a), a);
+  std::string config = scenario_.config ? json::ToCompact(*scenario_.config) : "{}";
+  sc.AddMember("config_json", rapidjson::Value(config.c_str(), a), a);
+  vars_.AddMember("scenario", sc, a);
   rapidjson::Value manifest;
   if (plugin_.manifest) manifest.CopyFrom(*plugin_.manifest, a);
   vars_.AddMember("manifest", manifest, a);
@@ -606,6 +661,29 @@ void Player::BuildVars() {
     else
       vars_.AddMember(rapidjson::Value(name.c_str(), a), v, a);
   }
+}
+
+bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
+  const rapidjson::Value* env = profile_.plugin_env();
+  if (!env) return true;
+  for (const auto& m : env->GetObject()) {
+    rapidjson::Document value;
+    if (!Substitute(
+            m.value, [this](std::string_view p) { return Lookup(p); }, value.GetAllocator(), &value,
+            error)) {
+      *error = "profile plugin_env " + std::string(m.name.GetString()) + ": " + *error;
+      return false;
+    }
+    std::string name = m.name.GetString();
+    std::string text = value.IsString() ? std::string(value.GetString(), value.GetStringLength())
+                                        : json::ToCompact(value);
+    auto& vars = spawn->env;
+    vars.erase(std::remove_if(vars.begin(), vars.end(),
+                              [&](const std::string& kv) { return kv.rfind(name + "=", 0) == 0; }),
+               vars.end());
+    vars.push_back(name + "=" + text);
+  }
+  return true;
 }
 
 std::string Player::Unmet() const {
@@ -639,7 +717,20 @@ ScenarioResult Player::Run() {
                 : scenario_.timeout.count() ? scenario_.timeout
                                             : profile_.scenario_timeout();
   hard_deadline_ = start + hard_limit_;
+  if (profile_.plugin_env()) {
+    char templ[] = "/tmp/fakehost-data-XXXXXX";
+    if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
+  }
   BuildVars();
+  if (!profile_.granted_from_manifest().empty() && plugin_.manifest) {
+    std::vector<std::string> granted;
+    if (const rapidjson::Value* caps =
+            json::Resolve(*plugin_.manifest, profile_.granted_from_manifest());
+        caps && caps->IsArray())
+      for (const auto& c : caps->GetArray())
+        if (c.IsString()) granted.emplace_back(c.GetString());
+    session_.host().SetGranted(std::move(granted));
+  }
   for (const auto& [method, reply] : scenario_.host_replies) {
     if (reply.kind == HostReply::Kind::kHold)
       session_.host().Hold(method);
@@ -657,8 +748,15 @@ ScenarioResult Player::Run() {
   };
   hold(scenario_.steps);
 
+  process::SpawnSpec spawn = plugin_.spawn;
   std::string error;
-  if (!session_.Start(plugin_.spawn, &error)) {
+  if (!PluginEnvironment(&spawn, &error)) {
+    Failure f;
+    f.harness_error = true;
+    f.check = "environment";
+    f.message = error;
+    result_.failures.push_back(std::move(f));
+  } else if (!session_.Start(spawn, &error)) {
     Failure f;
     f.harness_error = true;
     f.check = "spawn";
@@ -667,8 +765,8 @@ ScenarioResult Player::Run() {
   } else {
     bool completed = RunSteps(scenario_.steps);
     result_.steps_run = step_number_;
-    bool clean = std::none_of(result_.failures.begin(), result_.failures.end(),
-                              [](const Failure& f) { return f.level == Level::kMust; });
+    // Any miss already explains what is missing; a request it left open is not news.
+    bool clean = result_.failures.empty();
     if (completed && clean && !session_.exited() && !stopped_) {
       // Give answers already on their way a moment: the requests stay pending otherwise.
       auto unanswered = [&] {
@@ -679,7 +777,9 @@ ScenarioResult Player::Run() {
       session_.RunUntil([&] { return !unanswered() || session_.gone(); },
                         Deadline(Clock::now() + Ms(50)));
     }
-    if (completed && clean) {
+    // After a graded shutdown the host has abandoned whatever was still open, as a real host
+    // does; before it, every request must have had its answer.
+    if (completed && clean && !stopped_) {
       for (const auto& [key, req] : session_.requests()) {
         if (req.answer_frame) continue;
         Failure f;
@@ -723,11 +823,44 @@ ScenarioResult Player::Run() {
   result_.stderr_tail = session_.StderrTail(4096);
   result_.stderr_bytes_dropped = session_.stderr_dropped();
   if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
+  if (!data_dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(data_dir_, ec);
+  }
   result_.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   return std::move(result_);
 }
 
 }  // namespace
+
+bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::Value& auto_id,
+                      rapidjson::Document* out, std::string* error) {
+  out->SetObject();
+  auto& a = out->GetAllocator();
+  switch (send.id_mode) {
+    case Send::IdMode::kAuto:
+      out->AddMember("id", rapidjson::Value(auto_id, a), a);
+      break;
+    case Send::IdMode::kNull:
+      out->AddMember("id", rapidjson::Value(), a);
+      break;
+    case Send::IdMode::kExplicit: {
+      rapidjson::Value id;
+      if (send.id && !Substitute(*send.id, lookup, a, &id, error)) return false;
+      out->AddMember("id", id, a);
+      break;
+    }
+    case Send::IdMode::kNone:
+      break;
+  }
+  out->AddMember("method", rapidjson::Value(send.method.c_str(), a), a);
+  if (send.params) {
+    rapidjson::Value params;
+    if (!Substitute(*send.params, lookup, a, &params, error)) return false;
+    out->AddMember("params", params, a);
+  }
+  return true;
+}
 
 ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
                     const schema::FrameSchema* schema, const PluginTarget& plugin,

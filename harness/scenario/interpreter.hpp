@@ -17,6 +17,7 @@
 #include "harness/protocol/profile.hpp"
 #include "harness/scenario/model.hpp"
 #include "harness/scenario/result.hpp"
+#include "harness/scenario/template.hpp"
 
 namespace fakehost::schema {
 class FrameSchema;
@@ -37,6 +38,12 @@ struct PlayOptions {
   /// Set from outside (SIGINT) to end the scenario at its next event.
   const std::atomic<bool>* interrupted = nullptr;
 };
+
+/// The message a `send`/`notify` step sends, before the profile's envelope (HostFrame):
+/// id (`auto_id` when the step leaves it to the host), method, params with variables filled
+/// in by `lookup`. False with `*error` when a variable is unknown.
+bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::Value& auto_id,
+                      rapidjson::Document* out, std::string* error);
 
 ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
                     const schema::FrameSchema* schema, const PluginTarget& plugin,

@@ -1,9 +1,13 @@
 #include "harness/session/session.hpp"
 
+#include <unistd.h>
+
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include "harness/json/json.hpp"
 #include "harness/schema/schema.hpp"
+#include "harness/session/interrupt.hpp"
 
 namespace fakehost::session {
 namespace {
@@ -63,9 +67,24 @@ Session::Session(const protocol::Profile& profile, const schema::FrameSchema* sc
 
 Session::~Session() {
   child_.reset();  // kills and reaps the group before anything its callbacks touch goes away
+  if (interrupt_watcher_) interrupt_watcher_->close();
+}
+
+void Session::WatchInterrupt() {
+  int fd = InterruptFd();
+  if (fd < 0) return;
+  // A duplicate per session: each event loop registers the descriptor with its own epoll, and
+  // nobody reads it, so it stays readable for all of them.
+  auto watcher = std::make_shared<boost::asio::posix::stream_descriptor>(io_, ::dup(fd));
+  watcher->async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                      [this, watcher](const boost::system::error_code& ec) {
+                        if (!ec) ++generation_;
+                      });
+  interrupt_watcher_ = watcher;
 }
 
 bool Session::Start(const process::SpawnSpec& spec, std::string* error) {
+  WatchInterrupt();
   process::Callbacks cb;
   cb.on_stdout = [this](std::string_view bytes) { OnStdout(bytes); };
   cb.on_stdout_eof = [this] { OnStdoutEof(); };
@@ -109,20 +128,37 @@ rapidjson::Value Session::NextId(const std::string& method) {
   return rapidjson::Value(static_cast<std::int64_t>(id));
 }
 
-std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid) {
+rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Document message) {
   // The envelope members first, so transcripts read like the spec's examples.
   rapidjson::Document frame;
   frame.SetObject();
   auto& a = frame.GetAllocator();
-  for (const auto& m : profile_.host_members().GetObject())
+  for (const auto& m : profile.host_members().GetObject())
     if (!json::Find(message, std::string_view(m.name.GetString(), m.name.GetStringLength())))
       frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
   if (message.IsObject())
     for (auto& m : message.GetObject())
       frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  protocol::Classified c = profile.Classify(frame);
+  const rapidjson::Value* members = profile.request_members();
+  if (c.kind != MessageKind::kRequest || !members) return frame;
+  for (const auto& m : members->GetObject()) {
+    std::string_view name(m.name.GetString(), m.name.GetStringLength());
+    if (json::Find(frame, name)) continue;  // a scenario's own value wins
+    rapidjson::Value v;
+    if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}")
+      v.SetInt64(static_cast<std::int64_t>(profile.DeadlineFor(c.method).count()));
+    else
+      v.CopyFrom(m.value, a);
+    frame.AddMember(rapidjson::Value(m.name, a), v, a);
+  }
+  return frame;
+}
 
-  std::string payload = json::ToCompact(frame);
+std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid) {
+  rapidjson::Document frame = HostFrame(profile_, std::move(message));
   protocol::Classified c = profile_.Classify(frame);
+  std::string payload = json::ToCompact(frame);
   TranscriptEntry entry;
   entry.direction = Direction::kHostToPlugin;
   entry.t_ms = ElapsedMs(Clock::now());
@@ -159,6 +195,44 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   }
   Write(wire::Encode(profile_.framing(), payload), index);
   return index;
+}
+
+void Session::AfterHandshake(const rapidjson::Value& reply) {
+  const rapidjson::Value* after = profile_.after_handshake();
+  if (!after) return;
+  const rapidjson::Value* result = json::Find(reply, "result");
+  if (const rapidjson::Value* when = json::Find(*after, "when"); when && when->IsObject()) {
+    if (!result || !result->IsObject()) return;
+    for (const auto& m : when->GetObject()) {
+      const rapidjson::Value* got =
+          json::Find(*result, std::string_view(m.name.GetString(), m.name.GetStringLength()));
+      if (!got || !json::StrictEqual(*got, m.value)) return;
+    }
+  }
+  for (const auto& message : json::Find(*after, "send")->GetArray()) {
+    rapidjson::Document copy;
+    copy.CopyFrom(message, copy.GetAllocator());
+    std::size_t index = Send(std::move(copy), false);
+    transcript_[index].notes.push_back("sent by the host after a successful handshake");
+  }
+}
+
+void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
+  rapidjson::Document doc;
+  if (!json::Parse(payload, &doc).ok) return;
+  protocol::Classified c = profile_.Classify(doc);
+  json::IdKind k = json::ClassifyId(c.id);
+  if (c.kind != MessageKind::kRequest ||
+      (k != json::IdKind::kInteger && k != json::IdKind::kString))
+    return;
+  // Only a frame the protocol accepts is a request the plugin owes an answer (a Flash request
+  // with a string id is noise, not a request).
+  if (schema_ && !schema_->Validate(schema::RouteDef(*schema_, "request", c.method), doc).empty())
+    return;
+  requests_[json::IdKey(*c.id)] =
+      PendingRequest{index, c.method, json::ToCompact(*c.id), Clock::now(), {}};
+  transcript_[index].method = c.method;
+  transcript_[index].id = json::ToCompact(*c.id);
 }
 
 std::size_t Session::SendRaw(std::string bytes, std::string note) {
@@ -305,6 +379,10 @@ void Session::OnFrame(wire::Frame& frame) {
   Record(std::move(entry));
   inbox_.push_back(std::move(in));
   if (c.kind == MessageKind::kRequest) OnPluginRequest(inbox_.back());
+  if (after_handshake_pending_) {
+    after_handshake_pending_ = false;
+    AfterHandshake(*doc);
+  }
 }
 
 void Session::OnResponse(Inbound& in, TranscriptEntry& entry) {
@@ -362,7 +440,10 @@ void Session::OnResponse(Inbound& in, TranscriptEntry& entry) {
   auto ms = std::chrono::duration_cast<Ms>(in.at - req.sent).count();
   entry.notes.push_back("answers #" + std::to_string(req.frame) + " after " + std::to_string(ms) +
                         " ms");
-  if (key == handshake_key_) handshake_answered_ = true;
+  if (key == handshake_key_) {
+    handshake_answered_ = true;
+    after_handshake_pending_ = true;
+  }
 }
 
 void Session::CheckOrder(const Inbound& in) {
@@ -385,7 +466,8 @@ void Session::CheckOrder(const Inbound& in) {
 }
 
 void Session::OnPluginRequest(Inbound& in) {
-  protocol::HostResponder::Answer answer = host_.Decide(in.method, in.at);
+  protocol::HostResponder::Answer answer =
+      host_.Decide(in.method, json::Find(*in.doc, "params"), in.at);
   transcript_[in.frame].notes.push_back("fake host: " + answer.why);
   if (answer.hold) return;
   Reply(in, answer.body);
@@ -518,12 +600,10 @@ process::StopResult Session::Stop(const std::vector<protocol::StopStepSpec>& ste
     switch (s.kind) {
       case protocol::StopStepSpec::Kind::kWrite: {
         p.kind = process::StopStep::Kind::kWrite;
-        rapidjson::Document note;
-        note.SetObject();
-        for (const auto& m : profile_.host_members().GetObject())
-          note.AddMember(rapidjson::Value(m.name, note.GetAllocator()),
-                         rapidjson::Value(m.value, note.GetAllocator()), note.GetAllocator());
-        note.AddMember("method", Str(s.method, note.GetAllocator()), note.GetAllocator());
+        rapidjson::Document message;
+        message.SetObject();
+        message.AddMember("method", Str(s.method, message.GetAllocator()), message.GetAllocator());
+        rapidjson::Document note = HostFrame(profile_, std::move(message));
         std::string payload = json::ToCompact(note);
         TranscriptEntry entry;
         entry.direction = Direction::kHostToPlugin;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 
 #include "harness/json/rapidjson.hpp"
 #include "harness/process/child.hpp"
@@ -58,6 +59,11 @@ struct PendingRequest {
   std::optional<std::size_t> answer_frame;
 };
 
+/// The frame the host sends for `message`: the profile's envelope members, the message, and
+/// for requests the profile's request members (Flash: deadline_ms). Session::Send uses it, and
+/// so does `fakehost schema check` to certify the host's frames.
+rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Document message);
+
 class Session {
  public:
   struct Options {
@@ -84,6 +90,9 @@ class Session {
   /// Like SendRaw, but written `chunk` bytes at a time with `delay` between writes (events are
   /// processed meanwhile); recorded as one entry.
   std::size_t SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note);
+  /// A raw write that carried one well-framed request: register it, so its answer is matched
+  /// (and a missing answer noticed) like that of a request sent with Send.
+  void TrackRawRequest(std::size_t index, std::string_view payload);
   /// Answers a plugin->host request with `body` (the reply's members: result or error).
   void Reply(const Inbound& request, const rapidjson::Value& body);
   /// The next id the profile assigns to a host request of `method`.
@@ -137,6 +146,8 @@ class Session {
   void OnResponse(Inbound& in, TranscriptEntry& entry);
   void OnPluginRequest(Inbound& in);
   void CheckOrder(const Inbound& in);
+  void AfterHandshake(const rapidjson::Value& reply);
+  void WatchInterrupt();
   void Validate(TranscriptEntry& entry, const rapidjson::Value& frame, protocol::MessageKind kind,
                 const std::string& method, bool from_plugin);
   std::size_t Record(TranscriptEntry entry);
@@ -164,7 +175,9 @@ class Session {
   bool handshake_answered_ = false;
   bool shutdown_sent_ = false;
   std::string handshake_key_;  // IdKey of the handshake request
+  bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;
+  std::shared_ptr<boost::asio::posix::basic_stream_descriptor<>> interrupt_watcher_;
 
  public:
   /// The fake host, for a scenario's overrides (replies, holds, granted capabilities).
