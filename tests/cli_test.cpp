@@ -93,3 +93,57 @@ TEST(Cli, ListShowsEveryScenarioWithItsSection) {
 
 }  // namespace
 }  // namespace fakehost::testing
+
+namespace fakehost::testing {
+namespace {
+
+// Issue 3's end-to-end proof: a schema-invalid frame from the plugin fails the scenario at the
+// must level, and the report names the frame, the $defs entry and the JSON pointer.
+TEST(SchemaValidation, AnInvalidFrameFromThePluginIsNamedByItsPointer) {
+  std::string out = MakeTempDir();
+  CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin",
+                              FixturesDir() + "/rim-v1/broken/bad-log-level", "--only",
+                              "heartbeat/*", "--out", out});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  rapidjson::Document report;
+  ASSERT_TRUE(json::Parse(ReadFile(out + "/report.json"), &report).ok);
+  bool named = false;
+  for (const auto& s : json::Find(report, "scenarios")->GetArray())
+    for (const auto& f : json::Find(s, "failures")->GetArray()) {
+      std::string message = json::Find(f, "message")->GetString();
+      if (std::string(json::Find(f, "check")->GetString()) == "schema" &&
+          message.find("rim.log.notification") != std::string::npos &&
+          message.find("/params/level") != std::string::npos && json::Find(f, "frame"))
+        named = true;
+    }
+  EXPECT_TRUE(named) << r.out;
+  fs::remove_all(out);
+}
+
+}  // namespace
+}  // namespace fakehost::testing
+
+namespace fakehost::testing {
+namespace {
+
+TEST(SchemaCheck, CertifiesBothShippedSchemasAndTheHostFramesTheirProfilesBuild) {
+  for (const char* p : {"rim-v1", "flash-v1"}) {
+    CommandResult r = Fakehost(
+        {"schema", "check", SourceDir() + "/schema/" + p + "/plugin-protocol-v1.schema.json"});
+    EXPECT_EQ(r.exit_code, 0) << p << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("all hold"), std::string::npos) << r.out;
+  }
+}
+
+TEST(SchemaCheck, AKeywordValijsonWouldIgnoreIsBadInputWithItsPointer) {
+  std::string dir = MakeTempDir();
+  Write(dir + "/s.schema.json",
+        R"({"$defs": {"x.request": {"type": "object", "unevaluatedProperties": false}}})");
+  CommandResult r = Fakehost({"schema", "check", dir + "/s.schema.json"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("/$defs/x.request/unevaluatedProperties"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace fakehost::testing
