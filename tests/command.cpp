@@ -12,7 +12,8 @@
 
 namespace fakehost::testing {
 
-CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline) {
+CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
+                         std::chrono::milliseconds interrupt_after) {
   CommandResult result;
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return result;
@@ -36,10 +37,16 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seco
   std::string* sinks[2] = {&result.out, &result.err};
   int open_fds = 2;
   auto until = start + deadline;
+  bool interrupted = interrupt_after.count() <= 0;
   while (open_fds > 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                    until - std::chrono::steady_clock::now())
-                    .count();
+    auto now = std::chrono::steady_clock::now();
+    if (!interrupted && now >= start + interrupt_after) {
+      kill(pid, SIGINT);
+      interrupted = true;
+    }
+    auto wake = interrupted ? until : std::min(until, start + interrupt_after);
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
+    if (left <= 0 && !interrupted) continue;
     if (left <= 0) {
       result.timed_out = true;
       kill(-pid, SIGKILL);

@@ -15,7 +15,9 @@ struct CommandResult {
   double ms = 0;
 };
 
-CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline);
+/// `interrupt_after` > 0: send SIGINT to the command that long after it started (as Ctrl-C).
+CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
+                         std::chrono::milliseconds interrupt_after = {});
 
 /// The fakehost binary, the fixture root and the repo root, from the build.
 std::string FakehostBin();

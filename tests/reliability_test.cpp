@@ -134,3 +134,29 @@ TEST(Reliability, ANonExecutableEntrypointIsBadInputSayingSo) {
 
 }  // namespace
 }  // namespace fakehost::testing
+
+namespace fakehost::testing {
+namespace {
+
+TEST(Reliability, AnInterruptedRunStopsAtOnceAndStillWritesEveryReport) {
+  std::string out = MakeTempDir();
+  CommandResult r = RunCommand(
+      {FakehostBin(), "run", "--protocol", "rim-v1", "--plugin", Hostile("silent"), "--jobs", "1",
+       "--out", out, "--report", "junit=" + out + "/junit.xml", "--only", "handshake/*",
+       "--no-color"},
+      std::chrono::seconds(60), std::chrono::milliseconds(700));
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_LT(r.ms, 5000) << "a wait of 10 s should have ended at the interrupt\n" << r.out;
+  rapidjson::Document report;
+  ASSERT_TRUE(json::Parse(ReadFile(out + "/report.json"), &report).ok) << r.out << r.err;
+  const auto& summary = *json::Find(report, "summary");
+  EXPECT_GT(json::Find(summary, "total")->GetInt(), 1);
+  EXPECT_EQ(json::Find(summary, "not_run")->GetInt(), json::Find(summary, "total")->GetInt());
+  EXPECT_NE(ReadFile(out + "/junit.xml").find("interrupted"), std::string::npos);
+  EXPECT_EQ(Leftovers(Hostile("silent"), "silent"), std::vector<std::string>{});
+  fs::remove_all(out);
+}
+
+}  // namespace
+}  // namespace fakehost::testing

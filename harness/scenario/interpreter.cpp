@@ -336,7 +336,6 @@ bool Player::DoSend(const Step& step, const Send& send) {
 }
 
 bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
-  (void)step;
   std::string body;
   body.reserve(raw.bytes.size() * raw.repeat);
   for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
@@ -366,6 +365,21 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
     index = session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note));
   }
   if (one_frame) session_.TrackRawRequest(index, payload);
+  if (!raw.as.empty()) {
+    const session::PendingRequest* req = session_.RequestByFrame(index);
+    rapidjson::Document doc;
+    const rapidjson::Value* id = nullptr;
+    if (req && json::Parse(payload, &doc).ok) id = json::Find(doc, "id");
+    if (!id)
+      return ScenarioBug(step, "send_raw with as: " + raw.as +
+                                   " must carry exactly one framed request the protocol accepts");
+    Named named;
+    named.frame = index;
+    named.method = req->method;
+    named.id.CopyFrom(*id, named.id.GetAllocator());
+    named.sent = req->sent;
+    named_[raw.as] = std::move(named);
+  }
   return true;
 }
 
@@ -858,6 +872,13 @@ bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::V
     rapidjson::Value params;
     if (!Substitute(*send.params, lookup, a, &params, error)) return false;
     out->AddMember("params", params, a);
+  }
+  if (send.members) {
+    rapidjson::Value members;
+    if (!Substitute(*send.members, lookup, a, &members, error)) return false;
+    for (auto& m : members.GetObject())
+      if (!json::Find(*out, std::string_view(m.name.GetString(), m.name.GetStringLength())))
+        out->AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
   }
   return true;
 }

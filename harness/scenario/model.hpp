@@ -58,6 +58,8 @@ struct Send {
   JsonPtr id;            ///< kExplicit: the id value (integer or string, or anything for `invalid`)
   std::string as;        ///< name to refer to this request later (reply_to); may be empty
   bool invalid = false;  ///< deliberately invalid: the host-side schema check is skipped
+  /// Extra top-level members (Flash's optional `trace` on a request); may be null.
+  JsonPtr members;
   /// Pad the serialised frame to exactly `pad_to` payload bytes by growing the string at
   /// `pad_pointer` (a JSON pointer into the message, e.g. "/params/data"). 0: no padding.
   std::uint64_t pad_to = 0;
@@ -72,6 +74,8 @@ struct SendRaw {
   std::uint64_t repeat = 1;             ///< `bytes` repeated this many times (big payloads)
   std::size_t chunk = 0;                ///< write in chunks of this many bytes (0: at once)
   Ms delay{0};                          ///< pause between chunks
+  /// Names the request the bytes carry (one framed, valid request) for reply_to; may be empty.
+  std::string as;
 };
 
 /// `expect`: wait for a matching inbound frame (out of order: frames that arrived earlier and

@@ -45,8 +45,8 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
   }
   const std::vector<Entry> entries = Entries(body.value);
   bool ok = OnlyKeys(entries,
-                     notify ? std::vector<std::string_view>{"method", "params"}
-                            : std::vector<std::string_view>{"method", "params", "id"},
+                     notify ? std::vector<std::string_view>{"method", "params", "members"}
+                            : std::vector<std::string_view>{"method", "params", "id", "members"},
                      body.key);
   if (const Entry* invalid = Find(siblings, "invalid")) {
     ok = Bool(invalid->value, "invalid", &out->invalid) && ok;
@@ -65,6 +65,15 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
     } else if (!out->invalid && !out->params->IsObject() && !out->params->IsArray()) {
       Error(params->value.Mark(),
             "params must be a map or a list (mark the step 'invalid: true' to send anything else)");
+      ok = false;
+    }
+  }
+  if (const Entry* members = Find(entries, "members")) {
+    out->members = Json(members->value);
+    if (out->members == nullptr) {
+      ok = false;
+    } else if (!out->members->IsObject()) {
+      Error(members->value.Mark(), "members takes a map of extra top-level members");
       ok = false;
     }
   }

@@ -16,7 +16,7 @@ const std::vector<KindInfo>& Kinds() {
   static const std::vector<KindInfo> kinds = {
       {"send", {"as", "invalid", "pad_to", "pad_at", "level", "note"}},
       {"notify", {"invalid", "level", "note"}},
-      {"send_raw", {"level", "note"}},
+      {"send_raw", {"as", "level", "note"}},
       {"expect", {"within", "not_before", "as", "reply", "level", "note"}},
       {"expect_none", {"for", "barrier", "level", "note"}},
       {"close_stdin", {"level", "note"}},
@@ -161,7 +161,11 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
   }
   if (kind == "send_raw") {
     SendRaw raw;
-    if (!ReadSendRaw(body, &raw)) return false;
+    bool ok = true;
+    if (const Entry* as = Find(siblings, "as")) {
+      ok = Identifier(as->value, "as", &raw.as) && DefineName(raw.as, as->value.Mark(), true, scope);
+    }
+    if (!ReadSendRaw(body, &raw) || !ok) return false;
     step->body = std::move(raw);
     return true;
   }

@@ -176,7 +176,8 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
     json::IdKind k = json::ClassifyId(c.id);
     if (k == json::IdKind::kInteger || k == json::IdKind::kString) {
       std::string key = json::IdKey(*c.id);
-      requests_[key] = PendingRequest{index, c.method, json::ToCompact(*c.id), Clock::now(), {}};
+      requests_.emplace(key,
+                        PendingRequest{index, c.method, json::ToCompact(*c.id), Clock::now(), {}});
       if (c.method == profile_.handshake_method()) {
         handshake_key_ = key;
         const std::string& ptr = profile_.granted_capabilities_pointer();
@@ -229,8 +230,8 @@ void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
   // with a string id is noise, not a request).
   if (schema_ && !schema_->Validate(schema::RouteDef(*schema_, "request", c.method), doc).empty())
     return;
-  requests_[json::IdKey(*c.id)] =
-      PendingRequest{index, c.method, json::ToCompact(*c.id), Clock::now(), {}};
+  requests_.emplace(json::IdKey(*c.id),
+                    PendingRequest{index, c.method, json::ToCompact(*c.id), Clock::now(), {}});
   transcript_[index].method = c.method;
   transcript_[index].id = json::ToCompact(*c.id);
 }
@@ -425,6 +426,14 @@ void Session::OnResponse(Inbound& in, TranscriptEntry& entry) {
     }
     return;
   }
+  // Several requests may be in flight under one id (Flash allows a repeated id): each answer
+  // takes the oldest one still open.
+  auto [first, last] = requests_.equal_range(key);
+  for (auto open = first; open != last; ++open)
+    if (!open->second.answer_frame) {
+      it = open;
+      break;
+    }
   PendingRequest& req = it->second;
   in.method = req.method;
   if (req.answer_frame) {

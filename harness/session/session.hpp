@@ -117,7 +117,8 @@ class Session {
   const std::vector<TranscriptEntry>& transcript() const { return transcript_; }
   const std::vector<Finding>& findings() const { return findings_; }
   void AddFinding(Finding f) { findings_.push_back(std::move(f)); }
-  const std::map<std::string, PendingRequest>& requests() const { return requests_; }
+  /// Host requests by IdKey, in the order sent; one id may carry several.
+  const std::multimap<std::string, PendingRequest>& requests() const { return requests_; }
   /// The request registered under an id, by its IdKey ("i:2" / "s:2"); nullptr if none.
   const PendingRequest* RequestByFrame(std::size_t frame) const;
   bool handshake_answered() const { return handshake_answered_; }
@@ -164,7 +165,7 @@ class Session {
   std::vector<TranscriptEntry> transcript_;
   std::vector<Finding> findings_;
   std::deque<Inbound> inbox_;
-  std::map<std::string, PendingRequest> requests_;  // by IdKey
+  std::multimap<std::string, PendingRequest> requests_;  // by IdKey, in the order sent
   std::map<std::string, std::int64_t> next_ids_;    // per id sequence, by method or ""
   Clock::time_point started_;
   std::optional<Clock::time_point> exit_seen_;
