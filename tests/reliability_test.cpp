@@ -140,11 +140,11 @@ namespace {
 
 TEST(Reliability, AnInterruptedRunStopsAtOnceAndStillWritesEveryReport) {
   std::string out = MakeTempDir();
-  CommandResult r = RunCommand(
-      {FakehostBin(), "run", "--protocol", "rim-v1", "--plugin", Hostile("silent"), "--jobs", "1",
-       "--out", out, "--report", "junit=" + out + "/junit.xml", "--only", "handshake/*",
-       "--no-color"},
-      std::chrono::seconds(60), std::chrono::milliseconds(700));
+  CommandResult r =
+      RunCommand({FakehostBin(), "run", "--protocol", "rim-v1", "--plugin", Hostile("silent"),
+                  "--jobs", "1", "--out", out, "--report", "junit=" + out + "/junit.xml", "--only",
+                  "handshake/*", "--no-color"},
+                 std::chrono::seconds(60), std::chrono::milliseconds(700));
   ASSERT_FALSE(r.timed_out) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_LT(r.ms, 5000) << "a wait of 10 s should have ended at the interrupt\n" << r.out;

@@ -163,7 +163,8 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
     SendRaw raw;
     bool ok = true;
     if (const Entry* as = Find(siblings, "as")) {
-      ok = Identifier(as->value, "as", &raw.as) && DefineName(raw.as, as->value.Mark(), true, scope);
+      ok =
+          Identifier(as->value, "as", &raw.as) && DefineName(raw.as, as->value.Mark(), true, scope);
     }
     if (!ReadSendRaw(body, &raw) || !ok) return false;
     step->body = std::move(raw);

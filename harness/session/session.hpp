@@ -166,7 +166,7 @@ class Session {
   std::vector<Finding> findings_;
   std::deque<Inbound> inbox_;
   std::multimap<std::string, PendingRequest> requests_;  // by IdKey, in the order sent
-  std::map<std::string, std::int64_t> next_ids_;    // per id sequence, by method or ""
+  std::map<std::string, std::int64_t> next_ids_;         // per id sequence, by method or ""
   Clock::time_point started_;
   std::optional<Clock::time_point> exit_seen_;
   std::uint64_t generation_ = 0;
