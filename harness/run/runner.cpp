@@ -239,14 +239,7 @@ std::vector<scenario::ScenarioResult> RunScenarios(
       const scenario::Scenario& s = *selected[i % selected.size()];
       scenario::ScenarioResult r;
       if (options.play.interrupted && options.play.interrupted->load()) {
-        r.id = s.id;
-        r.title = s.title;
-        r.spec = s.spec;
-        r.requirement = s.requirement;
-        r.level = s.level;
-        r.tags = s.tags;
-        r.loc = s.loc;
-        r.status = scenario::Status::kNotRun;
+        r = scenario::ResultFor(s, scenario::Status::kNotRun);
         r.skip_reason = "interrupted";
       } else {
         r = scenario::Play(s, profile, schema, plugin, options.play);

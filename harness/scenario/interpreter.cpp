@@ -712,14 +712,7 @@ std::string Player::Unmet() const {
 }
 
 ScenarioResult Player::Run() {
-  result_.id = scenario_.id;
-  result_.title = scenario_.title;
-  result_.spec = scenario_.spec;
-  result_.requirement = scenario_.requirement;
-  result_.level = scenario_.level;
-  result_.tags = scenario_.tags;
-  result_.loc = scenario_.loc;
-  result_.steps_total = scenario_.steps.size();
+  result_ = ResultFor(scenario_, Status::kNotRun);
   Clock::time_point start = Clock::now();
 
   if (std::string unmet = Unmet(); !unmet.empty()) {

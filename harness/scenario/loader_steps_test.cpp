@@ -1,6 +1,7 @@
 // The loader: each step kind, its siblings and its errors.
 #include <gtest/gtest.h>
 
+#include "harness/json/json.hpp"
 #include "harness/scenario/loader.hpp"
 
 namespace fakehost::scenario {
@@ -90,9 +91,22 @@ TEST(LoadSend, ReadsPadding) {
             "s.yaml:6:13: pad_to must be an integer, not '10'");
 }
 
+TEST(LoadSend, ReadsExtraTopLevelMembers) {
+  Send s = One<Send>("  - send: {method: m, members: {trace: k3x9}}\n");
+  ASSERT_TRUE(s.members);
+  EXPECT_EQ(fakehost::json::ToCompact(*s.members), R"({"trace":"k3x9"})");
+  EXPECT_EQ(Error("  - send: {method: m, members: [1]}\n"),
+            "s.yaml:5:32: members takes a map of extra top-level members");
+}
+
+TEST(LoadSendRaw, NamesTheRequestItCarries) {
+  SendRaw r = One<SendRaw>("  - send_raw: {text: '{}'}\n    as: raw\n");
+  EXPECT_EQ(r.as, "raw");
+}
+
 TEST(LoadSend, RejectsUnknownKeysInTheBodyAndMissingMethod) {
   EXPECT_EQ(Error("  - send: {method: m, parms: {}}\n"),
-            "s.yaml:5:23: unknown key 'parms' in send (allowed: method, params, id)");
+            "s.yaml:5:23: unknown key 'parms' in send (allowed: method, params, id, members)");
   EXPECT_EQ(Error("  - send: {params: {}}\n"), "s.yaml:5:5: send needs a method");
   EXPECT_EQ(Error("  - send: {method: 5}\n"),
             "s.yaml:5:20: method must be a string, not integer 5 (quote it to make it a string)");
@@ -105,7 +119,7 @@ TEST(LoadNotify, IsASendWithoutAnId) {
   EXPECT_EQ(steps[0].kind, "notify");
   EXPECT_EQ(std::get<Send>(steps[0].body).id_mode, Send::IdMode::kNone);
   EXPECT_EQ(Error("  - notify: {method: m, id: 1}\n"),
-            "s.yaml:5:25: unknown key 'id' in notify (allowed: method, params)");
+            "s.yaml:5:25: unknown key 'id' in notify (allowed: method, params, members)");
   EXPECT_EQ(Error("  - notify: {method: m}\n    as: x\n"),
             "s.yaml:6:5: 'as' is not allowed on a notify step (allowed: invalid, level, note)");
 }

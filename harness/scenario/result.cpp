@@ -20,6 +20,20 @@ const char* StatusName(Status status) {
   return "not-run";
 }
 
+ScenarioResult ResultFor(const Scenario& scenario, Status status) {
+  ScenarioResult r;
+  r.id = scenario.id;
+  r.title = scenario.title;
+  r.spec = scenario.spec;
+  r.requirement = scenario.requirement;
+  r.level = scenario.level;
+  r.tags = scenario.tags;
+  r.loc = scenario.loc;
+  r.steps_total = scenario.steps.size();
+  r.status = status;
+  return r;
+}
+
 Status Grade(const std::vector<Failure>& failures, bool strict) {
   bool fail = false, warn = false;
   for (const auto& f : failures) {

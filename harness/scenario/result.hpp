@@ -57,6 +57,10 @@ struct ScenarioResult {
   ExitInfo exit;
 };
 
+/// A result that names `scenario` (id, title, spec, requirement, level, tags, where) and
+/// holds nothing else yet; `status` is `status`.
+ScenarioResult ResultFor(const Scenario& scenario, Status status);
+
 /// pass/fail/warn/error from the failures: an error wins, then a must-level miss (or a
 /// should-level one under `strict`), then a should-level miss is a warning.
 Status Grade(const std::vector<Failure>& failures, bool strict);

@@ -112,6 +112,18 @@ double Session::ElapsedMs(Clock::time_point at) const {
   return std::chrono::duration<double, std::milli>(at - started_).count();
 }
 
+TranscriptEntry Session::NewEntry(Direction direction, std::string kind, std::string_view text,
+                                  std::uint64_t size) const {
+  TranscriptEntry entry;
+  entry.direction = direction;
+  entry.t_ms = ElapsedMs(Clock::now());
+  entry.kind = std::move(kind);
+  entry.size = size;
+  entry.clipped = text.size() > options_.transcript_text_cap;
+  entry.text = std::string(text.substr(0, options_.transcript_text_cap));
+  return entry;
+}
+
 std::size_t Session::Record(TranscriptEntry entry) {
   entry.index = transcript_.size();
   transcript_.push_back(std::move(entry));
@@ -159,15 +171,10 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   rapidjson::Document frame = HostFrame(profile_, std::move(message));
   protocol::Classified c = profile_.Classify(frame);
   std::string payload = json::ToCompact(frame);
-  TranscriptEntry entry;
-  entry.direction = Direction::kHostToPlugin;
-  entry.t_ms = ElapsedMs(Clock::now());
-  entry.kind = protocol::MessageKindName(c.kind);
+  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, protocol::MessageKindName(c.kind),
+                                   payload, payload.size());
   entry.method = c.method;
   if (c.id) entry.id = json::ToCompact(*c.id);
-  entry.size = payload.size();
-  entry.clipped = payload.size() > options_.transcript_text_cap;
-  entry.text = payload.substr(0, options_.transcript_text_cap);
   if (!deliberately_invalid) Validate(entry, frame, c.kind, c.method, false);
   if (deliberately_invalid) entry.notes.push_back("deliberately invalid: not validated");
   std::size_t index = Record(std::move(entry));
@@ -244,13 +251,7 @@ std::size_t Session::SendRaw(std::string bytes, std::string note) {
 std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms delay,
                                     std::string note) {
   std::string all = bytes;
-  TranscriptEntry entry;
-  entry.direction = Direction::kHostToPlugin;
-  entry.t_ms = ElapsedMs(Clock::now());
-  entry.kind = "raw";
-  entry.size = bytes.size();
-  entry.clipped = bytes.size() > options_.transcript_text_cap;
-  entry.text = bytes.substr(0, options_.transcript_text_cap);
+  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, "raw", bytes, bytes.size());
   if (!note.empty()) entry.notes.push_back(std::move(note));
   std::size_t index = Record(std::move(entry));
   for (std::size_t at = 0; at < all.size(); at += chunk) {
@@ -325,12 +326,8 @@ void Session::OnEvents() {
 }
 
 void Session::OnFrame(wire::Frame& frame) {
-  TranscriptEntry entry;
-  entry.direction = Direction::kPluginToHost;
-  entry.t_ms = ElapsedMs(Clock::now());
-  entry.size = frame.payload.size();
-  entry.clipped = frame.payload.size() > options_.transcript_text_cap;
-  entry.text = frame.payload.substr(0, options_.transcript_text_cap);
+  TranscriptEntry entry =
+      NewEntry(Direction::kPluginToHost, "", frame.payload, frame.payload.size());
   std::size_t index = transcript_.size();
 
   auto doc = std::make_shared<rapidjson::Document>();
@@ -510,12 +507,7 @@ void Session::Validate(TranscriptEntry& entry, const rapidjson::Value& frame, Me
 }
 
 void Session::OnOversized(const wire::Oversized& o) {
-  TranscriptEntry entry;
-  entry.direction = Direction::kPluginToHost;
-  entry.t_ms = ElapsedMs(Clock::now());
-  entry.kind = "oversized";
-  entry.size = o.announced;
-  entry.text = o.header;
+  TranscriptEntry entry = NewEntry(Direction::kPluginToHost, "oversized", o.header, o.announced);
   bool prefixed = profile_.framing() == wire::Framing::kLengthPrefixed;
   std::string n = std::to_string(transcript_.size());
   std::string message;
@@ -534,12 +526,7 @@ void Session::OnOversized(const wire::Oversized& o) {
 }
 
 void Session::OnTruncated(const wire::TruncatedAtEof& t) {
-  TranscriptEntry entry;
-  entry.direction = Direction::kPluginToHost;
-  entry.t_ms = ElapsedMs(Clock::now());
-  entry.kind = "truncated";
-  entry.size = t.received;
-  entry.text = t.bytes;
+  TranscriptEntry entry = NewEntry(Direction::kPluginToHost, "truncated", t.bytes, t.received);
   std::string n = std::to_string(transcript_.size());
   std::string message =
       profile_.framing() == wire::Framing::kLengthPrefixed
@@ -614,13 +601,9 @@ process::StopResult Session::Stop(const std::vector<protocol::StopStepSpec>& ste
         message.AddMember("method", Str(s.method, message.GetAllocator()), message.GetAllocator());
         rapidjson::Document note = HostFrame(profile_, std::move(message));
         std::string payload = json::ToCompact(note);
-        TranscriptEntry entry;
-        entry.direction = Direction::kHostToPlugin;
-        entry.t_ms = ElapsedMs(Clock::now());
-        entry.kind = "notification";
+        TranscriptEntry entry =
+            NewEntry(Direction::kHostToPlugin, "notification", payload, payload.size());
         entry.method = s.method;
-        entry.text = payload;
-        entry.size = payload.size();
         entry.notes.push_back("stop sequence: " + s.label);
         Validate(entry, note, MessageKind::kNotification, s.method, false);
         Record(std::move(entry));

@@ -151,6 +151,9 @@ class Session {
   void WatchInterrupt();
   void Validate(TranscriptEntry& entry, const rapidjson::Value& frame, protocol::MessageKind kind,
                 const std::string& method, bool from_plugin);
+  /// An entry stamped now, its text capped at Options::transcript_text_cap.
+  TranscriptEntry NewEntry(Direction direction, std::string kind, std::string_view text,
+                           std::uint64_t size) const;
   std::size_t Record(TranscriptEntry entry);
   void Write(std::string bytes, std::size_t frame);
 
