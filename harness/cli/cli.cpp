@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <ctime>
 #include <filesystem>
@@ -76,7 +77,7 @@ bool ParseDuration(const std::string& text, scenario::Ms* out) {
   double v = std::strtod(text.c_str(), &end);
   std::string unit = end ? end : "";
   double ms = unit == "ms" ? v : unit == "s" ? v * 1000 : unit == "m" ? v * 60000 : -1;
-  if (ms < 0 || v <= 0) return false;
+  if (!std::isfinite(ms) || ms < 1 || ms > 86400000.0) return false;
   *out = scenario::Ms(static_cast<long long>(ms));
   return true;
 }

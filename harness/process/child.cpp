@@ -166,7 +166,7 @@ void ChildState::NotifyExit() {
 
 void ChildState::Write(std::string bytes, std::chrono::milliseconds cap,
                        std::function<void(WriteOutcome)> done) {
-  if (!stdin_open_) {
+  if (!stdin_open_ || close_when_drained_) {
     std::vector<Outcome> closed;
     closed.push_back({std::move(done), WriteOutcome::kClosed});
     asio::post(io_, [self = shared_from_this(), closed = std::move(closed)]() mutable {
@@ -213,6 +213,10 @@ void ChildState::OnWriteDone(std::uint64_t gen, const error_code& ec) {
   if (done.done) done.done(WriteOutcome::kWritten);
   if (!alive_) return;
   if (!write_in_flight_) StartNextWrite();  // the callback may have started one already
+  if (!write_in_flight_ && writes_.empty() && close_when_drained_) {
+    close_when_drained_ = false;
+    CloseStdin();
+  }
 }
 
 void ChildState::OnWriteTimeout(std::uint64_t gen) {
@@ -248,6 +252,12 @@ void ChildState::Deliver(std::vector<Outcome> outcomes) {
 
 void ChildState::CloseStdin() {
   if (!stdin_open_) return;
+  // Like a host that closes the pipe after what it already sent: queued writes go out first
+  // (each still bounded by its cap), then the pipe closes.
+  if (write_in_flight_ || !writes_.empty()) {
+    close_when_drained_ = true;
+    return;
+  }
   std::vector<Outcome> closed = CloseStdinAndTakeWrites(std::nullopt);
   if (closed.empty()) return;
   asio::post(io_, [self = shared_from_this(), closed = std::move(closed)]() mutable {

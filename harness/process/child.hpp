@@ -106,6 +106,8 @@ class Child {
   virtual void Write(std::string bytes, std::chrono::milliseconds cap,
                      std::function<void(WriteOutcome)> done) = 0;
   /// Closes stdin (the plugin sees EOF); queued writes complete with kClosed.
+  /// Closes stdin once the writes already queued are out (each still bounded by its cap);
+  /// later writes report kClosed.
   virtual void CloseStdin() = 0;
   virtual bool stdin_open() const = 0;
 

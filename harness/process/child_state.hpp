@@ -107,6 +107,7 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
   std::uint64_t stderr_dropped_ = 0;
 
   bool stdin_open_ = true;
+  bool close_when_drained_ = false;  // CloseStdin() came while writes were still queued
   std::deque<PendingWrite> writes_;  // front() is in flight when write_in_flight_
   bool write_in_flight_ = false;
   std::uint64_t write_gen_ = 0;  // tells the in-flight write's handlers from stale ones

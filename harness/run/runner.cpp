@@ -242,7 +242,17 @@ std::vector<scenario::ScenarioResult> RunScenarios(
         r = scenario::ResultFor(s, scenario::Status::kNotRun);
         r.skip_reason = "interrupted";
       } else {
-        r = scenario::Play(s, profile, schema, plugin, options.play);
+        try {
+          r = scenario::Play(s, profile, schema, plugin, options.play);
+        } catch (const std::exception& e) {
+          // A harness bug or an exhausted resource: this scenario is an error, the run goes on.
+          r = scenario::ResultFor(s, scenario::Status::kError);
+          scenario::Failure f;
+          f.harness_error = true;
+          f.check = "harness";
+          f.message = std::string("internal error: ") + e.what();
+          r.failures.push_back(std::move(f));
+        }
       }
       std::lock_guard<std::mutex> lock(report_mutex);
       if (on_result) on_result(r);

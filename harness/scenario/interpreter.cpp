@@ -634,7 +634,13 @@ bool Player::RunStep(const Step& step) {
 
 bool Player::RunSteps(const std::vector<Step>& steps) {
   for (const Step& step : steps) {
-    if (Interrupted() || Clock::now() >= hard_deadline_) return false;
+    if (Interrupted()) return false;
+    if (Clock::now() >= hard_deadline_) {
+      Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
+                     " before this step could run");
+      result_.failures.back().level = Level::kMust;
+      return false;
+    }
     ++step_number_;
     if (!RunStep(step)) return false;
   }
@@ -803,7 +809,7 @@ ScenarioResult Player::Run() {
     }
     if (!session_.exited()) {
       const auto* teardown = profile_.StopSequence("teardown");
-      process::StopResult r = session_.Stop(*teardown);
+      process::StopResult r = session_.Stop(*teardown, /*graded=*/false);
       if (!stopped_) {
         result_.exit.stop_stage = r.exited_before ? "" : "teardown: " + r.stage_label;
         result_.exit.stop_ms = static_cast<double>(r.elapsed.count());

@@ -77,6 +77,50 @@ std::unique_ptr<FrameSchema> FrameSchema::Load(const std::string& path, std::str
   return schema;
 }
 
+namespace {
+
+// libstdc++'s std::regex, which valijson 1.0 uses for `pattern`, recurses once per character
+// matched: a plugin that sends a 20,000-character string where the schema has a pattern would
+// overflow the stack and take the harness down. So every `pattern` is guarded before valijson
+// sees it: {"if": {"maxLength": N}, "then": {"pattern": P}, "else": {"maxLength": N}}. A longer
+// string is reported as too long instead of being matched. Every pattern in our schemas names
+// short things (ids, capability names, trace ids, registration names).
+constexpr int kMaxPatternSubject = 4096;
+
+void GuardPatterns(rapidjson::Value& node, rapidjson::Document::AllocatorType& a) {
+  if (node.IsArray()) {
+    for (auto& e : node.GetArray()) GuardPatterns(e, a);
+    return;
+  }
+  if (!node.IsObject()) return;
+  for (auto& m : node.GetObject()) {
+    std::string_view key(m.name.GetString(), m.name.GetStringLength());
+    if (key == "examples" || key == "x-invalid-examples" || key == "const" || key == "enum" ||
+        key == "default" || key.substr(0, 2) == "x-")
+      continue;  // data, not schemas
+    GuardPatterns(m.value, a);
+  }
+  auto pattern = node.FindMember("pattern");
+  if (pattern == node.MemberEnd() || !pattern->value.IsString()) return;
+  rapidjson::Value guard(rapidjson::kObjectType);
+  rapidjson::Value cap(rapidjson::kObjectType);
+  cap.AddMember("maxLength", kMaxPatternSubject, a);
+  rapidjson::Value then(rapidjson::kObjectType);
+  then.AddMember("pattern", rapidjson::Value(pattern->value, a), a);
+  guard.AddMember("if", rapidjson::Value(cap, a), a);
+  guard.AddMember("then", then, a);
+  guard.AddMember("else", cap, a);
+  node.RemoveMember("pattern");
+  auto all = node.FindMember("allOf");
+  if (all == node.MemberEnd()) {
+    node.AddMember("allOf", rapidjson::Value(rapidjson::kArrayType), a);
+    all = node.FindMember("allOf");
+  }
+  all->value.PushBack(guard, a);
+}
+
+}  // namespace
+
 std::unique_ptr<FrameSchema> FrameSchema::LoadText(std::string_view text, std::string* error) {
   auto fail = [&](std::string what) -> std::unique_ptr<FrameSchema> {
     if (error != nullptr) *error = std::move(what);
@@ -106,6 +150,7 @@ std::unique_ptr<FrameSchema> FrameSchema::LoadText(std::string_view text, std::s
   // reference to the copy, so one copy serves every entry.
   rapidjson::Document scratch;
   scratch.CopyFrom(root, scratch.GetAllocator());
+  GuardPatterns(scratch, scratch.GetAllocator());
   scratch.AddMember("$ref", rapidjson::Value(rapidjson::kStringType), scratch.GetAllocator());
   rapidjson::Value& ref = scratch.FindMember("$ref")->value;
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);

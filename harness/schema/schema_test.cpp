@@ -278,3 +278,33 @@ TEST(CheckSchema, ReportsFailingExamplesMissedCounterexamplesAndMissingLists) {
 
 }  // namespace
 }  // namespace fakehost::schema
+
+namespace fakehost::schema {
+namespace {
+
+// std::regex recurses per character: without the guard in LoadText, matching `pattern` against
+// a 100,000-character string from a hostile plugin overflows the stack.
+TEST(FrameSchemaValidate, AHugeStringWhereThereIsAPatternIsAViolationNotACrash) {
+  std::string error;
+  auto schema = FrameSchema::LoadText(
+      R"({"$defs": {"x.request": {"type": "object",
+                                  "properties": {"id": {"type": "string", "pattern": "^[a-z]+$"}}}}})",
+      &error);
+  ASSERT_NE(schema, nullptr) << error;
+  rapidjson::Document frame;
+  frame.SetObject();
+  std::string huge(100000, 'a');
+  frame.AddMember("id", rapidjson::Value(huge.c_str(), frame.GetAllocator()), frame.GetAllocator());
+  std::vector<Violation> v = schema->Validate("x.request", frame);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(v[0].pointer, "/id");
+  rapidjson::Document ok;
+  ASSERT_TRUE(json::Parse(R"({"id": "abc"})", &ok).ok);
+  EXPECT_TRUE(schema->Validate("x.request", ok).empty());
+  rapidjson::Document bad;
+  ASSERT_TRUE(json::Parse(R"({"id": "ABC"})", &bad).ok);
+  EXPECT_EQ(schema->Validate("x.request", bad).size(), 1u);
+}
+
+}  // namespace
+}  // namespace fakehost::schema

@@ -84,7 +84,9 @@ class Session {
   /// Sends a message: the profile's envelope members are added, the frame is encoded, recorded,
   /// validated (unless `deliberately_invalid`) and, if it is a request, registered as pending.
   /// Returns the transcript index.
-  std::size_t Send(rapidjson::Document message, bool deliberately_invalid);
+  /// `answers`: for a response, the method of the request it answers (schema routing).
+  std::size_t Send(rapidjson::Document message, bool deliberately_invalid,
+                   const std::string& answers = {});
   /// Writes bytes as they are (already framed or not), recorded as one "raw" entry.
   std::size_t SendRaw(std::string bytes, std::string note);
   /// Like SendRaw, but written `chunk` bytes at a time with `delay` between writes (events are
@@ -108,7 +110,9 @@ class Session {
   /// Lets time pass while still processing events.
   void RunFor(Ms duration);
   /// Runs a stop sequence (the profile's steps) and returns how the plugin ended.
-  process::StopResult Stop(const std::vector<protocol::StopStepSpec>& steps);
+  /// `graded`: frames after its shutdown notification count against the plugin (a `shutdown`
+  /// step); an ungraded teardown does not judge them.
+  process::StopResult Stop(const std::vector<protocol::StopStepSpec>& steps, bool graded = true);
 
   // --- state ----------------------------------------------------------------------------------
   std::deque<Inbound>& inbox() { return inbox_; }
@@ -148,6 +152,7 @@ class Session {
   void OnPluginRequest(Inbound& in);
   void CheckOrder(const Inbound& in);
   void AfterHandshake(const rapidjson::Value& reply);
+  bool AcceptedAsRequest(const rapidjson::Value& frame) const;
   void WatchInterrupt();
   void Validate(TranscriptEntry& entry, const rapidjson::Value& frame, protocol::MessageKind kind,
                 const std::string& method, bool from_plugin);
