@@ -91,10 +91,12 @@ struct RunFlags {
   std::string out_dir = "reports/latest";
   std::string transcripts_dir;  ///< --transcripts DIR: one JSON-lines file per scenario
   std::string plugin_id;
+  std::string config;  ///< --config FILE: the plugin's fakehost.yaml, when not beside it
   std::string timeout;
   int jobs = 0;
   int repeat = 1;
   bool strict = false;
+  bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
   bool no_color = false;
 };
 
@@ -140,7 +142,7 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   if (!f.transcripts_dir.empty())
     files.push_back(report::MakeTranscriptsReporter(f.transcripts_dir));
 
-  run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id};
+  run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
   scenario::PluginTarget plugin;
   std::string error;
   if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
@@ -193,8 +195,18 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   }
   if (!written || report.summary.errored > 0 || session::InterruptFlag().load())
     return kHarnessError;
-  bool failed = report.summary.failed > 0;
-  return failed ? kFailures : kOk;
+  const run::Summary& m = report.summary;
+  if (m.passed + m.failed + m.warned == 0) {
+    err << "fakehost: no scenario checked anything about this plugin (" << m.untested
+        << " untested, " << m.skipped << " not applicable): this is not a pass\n";
+    return kFailures;
+  }
+  if (f.fail_untested && m.untested > 0) {
+    err << "fakehost: " << m.untested
+        << " scenarios untested (--fail-untested): give their triggers in fakehost.yaml\n";
+    return kFailures;
+  }
+  return m.failed > 0 ? kFailures : kOk;
 }
 
 int List(const std::string& protocol, const std::string& suite_flag,
@@ -422,6 +434,10 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--timeout", rf.timeout, "hard limit per scenario (default: the profile's)");
   run->add_option("--repeat", rf.repeat, "play each scenario N times (stability)");
   run->add_flag("--strict", rf.strict, "should-level misses fail the run");
+  run->add_option("--config", rf.config,
+                  "FILE: the plugin's fakehost.yaml (default: fakehost.yaml beside the manifest)");
+  run->add_flag("--fail-untested", rf.fail_untested,
+                "a scenario left untested (a trigger is missing) fails the run");
   run->add_flag("--no-color", rf.no_color, "no ANSI colours on the console");
 
   std::string list_protocol, list_suite;

@@ -328,4 +328,17 @@ std::string SignalName(int signal) {
   return "signal " + std::to_string(signal);
 }
 
+const rapidjson::Value* Profile::trigger(std::string_view name) const {
+  const rapidjson::Value* all = json_member("triggers");
+  return all && all->IsObject() ? json::Find(*all, name) : nullptr;
+}
+
+std::vector<std::string> Profile::trigger_names() const {
+  std::vector<std::string> out;
+  if (const rapidjson::Value* all = json_member("triggers"); all && all->IsObject())
+    for (const auto& m : all->GetObject())
+      if (m.name.GetString()[0] != '$') out.emplace_back(m.name.GetString());
+  return out;
+}
+
 }  // namespace fakehost::protocol

@@ -103,6 +103,11 @@ class Profile {
   /// {"when": {member: value...} of the handshake result, "send": [messages]}: what the host
   /// sends right after a successful handshake; nullptr if nothing.
   const rapidjson::Value* after_handshake() const { return json_member("after_handshake"); }
+  /// A trigger the suites use ({"does": "...", "example": {method, params}}): what a plugin does
+  /// on the request its fakehost.yaml gives for `name`; nullptr if the profile has no such name.
+  const rapidjson::Value* trigger(std::string_view name) const;
+  /// Every trigger name the profile knows (what a fakehost.yaml may define).
+  std::vector<std::string> trigger_names() const;
   const std::string& barrier_method() const { return barrier_method_; }
   const std::string& shutdown_notification() const { return shutdown_notification_; }
 

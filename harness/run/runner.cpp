@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "harness/json/json.hpp"
+#include "harness/run/plugin_config.hpp"
 #include "harness/scenario/loader.hpp"
 
 extern char** environ;
@@ -96,14 +97,49 @@ void Summarise(RunReport* report) {
       case scenario::Status::kNotRun:
         ++s.not_run;
         break;
+      case scenario::Status::kUntested:
+        ++s.untested;
+        break;
     }
   }
   report->summary = s;
 }
 
+namespace {
+
+// The plugin's fakehost.yaml (given, or beside the manifest): its environment, triggers and
+// configuration. Its environment comes before --env, so a flag overrides the file.
+bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
+                       scenario::PluginTarget* out, std::vector<std::string>* env,
+                       std::string* error) {
+  std::string path = spec.config_path;
+  std::error_code ec;
+  if (path.empty() && !spec.dir.empty()) {
+    fs::path beside = fs::path(spec.dir) / kPluginConfigName;
+    if (fs::exists(beside, ec)) path = beside.string();
+  }
+  if (path.empty()) return true;
+  PluginConfig config;
+  std::vector<scenario::LoadError> errors;
+  if (ReadPluginConfig(path, &config, &errors)) CheckPluginConfig(config, profile, &errors);
+  if (!errors.empty()) {
+    for (const auto& e : errors) *error += (error->empty() ? "" : "\n") + e.ToString();
+    return false;
+  }
+  env->insert(env->begin(), config.env.begin(), config.env.end());
+  out->triggers = std::move(config.triggers);
+  out->config = config.config;
+  out->config_file = path;
+  return true;
+}
+
+}  // namespace
+
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
                    scenario::PluginTarget* out, std::string* error) {
-  out->spawn.env = BuildEnvironment(profile, spec.env);
+  std::vector<std::string> env = spec.env;
+  if (!ApplyPluginConfig(profile, spec, out, &env, error)) return false;
+  out->spawn.env = BuildEnvironment(profile, env);
   if (spec.dir.empty()) {
     if (spec.argv.empty()) {
       *error = "no plugin: give --plugin DIR or -- ARGV...";

@@ -19,6 +19,7 @@ const std::vector<KindInfo>& Kinds() {
       {"send_raw", {"as", "level", "note"}},
       {"expect", {"within", "not_before", "as", "reply", "level", "note"}},
       {"expect_none", {"for", "barrier", "level", "note"}},
+      {"answer", {"level", "note"}},
       {"close_stdin", {"level", "note"}},
       {"signal", {"level", "note"}},
       {"sleep", {"level", "note"}},
@@ -134,6 +135,7 @@ void Reader::ReadStep(const YAML::Node& node, Scope* scope, std::vector<Step>* o
     std::vector<Step> expanded;
     ExpandUse(*body, scope, &expanded);
     for (Step& s : expanded) {
+      s.from_fragment = true;
       if (Find(entries, "level") != nullptr) s.level = step.level;
       if (s.note.empty()) s.note = step.note;
       out->push_back(std::move(s));
@@ -184,6 +186,12 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
     ExpectNone none;
     if (!ReadExpectNone(body, siblings, *scope, step_mark, &none)) return false;
     step->body = std::move(none);
+    return true;
+  }
+  if (kind == "answer") {
+    Answer answer;
+    if (!ReadAnswer(body, *scope, &answer)) return false;
+    step->body = std::move(answer);
     return true;
   }
   if (kind == "close_stdin") {
