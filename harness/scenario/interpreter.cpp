@@ -1,6 +1,11 @@
 #include "harness/scenario/interpreter.hpp"
 
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <algorithm>
 #include <filesystem>
@@ -76,6 +81,46 @@ void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out) {
     out->AddMember(rapidjson::Value(*name, a), v, a);
   }
 }
+
+template <typename T>
+bool HasStep(const std::vector<Step>& steps) {
+  for (const Step& s : steps) {
+    if (std::holds_alternative<T>(s.body)) return true;
+    if (const auto* f = std::get_if<ForEach>(&s.body); f && HasStep<T>(f->steps)) return true;
+  }
+  return false;
+}
+
+// A process standing in for the host, for scenarios that end it (Flash: "A plugin should also
+// exit when FLASH_PLUGIN_PARENT_PID dies"). fakehost cannot die in a scenario; this can. The
+// child only pauses: after fork() in a threaded program it may call async-signal-safe
+// functions alone, and it closes every inherited descriptor so it holds no plugin's pipe.
+class StandInParent {
+ public:
+  StandInParent() = default;
+  StandInParent(const StandInParent&) = delete;
+  StandInParent& operator=(const StandInParent&) = delete;
+  ~StandInParent() { Kill(); }
+  bool Start() {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::syscall(SYS_close_range, 3U, ~0U, 0U);
+      for (;;) ::pause();
+    }
+    return pid_ > 0;
+  }
+  void Kill() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+};
 
 // Patterns of a filter with the variables filled in, once per step.
 struct Patterns {
@@ -157,6 +202,7 @@ class Player {
   Ms hard_limit_{0};
   bool stopped_ = false;        // a `shutdown` step ran: the teardown is not needed
   std::size_t checks_ = 0;      // steps run that check the plugin (not fragment set-up)
+  StandInParent stand_in_;      // the plugin's "host" when a step kills it
   std::string not_applicable_;  // why the scenario's checks fell away (an empty for_each)
 };
 
@@ -709,6 +755,9 @@ bool Player::RunStep(const Step& step) {
         else if constexpr (std::is_same_v<T, CloseStdin>) {
           session_.CloseStdin();
           return true;
+        } else if constexpr (std::is_same_v<T, KillParent>) {
+          stand_in_.Kill();
+          return true;
         } else if constexpr (std::is_same_v<T, Signal>) {
           session_.SignalGroup(body.signal);
           return true;
@@ -756,7 +805,10 @@ void Player::BuildVars() {
     host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
   }
   if (host->IsObject() && !json::Find(*host, "pid"))
-    host->AddMember("pid", rapidjson::Value(static_cast<std::int64_t>(::getpid())), a);
+    host->AddMember("pid",
+                    rapidjson::Value(static_cast<std::int64_t>(stand_in_.pid() > 0 ? stand_in_.pid()
+                                                                                   : ::getpid())),
+                    a);
   rapidjson::Value sc(rapidjson::kObjectType);
   sc.AddMember("id", rapidjson::Value(scenario_.id.c_str(), a), a);
   sc.AddMember("data_dir", rapidjson::Value(data_dir_.c_str(), a), a);
@@ -885,6 +937,15 @@ ScenarioResult Player::Run() {
                 : scenario_.timeout.count() ? scenario_.timeout
                                             : profile_.scenario_timeout();
   hard_deadline_ = start + hard_limit_;
+  if (HasStep<KillParent>(scenario_.steps) && !stand_in_.Start()) {
+    Failure f;
+    f.harness_error = true;
+    f.check = "stand-in";
+    f.message = "could not start a stand-in host process for kill_parent";
+    result_.failures.push_back(std::move(f));
+    result_.status = Status::kError;
+    return std::move(result_);
+  }
   if (profile_.plugin_env()) {
     char templ[] = "/tmp/fakehost-data-XXXXXX";
     if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;

@@ -128,10 +128,10 @@ TEST(LoadNotify, IsASendWithoutAnId) {
 }
 
 TEST(LoadStep, RejectsAnUnknownStepKind) {
-  EXPECT_EQ(
-      Error("  - sned: {method: m}\n    as: x\n"),
-      "s.yaml:5:5: unknown step kind 'sned' (known: send, notify, send_raw, expect, "
-      "expect_none, answer, close_stdin, signal, sleep, expect_exit, shutdown, for_each, use)");
+  EXPECT_EQ(Error("  - sned: {method: m}\n    as: x\n"),
+            "s.yaml:5:5: unknown step kind 'sned' (known: send, notify, send_raw, expect, "
+            "expect_none, answer, close_stdin, kill_parent, signal, sleep, expect_exit, shutdown, "
+            "for_each, use)");
 }
 
 TEST(LoadStep, RejectsAnUnknownOrMisplacedSibling) {

@@ -111,6 +111,10 @@ struct Answer {
 };
 
 struct CloseStdin {};
+/// `kill_parent`: ends the process the plugin was told is its host (the profile passes the pid
+/// as ${host.pid}; a scenario with this step gets a stand-in process for it), so a scenario
+/// can check that the plugin notices its host is gone.
+struct KillParent {};
 struct Signal {
   int signal = 0;
   std::string name;
@@ -150,8 +154,8 @@ struct ForEach {
   std::vector<Step> steps;
 };
 
-using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, Answer, CloseStdin, Signal, Sleep,
-                              ExpectExit, Shutdown, ForEach>;
+using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, Answer, CloseStdin, KillParent,
+                              Signal, Sleep, ExpectExit, Shutdown, ForEach>;
 
 struct Step {
   StepBody body;

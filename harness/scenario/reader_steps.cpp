@@ -21,6 +21,7 @@ const std::vector<KindInfo>& Kinds() {
       {"expect_none", {"for", "barrier", "level", "note"}},
       {"answer", {"level", "note"}},
       {"close_stdin", {"level", "note"}},
+      {"kill_parent", {"level", "note"}},
       {"signal", {"level", "note"}},
       {"sleep", {"level", "note"}},
       {"expect_exit", {"within", "level", "note"}},
@@ -200,6 +201,14 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
       return false;
     }
     step->body = CloseStdin{};
+    return true;
+  }
+  if (kind == "kill_parent") {
+    if (!value.IsNull() && !(value.IsMap() && value.size() == 0)) {
+      Error(value.Mark(), "kill_parent takes nothing (write 'kill_parent: {}')");
+      return false;
+    }
+    step->body = KillParent{};
     return true;
   }
   if (kind == "signal") {
