@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "harness/json/json.hpp"
+#include "harness/plugin/manifest.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
@@ -397,6 +399,59 @@ int SchemaCheck(const std::string& file, std::ostream& out, std::ostream& err) {
   return ok ? kOk : kFailures;
 }
 
+// Every protocol fakehost has a profile for, and the manifest file that marks its plugins.
+std::vector<plugin::KnownProtocol> KnownProtocols() {
+  std::vector<plugin::KnownProtocol> known;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(DataDir() + "/schema", ec)) {
+    std::string error;
+    auto profile = protocol::Profile::Load((entry.path() / "profile.json").string(), &error);
+    if (profile) known.push_back({profile->name(), profile->manifest().file});
+  }
+  std::sort(known.begin(), known.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return known;
+}
+
+// --protocol when given; otherwise the protocol whose manifest the plugin directory holds.
+bool PickProtocol(std::string* protocol, const std::string& plugin_dir, std::ostream& err) {
+  if (!protocol->empty()) return true;
+  if (plugin_dir.empty()) {
+    err << "fakehost: give --protocol (it is detected only from a plugin directory)\n";
+    return false;
+  }
+  std::string error;
+  *protocol = plugin::DetectProtocol(plugin_dir, KnownProtocols(), &error);
+  if (protocol->empty()) err << "fakehost: " << error << "\n";
+  return !protocol->empty();
+}
+
+// `fakehost manifest check`: 0 the host would load it, 1 refused, 2 no manifest or unreadable.
+int ManifestCheck(const std::string& dir, std::string protocol, std::ostream& out,
+                  std::ostream& err) {
+  if (!PickProtocol(&protocol, dir, err)) return kBadInput;
+  auto profile = LoadProfile(protocol, err);
+  if (!profile) return kBadInput;
+  plugin::ManifestCheck check = plugin::CheckManifest(*profile, dir);
+  if (!check.readable) {
+    err << "fakehost: " << check.error << "\n";
+    return kBadInput;
+  }
+  for (const auto& p : check.problems) {
+    out << check.file;
+    if (p.line > 0) out << ":" << p.line << ":" << p.column;
+    out << ": " << p.message << "  [" << p.rule << "]\n";
+  }
+  const std::string host = profile->title().empty() ? profile->name() : profile->title();
+  if (check.loads) {
+    out << check.file << ": loads (" << host << ")\n";
+    return kOk;
+  }
+  out << check.file << ": refused, " << check.problems.size()
+      << (check.problems.size() == 1 ? " problem" : " problems") << " (" << host << ")\n";
+  return kFailures;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
@@ -406,7 +461,8 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
   RunFlags rf;
   CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
-  run->add_option("--protocol,-p", rf.protocol, "rim-v1 or flash-v1")->required();
+  run->add_option("--protocol,-p", rf.protocol,
+                  "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
   run->add_option("--plugin", rf.plugin_dir, "plugin directory (with its manifest)");
   run->add_option("argv", rf.argv, "after --: a bare executable and its arguments");
   run->add_option("--suite", rf.suite, "scenario directory (default scenarios/<protocol>)");
@@ -437,6 +493,15 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   lint->add_option("--protocol,-p", lint_protocol, "rim-v1 or flash-v1")->required();
   lint->add_option("--suite", lint_suite, "scenario directory");
 
+  std::string manifest_dir, manifest_protocol;
+  CLI::App* manifest_cmd = app.add_subcommand("manifest", "work with a plugin's manifest");
+  manifest_cmd->require_subcommand(1);
+  CLI::App* manifest_check =
+      manifest_cmd->add_subcommand("check", "check a manifest as the real host's loader would");
+  manifest_check->add_option("dir", manifest_dir, "the plugin directory")->required();
+  manifest_check->add_option("--protocol,-p", manifest_protocol,
+                             "rim-v1 or flash-v1 (default: detected from the directory)");
+
   std::string schema_file;
   CLI::App* schema_cmd = app.add_subcommand("schema", "work with a protocol's frame schema");
   schema_cmd->require_subcommand(1);
@@ -462,8 +527,10 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
         return kBadInput;
       }
+      if (!PickProtocol(&rf.protocol, rf.plugin_dir, err)) return kBadInput;
       return Run(rf, out, err);
     }
+    if (manifest_check->parsed()) return ManifestCheck(manifest_dir, manifest_protocol, out, err);
     if (list->parsed()) return List(list_protocol, list_suite, list_only, list_skip, out, err);
     if (lint->parsed()) {
       int rc = List(lint_protocol, lint_suite, {}, {}, out, err);
