@@ -15,8 +15,8 @@
 #include <set>
 #include <thread>
 
+#include "harness/cli/manifest_command.hpp"
 #include "harness/json/json.hpp"
-#include "harness/plugin/manifest.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
@@ -399,59 +399,6 @@ int SchemaCheck(const std::string& file, std::ostream& out, std::ostream& err) {
   return ok ? kOk : kFailures;
 }
 
-// Every protocol fakehost has a profile for, and the manifest file that marks its plugins.
-std::vector<plugin::KnownProtocol> KnownProtocols() {
-  std::vector<plugin::KnownProtocol> known;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(DataDir() + "/schema", ec)) {
-    std::string error;
-    auto profile = protocol::Profile::Load((entry.path() / "profile.json").string(), &error);
-    if (profile) known.push_back({profile->name(), profile->manifest().file});
-  }
-  std::sort(known.begin(), known.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
-  return known;
-}
-
-// --protocol when given; otherwise the protocol whose manifest the plugin directory holds.
-bool PickProtocol(std::string* protocol, const std::string& plugin_dir, std::ostream& err) {
-  if (!protocol->empty()) return true;
-  if (plugin_dir.empty()) {
-    err << "fakehost: give --protocol (it is detected only from a plugin directory)\n";
-    return false;
-  }
-  std::string error;
-  *protocol = plugin::DetectProtocol(plugin_dir, KnownProtocols(), &error);
-  if (protocol->empty()) err << "fakehost: " << error << "\n";
-  return !protocol->empty();
-}
-
-// `fakehost manifest check`: 0 the host would load it, 1 refused, 2 no manifest or unreadable.
-int ManifestCheck(const std::string& dir, std::string protocol, std::ostream& out,
-                  std::ostream& err) {
-  if (!PickProtocol(&protocol, dir, err)) return kBadInput;
-  auto profile = LoadProfile(protocol, err);
-  if (!profile) return kBadInput;
-  plugin::ManifestCheck check = plugin::CheckManifest(*profile, dir);
-  if (!check.readable) {
-    err << "fakehost: " << check.error << "\n";
-    return kBadInput;
-  }
-  for (const auto& p : check.problems) {
-    out << check.file;
-    if (p.line > 0) out << ":" << p.line << ":" << p.column;
-    out << ": " << p.message << "  [" << p.rule << "]\n";
-  }
-  const std::string host = profile->title().empty() ? profile->name() : profile->title();
-  if (check.loads) {
-    out << check.file << ": loads (" << host << ")\n";
-    return kOk;
-  }
-  out << check.file << ": refused, " << check.problems.size()
-      << (check.problems.size() == 1 ? " problem" : " problems") << " (" << host << ")\n";
-  return kFailures;
-}
-
 }  // namespace
 
 int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
@@ -527,10 +474,11 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
         return kBadInput;
       }
-      if (!PickProtocol(&rf.protocol, rf.plugin_dir, err)) return kBadInput;
+      if (!PickProtocol(DataDir(), &rf.protocol, rf.plugin_dir, err)) return kBadInput;
       return Run(rf, out, err);
     }
-    if (manifest_check->parsed()) return ManifestCheck(manifest_dir, manifest_protocol, out, err);
+    if (manifest_check->parsed())
+      return ManifestCheckCommand(DataDir(), manifest_dir, manifest_protocol, out, err);
     if (list->parsed()) return List(list_protocol, list_suite, list_only, list_skip, out, err);
     if (lint->parsed()) {
       int rc = List(lint_protocol, lint_suite, {}, {}, out, err);

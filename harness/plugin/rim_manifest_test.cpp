@@ -50,8 +50,8 @@ TEST_F(RimManifest, LoadsTheMinimalManifestOfSection19) {
 }
 
 TEST_F(RimManifest, RefusesUnknownKeysAtEveryLevel) {
-  EXPECT_TRUE(Refuses(M(R"(,"x-fakehost":{})"), "unknown-field",
-                      "rim-plugin.json unknown field x-fakehost", "\"x-fakehost\""));
+  EXPECT_TRUE(Refuses(M(R"(,"harness_hints":{})"), "unknown-field",
+                      "rim-plugin.json unknown field harness_hints", "\"harness_hints\""));
   EXPECT_TRUE(Refuses(M(R"(,"commands":[{"id":"a","title":"A","dangerus":true}])"), "unknown-field",
                       "rim-plugin.json commands[0] unknown field dangerus", "\"dangerus\""));
 }
