@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "harness/cli/manifest_command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
@@ -418,7 +420,8 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
   RunFlags rf;
   CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
-  run->add_option("--protocol,-p", rf.protocol, "rim-v1 or flash-v1")->required();
+  run->add_option("--protocol,-p", rf.protocol,
+                  "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
   run->add_option("--plugin", rf.plugin_dir, "plugin directory (with its manifest)");
   run->add_option("argv", rf.argv, "after --: a bare executable and its arguments");
   run->add_option("--suite", rf.suite, "scenario directory (default scenarios/<protocol>)");
@@ -453,6 +456,15 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   lint->add_option("--protocol,-p", lint_protocol, "rim-v1 or flash-v1")->required();
   lint->add_option("--suite", lint_suite, "scenario directory");
 
+  std::string manifest_dir, manifest_protocol;
+  CLI::App* manifest_cmd = app.add_subcommand("manifest", "work with a plugin's manifest");
+  manifest_cmd->require_subcommand(1);
+  CLI::App* manifest_check =
+      manifest_cmd->add_subcommand("check", "check a manifest as the real host's loader would");
+  manifest_check->add_option("dir", manifest_dir, "the plugin directory")->required();
+  manifest_check->add_option("--protocol,-p", manifest_protocol,
+                             "rim-v1 or flash-v1 (default: detected from the directory)");
+
   std::string schema_file;
   CLI::App* schema_cmd = app.add_subcommand("schema", "work with a protocol's frame schema");
   schema_cmd->require_subcommand(1);
@@ -478,8 +490,11 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
         return kBadInput;
       }
+      if (!PickProtocol(DataDir(), &rf.protocol, rf.plugin_dir, err)) return kBadInput;
       return Run(rf, out, err);
     }
+    if (manifest_check->parsed())
+      return ManifestCheckCommand(DataDir(), manifest_dir, manifest_protocol, out, err);
     if (list->parsed()) return List(list_protocol, list_suite, list_only, list_skip, out, err);
     if (lint->parsed()) {
       int rc = List(lint_protocol, lint_suite, {}, {}, out, err);
