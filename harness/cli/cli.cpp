@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -20,6 +21,7 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/interpreter.hpp"
 #include "harness/scenario/loader.hpp"
@@ -116,12 +118,17 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
     err << "fakehost: the suite has errors; nothing was run\n";
     return kBadInput;
   }
+  // manifest/loads-in-host heads the suite of a plugin that has a manifest: it is played here,
+  // before anything is spawned, not by the interpreter.
+  if (!f.plugin_dir.empty()) scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
   auto selected = run::Select(scenarios, f.only, f.skip);
   if (selected.empty()) {
     err << "fakehost: no scenario selected (" << scenarios.size() << " in " << suite
         << "); check --only/--skip\n";
     return kBadInput;
   }
+  bool manifest_selected = !f.plugin_dir.empty() && selected.front() == &scenarios.front();
+  if (manifest_selected) selected.erase(selected.begin());
 
   // Report destinations are checked before anything runs.
   std::vector<std::unique_ptr<report::Reporter>> files;
@@ -144,12 +151,40 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   if (!f.transcripts_dir.empty())
     files.push_back(report::MakeTranscriptsReporter(f.transcripts_dir));
 
+  // The manifest as the real host reads it. A refused one is the plugin's failure: nothing
+  // else runs, since its host would never start it.
+  plugin::ManifestCheck check;
+  std::optional<scenario::ScenarioResult> manifest_result;
+  if (!f.plugin_dir.empty()) {
+    auto m0 = std::chrono::steady_clock::now();
+    check = plugin::CheckManifest(*profile, f.plugin_dir);
+    if (!check.readable) {
+      err << "fakehost: " << check.error << "\n";
+      return kBadInput;
+    }
+    if (manifest_selected || !check.loads)
+      manifest_result = run::ManifestResult(
+          *profile, check,
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m0).count());
+  }
+
   run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
   scenario::PluginTarget plugin;
   std::string error;
-  if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
+  if (check.loads || f.plugin_dir.empty()) {
+    if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
+      err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+  } else if (check.manifest) {
+    auto text = [&](const std::string& pointer) {
+      const rapidjson::Value* v =
+          pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
+      return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+    };
+    plugin.id = text(profile->manifest().id);
+    plugin.version = text(profile->manifest().version);
+    plugin.dir = f.plugin_dir;
   }
 
   run::RunOptions options;
@@ -180,9 +215,21 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
       out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
   console->RunStarting(report);
   auto t0 = std::chrono::steady_clock::now();
-  report.scenarios =
-      run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options,
-                        [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
+  if (manifest_result) console->ScenarioEnded(*manifest_result);
+  if (manifest_result && !check.loads) {
+    for (const scenario::Scenario* s : selected) {
+      scenario::ScenarioResult r = scenario::ResultFor(*s, scenario::Status::kNotRun);
+      r.skip_reason = std::string("its host refuses this plugin's manifest (see ") +
+                      run::kManifestScenarioId + ")";
+      console->ScenarioEnded(r);
+      report.scenarios.push_back(std::move(r));
+    }
+  } else {
+    report.scenarios =
+        run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options,
+                          [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
+  }
+  if (manifest_result) report.scenarios.insert(report.scenarios.begin(), *manifest_result);
   report.summary.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   run::Summarise(&report);
@@ -221,6 +268,7 @@ int List(const std::string& protocol, const std::string& suite_flag,
   std::vector<std::string> errors;
   bool ok = run::LoadSuite(suite, *profile, &scenarios, &errors);
   for (const auto& e : errors) err << e << "\n";
+  scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
   auto selected = run::Select(scenarios, only, skip);
   for (const auto* s : selected)
     out << s->id << "  [" << scenario::LevelName(s->level) << "] " << s->spec << " — " << s->title
