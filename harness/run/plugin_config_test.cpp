@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "harness/json/json.hpp"
+#include "harness/json/text_file.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -93,6 +96,33 @@ TEST(PluginConfig, AnEmptyFileSaysNothing) {
   std::vector<scenario::LoadError> errors;
   EXPECT_TRUE(ParsePluginConfig("", "f.yaml", &c, &errors)) << Errors(errors);
   EXPECT_TRUE(c.triggers.empty());
+}
+
+}  // namespace
+}  // namespace fakehost::run
+
+namespace fakehost::run {
+namespace {
+
+// schema/fakehost.schema.json is for editors; it must name exactly the triggers the profiles
+// define, or an editor would flag a valid file (or pass a wrong one).
+TEST(FakehostSchema, NamesExactlyTheTriggersTheProfilesDefine) {
+  std::string text, error;
+  ASSERT_TRUE(
+      json::ReadFileCapped("schema/fakehost.schema.json", json::kInputFileCap, &text, &error))
+      << error;
+  rapidjson::Document schema;
+  ASSERT_TRUE(json::Parse(text, &schema).ok);
+  const rapidjson::Value* names = json::Resolve(schema, "/properties/triggers/propertyNames/enum");
+  ASSERT_TRUE(names && names->IsArray());
+  std::set<std::string> in_schema, in_profiles;
+  for (const auto& n : names->GetArray()) in_schema.insert(n.GetString());
+  for (const char* protocol : {"rim-v1", "flash-v1"}) {
+    auto profile = LoadProfile(protocol);
+    ASSERT_TRUE(profile);
+    for (const auto& n : profile->trigger_names()) in_profiles.insert(n);
+  }
+  EXPECT_EQ(in_schema, in_profiles);
 }
 
 }  // namespace
