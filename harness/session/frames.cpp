@@ -69,10 +69,18 @@ std::size_t Session::Record(TranscriptEntry entry) {
   std::size_t index = frame_count_++;
   ++generation_;
   std::size_t cap = std::max<std::size_t>(options_.transcript_entries_cap, 1);
-  if (transcript_.size() + 1 >= cap) {
+  std::size_t bytes = TextBytes(entry);
+  bool summary = retained_text_ + bytes > options_.transcript_bytes_cap;
+  if (summary) Summarise(&entry);
+  if (summary) bytes = TextBytes(entry);
+  // Summaries may use a second budget as large as the first; past it, or past the entry cap,
+  // the transcript ends in a tally.
+  bool tally_started = !transcript_.empty() && transcript_.back().kind == "tally";
+  if (tally_started || transcript_.size() + 1 >= cap ||
+      retained_text_ + bytes > 2 * options_.transcript_bytes_cap) {
     // The last entry tallies every frame from here on; their checks still ran.
     tallied_bytes_ += entry.size;
-    if (transcript_.size() + 1 == cap) {
+    if (!tally_started) {
       TranscriptEntry tally;
       tally.index = index;
       tally.direction = entry.direction;
@@ -87,32 +95,37 @@ std::size_t Session::Record(TranscriptEntry entry) {
     tally.notes = {std::to_string(frames) + (frames == 1 ? " frame" : " frames") + " from #" +
                    std::to_string(tally.index) + " on, " + std::to_string(tallied_bytes_) +
                    " bytes, have no entry: a transcript keeps at most " + std::to_string(cap) +
-                   " entries (their checks still ran)"};
+                   " entries and " + std::to_string(2 * options_.transcript_bytes_cap) +
+                   " bytes of text (their checks still ran)"};
     return index;
   }
   entry.index = index;
-  std::size_t bytes = TextBytes(entry);
-  if (retained_text_ + bytes > options_.transcript_bytes_cap) {
-    // A summary: direction, kind, size and verdict, without the payload.
-    entry.text.clear();
-    entry.clipped = entry.size > 0;
-    entry.summarised = true;
-    entry.method = json::Abbreviate(entry.method, kSummaryQuote);
-    entry.id = json::Abbreviate(entry.id, kSummaryQuote);
-    if (entry.violations.size() > 1) entry.violations.resize(1);
-    for (auto& note : entry.notes) note = json::Abbreviate(note, kQuote);
-    bytes = TextBytes(entry);
-  }
   retained_text_ += bytes;
   transcript_.push_back(std::move(entry));
   return index;
+}
+
+void Session::Summarise(TranscriptEntry* entry) {
+  // Direction, kind, size and verdict, without the payload.
+  entry->text.clear();
+  entry->clipped = entry->size > 0;
+  entry->summarised = true;
+  entry->method = json::Abbreviate(entry->method, kSummaryQuote);
+  entry->id = json::Abbreviate(entry->id, kSummaryQuote);
+  if (entry->violations.size() > 1) entry->violations.resize(1);
+  for (auto& v : entry->violations) {
+    v.pointer = json::Abbreviate(v.pointer, kSummaryQuote);
+    v.message = json::Abbreviate(v.message, kQuote);
+  }
+  if (entry->notes.size() > 2) entry->notes.resize(2);
+  for (auto& note : entry->notes) note = json::Abbreviate(note, kQuote);
 }
 
 void Session::Note(std::size_t frame, std::string note) {
   TranscriptEntry* entry = Mutable(frame);
   if (!entry) return;
   TranscriptEntry& e = *entry;
-  if (e.notes.size() >= kNotesKept) return;
+  if (e.notes.size() >= (e.summarised ? 2 : kNotesKept)) return;
   if (e.summarised || retained_text_ + note.size() > options_.transcript_bytes_cap)
     note = json::Abbreviate(note, kQuote);
   retained_text_ += note.size();

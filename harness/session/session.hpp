@@ -78,11 +78,13 @@ class Session {
   struct Options {
     Ms write_cap{5000};  ///< a write the plugin does not take within this is a failure
     std::size_t transcript_text_cap = 64 * 1024;  ///< payload bytes kept per entry
-    /// Text (payloads, notes, violations) one session's transcript keeps in all; entries past
-    /// it are summaries: direction, kind, size, method and id abbreviated, first violation.
+    /// Text (payloads, notes, violations) one session's transcript keeps in full entries;
+    /// entries past it are summaries: direction, kind, size, method and id abbreviated, first
+    /// violation, two notes. Summaries may use as much again.
     std::size_t transcript_bytes_cap = 256 * 1024;
-    /// Entries one transcript holds; the last one tallies every later frame, which still gets
-    /// its frame number and its checks but no entry (Entry() returns nullptr for it).
+    /// Entries one transcript holds. Past this or the summaries' budget the last entry tallies
+    /// every later frame, which still gets its frame number and its checks but no entry
+    /// (Entry() returns nullptr for it).
     std::size_t transcript_entries_cap = 2000;
     /// Decoded plugin frames no step has taken yet: past either cap the oldest are released
     /// (a first answer to a host request, at most one per request, is kept).
@@ -194,6 +196,8 @@ class Session {
   /// The frame number the next Record() assigns.
   std::size_t next_frame() const { return frame_count_; }
   TranscriptEntry* Mutable(std::size_t frame);
+  /// Cuts `entry` down to a summary (see Options::transcript_bytes_cap).
+  static void Summarise(TranscriptEntry* entry);
   /// Adds a note to frame `frame`'s entry, if it has one (abbreviated past the text budget).
   void Note(std::size_t frame, std::string note);
   /// A finding, listed or counted (Options::findings_per_check).
