@@ -160,3 +160,86 @@ TEST(Reliability, AnInterruptedRunStopsAtOnceAndStillWritesEveryReport) {
 
 }  // namespace
 }  // namespace fakehost::testing
+
+// Floods: what the harness keeps of a plugin's output is bounded, and the host's own teardown
+// cut is not the plugin's fault.
+namespace fakehost::testing {
+namespace {
+
+struct FloodRun {
+  CommandResult command;
+  rapidjson::Document report;
+  std::uintmax_t report_bytes = 0;
+};
+
+FloodRun RunFlood(const std::string& protocol, const std::string& fixture,
+                  const std::string& only) {
+  FloodRun r;
+  std::string out = MakeTempDir();
+  r.command = RunCommand({FakehostBin(), "run", "--protocol", protocol, "--plugin",
+                          FixturesDir() + "/" + protocol + "/hostile/" + fixture, "--out", out,
+                          "--only", only, "--jobs", "1", "--no-color"},
+                         std::chrono::seconds(90));
+  std::string text = ReadFile(out + "/report.json");
+  r.report_bytes = text.size();
+  json::Parse(text, &r.report);
+  fs::remove_all(out);
+  return r;
+}
+
+const rapidjson::Value& FirstScenario(const FloodRun& r) {
+  return json::Find(r.report, "scenarios")->GetArray()[0];
+}
+
+TEST(Reliability, A4MiBLogFloodIsCheckedButOnlySummarisedAndTheTeardownCutIsNotBlamed) {
+  FloodRun r = RunFlood("rim-v1", "log-flood", "handshake/accepts-offered-version");
+  ASSERT_FALSE(r.command.timed_out) << r.command.out;
+  ASSERT_TRUE(r.report.IsObject()) << r.command.out << r.command.err;
+  EXPECT_EQ(r.command.exit_code, 1) << r.command.out;
+  const auto& s = FirstScenario(r);
+  // Hundreds of 4 MiB frames arrived; the report holds a budget's worth of text, not them.
+  EXPECT_GT(json::Find(s, "frames")->GetUint64(), 20u) << r.command.out;
+  EXPECT_LT(r.report_bytes, 2u * 1024 * 1024);
+  std::size_t summarised = 0;
+  for (const auto& e : json::Find(s, "transcript")->GetArray()) {
+    if (const auto* m = json::Find(e, "summarised"); m && m->GetBool()) ++summarised;
+    EXPECT_EQ(json::Find(e, "text")->GetStringLength() > 65536, false);
+  }
+  EXPECT_GT(summarised, 0u);
+  for (const auto& f : json::Find(s, "failures")->GetArray())
+    EXPECT_STRNE(json::Find(f, "check")->GetString(), "framing")
+        << json::Find(f, "message")->GetString();
+}
+
+TEST(Reliability, FourMebibyteStringIdsAreAbbreviatedWithTheirSizeInEveryMessage) {
+  FloodRun r = RunFlood("rim-v1", "huge-ids", "handshake/accepts-offered-version");
+  ASSERT_FALSE(r.command.timed_out) << r.command.out;
+  ASSERT_TRUE(r.report.IsObject()) << r.command.out << r.command.err;
+  EXPECT_LT(r.report_bytes, 2u * 1024 * 1024);
+  bool unknown = false;
+  for (const auto& f : json::Find(FirstScenario(r), "failures")->GetArray()) {
+    std::string message = json::Find(f, "message")->GetString();
+    EXPECT_LT(message.size(), 1000u) << message.substr(0, 300);
+    if (std::string(json::Find(f, "check")->GetString()) == "unknown-reply-id") {
+      unknown = true;
+      EXPECT_NE(message.find("bytes)"), std::string::npos) << message;  // the full size
+    }
+  }
+  EXPECT_TRUE(unknown) << r.command.out;
+}
+
+TEST(Reliability, A10MiBLineFloodOnFlashIsWordedInFlashTerms) {
+  FloodRun r = RunFlood("flash-v1", "line-flood", "initialize/*");
+  ASSERT_FALSE(r.command.timed_out) << r.command.out;
+  ASSERT_TRUE(r.report.IsObject()) << r.command.out << r.command.err;
+  EXPECT_LT(r.report_bytes, 8u * 1024 * 1024);
+  for (const auto& s : json::Find(r.report, "scenarios")->GetArray())
+    for (const auto& f : json::Find(s, "failures")->GetArray()) {
+      std::string message = json::Find(f, "message")->GetString();
+      EXPECT_EQ(message.find("\xC2\xA7"), std::string::npos) << message;
+      EXPECT_EQ(message.find("rim."), std::string::npos) << message;
+    }
+}
+
+}  // namespace
+}  // namespace fakehost::testing

@@ -251,7 +251,110 @@ bool Profile::Init(const std::string& path, std::string* error) {
   const rapidjson::Value* vars = r.Get(d, "/vars", true);
   if (vars && !vars->IsObject()) r.Fail("/vars", "expected an object");
   if (r.Int(d, "/scenario_timeout_ms", &ms, false)) scenario_timeout_ = Ms(ms);
+  return r.ok() && InitChecks(path, error);
+}
+
+const std::vector<EngineCheck>& EngineChecks() {
+  static const std::vector<EngineCheck> checks = {
+      {"not-json", {"frame", "error"}, false},
+      {"duplicate-key", {"frame", "key"}, false},
+      {"invalid-envelope", {"frame", "reason"}, false},
+      {"null-reply-id", {"frame"}, false},
+      {"bad-reply-id", {"frame", "type"}, false},
+      {"reply-id-type", {"frame", "request", "method", "id", "type", "request_id"}, false},
+      {"unknown-reply-id", {"frame", "id"}, false},
+      {"duplicate-reply", {"frame", "request", "method", "request_id", "first"}, false},
+      {"before-handshake", {"what"}, false},
+      {"after-shutdown", {"what", "notification"}, false},
+      {"stdin-blocked", {"frame", "ms"}, false},
+      {"schema", {"frame", "def", "violations"}, false},
+      {"host-frame-invalid", {"frame", "def", "violations"}, false},
+      {"oversized", {"frame", "size", "max"}, false},
+      {"truncated", {"frame", "received", "expected"}, false},
+      {"truncated-by-teardown", {"frame", "received", "expected"}, false},
+      {"header-text", {"hex", "text"}, true},
+      {"header-big-endian", {"size"}, true},
+  };
+  return checks;
+}
+
+// Reads "checks": {id: {"text": "...", "section": "..."}}. Every check the engine raises must be
+// worded, and a wording may use only the placeholders the engine fills in, so a typo in a
+// profile is an error at load time rather than a "{fram}" in a report.
+bool Profile::InitChecks(const std::string& path, std::string* error) {
+  Reader r(path, error);
+  const rapidjson::Value* table = r.Get(doc_, "/checks", true);
+  if (!table) return false;
+  if (!table->IsObject()) return r.Fail("/checks", "expected an object");
+  for (const auto& m : table->GetObject()) {
+    std::string_view name(m.name.GetString(), m.name.GetStringLength());
+    bool known = name.substr(0, 1) == "$";  // "$comment"
+    for (const EngineCheck& check : EngineChecks()) known |= name == check.id;
+    if (!known) return r.Fail("/checks/" + std::string(name), "not a check the engine raises");
+  }
+  for (const EngineCheck& check : EngineChecks()) {
+    std::string where = std::string("/checks/") + check.id;
+    const rapidjson::Value* entry = json::Find(*table, check.id);
+    if (!entry) {
+      if (check.length_prefixed_only && framing_ != wire::Framing::kLengthPrefixed) continue;
+      return r.Fail(where, "missing: the engine raises this check and needs its wording");
+    }
+    const rapidjson::Value* text = entry->IsObject() ? json::Find(*entry, "text") : nullptr;
+    const rapidjson::Value* section = entry->IsObject() ? json::Find(*entry, "section") : nullptr;
+    if (!text || !text->IsString() || (section && !section->IsString()))
+      return r.Fail(where, "expected {\"text\": string, \"section\": string}");
+    CheckWording wording;
+    wording.text.assign(text->GetString(), text->GetStringLength());
+    if (section) wording.section.assign(section->GetString(), section->GetStringLength());
+    for (std::size_t open = wording.text.find('{'); open != std::string::npos;
+         open = wording.text.find('{', open + 1)) {
+      std::size_t close = wording.text.find('}', open);
+      if (close == std::string::npos) return r.Fail(where + "/text", "an unclosed {");
+      std::string name = wording.text.substr(open + 1, close - open - 1);
+      bool known = name == "section";
+      for (const char* v : check.vars) known |= name == v;
+      if (!known) return r.Fail(where + "/text", "unknown placeholder {" + name + "}");
+    }
+    checks_.emplace(check.id, std::move(wording));
+  }
   return r.ok();
+}
+
+const CheckWording& Profile::Check(std::string_view id) const {
+  static const CheckWording missing{"(no wording for check {section})", ""};
+  auto it = checks_.find(id);
+  return it == checks_.end() ? missing : it->second;
+}
+
+std::string Profile::CheckMessage(
+    std::string_view id,
+    std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const {
+  const CheckWording& wording = Check(id);
+  const std::string& text = wording.text;
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t open = text.find('{', at);
+    std::size_t close = open == std::string::npos ? open : text.find('}', open);
+    if (close == std::string::npos) break;
+    out.append(text, at, open - at);
+    std::string_view name(text.data() + open + 1, close - open - 1);
+    if (name == "section") {
+      out += wording.section;
+    } else {
+      bool found = false;
+      for (const auto& [key, value] : vars)
+        if (key == name) {
+          out += value;
+          found = true;
+          break;
+        }
+      if (!found) out.append(text, open, close - open + 1);
+    }
+    at = close + 1;
+  }
+  if (at < text.size()) out.append(text, at, std::string::npos);
+  return out;
 }
 
 Classified Profile::Classify(const rapidjson::Value& message) const {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -60,6 +61,24 @@ struct ManifestSpec {
   /// What the scenario manifest/loads-in-host shows: its spec reference and its requirement.
   std::string spec;
   std::string requirement;
+};
+
+/// An always-on check the engine raises, and the placeholders its wording may use. The profile
+/// words every one (profile member "checks"), so a run of one protocol never quotes another's
+/// text or section numbers.
+struct EngineCheck {
+  const char* id;                 ///< "bad-reply-id"; several may share a finding's check id
+  std::vector<const char*> vars;  ///< "{frame}", "{id}", ... ({section} is always allowed)
+  bool length_prefixed_only;      ///< raised only by length-prefixed framing
+};
+/// Every check wording the engine asks a profile for.
+const std::vector<EngineCheck>& EngineChecks();
+
+/// One check's wording: a sentence with {placeholders}, and the part of the text it cites ("§5"
+/// for RIM; a part's name, such as "Ids", for Flash).
+struct CheckWording {
+  std::string text;
+  std::string section;
 };
 
 struct EnvironmentSpec {
@@ -129,10 +148,19 @@ class Profile {
   const rapidjson::Value& vars() const { return doc_["vars"]; }
   Ms scenario_timeout() const { return scenario_timeout_; }
 
+  /// The wording of engine check `id` (one of EngineChecks()); the loader guarantees it exists.
+  const CheckWording& Check(std::string_view id) const;
+  /// Check `id`'s sentence with each {name} replaced by its value from `vars` and {section} by
+  /// the check's section.
+  std::string CheckMessage(
+      std::string_view id,
+      std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const;
+
  private:
   Profile() = default;
   const rapidjson::Value* json_member(const char* name) const;
   bool Init(const std::string& path, std::string* error);
+  bool InitChecks(const std::string& path, std::string* error);
 
   rapidjson::Document doc_;
   std::string name_, title_, dir_, schema_path_;
@@ -153,6 +181,7 @@ class Profile {
   std::string shutdown_notification_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
   Ms scenario_timeout_{20000};
+  std::map<std::string, CheckWording, std::less<>> checks_;
 };
 
 /// Parses "TERM", "SIGTERM" or a number; 0 if unknown.

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "harness/json/json.hpp"
 
 namespace fakehost::protocol {
@@ -74,6 +77,84 @@ TEST(Profile, ReportsTheOffendingMemberOfABadProfile) {
   p = Profile::LoadText("{", "p.json", &error);
   EXPECT_FALSE(p);
   EXPECT_NE(error.find("p.json"), std::string::npos) << error;
+}
+
+std::string ReadProfileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Fills every placeholder a check may use, so a message shows all of its wording.
+std::string EveryMessage(const Profile& p, const EngineCheck& check) {
+  std::string out = p.CheckMessage(
+      check.id, {{"frame", "3"},      {"error", "E"},    {"key", "K"},        {"reason", "R"},
+                 {"type", "T"},       {"request", "1"},  {"method", "M"},     {"id", "I"},
+                 {"request_id", "J"}, {"first", "2"},    {"what", "W"},       {"notification", "N"},
+                 {"ms", "5"},         {"def", "D"},      {"violations", "V"}, {"size", "9"},
+                 {"max", "8"},        {"received", "6"}, {"expected", "7"},   {"hex", "H"},
+                 {"text", "X"}});
+  return out;
+}
+
+TEST(ProfileChecks, AFlashRunNeverSpeaksRim) {
+  std::string error;
+  auto p = Profile::Load("schema/flash-v1/profile.json", &error);
+  ASSERT_TRUE(p) << error;
+  for (const EngineCheck& check : EngineChecks()) {
+    if (check.length_prefixed_only) continue;
+    std::string message = EveryMessage(*p, check);
+    EXPECT_EQ(message.find("\xC2\xA7"), std::string::npos) << check.id << ": " << message;  // §
+    EXPECT_EQ(message.find("rim."), std::string::npos) << check.id << ": " << message;
+    EXPECT_EQ(message.find('{'), std::string::npos) << check.id << ": " << message;
+    EXPECT_FALSE(p->Check(check.id).text.empty()) << check.id;
+  }
+  EXPECT_NE(EveryMessage(*p, {"bad-reply-id", {}, false}).find("positive integers"),
+            std::string::npos);
+  EXPECT_NE(EveryMessage(*p, {"before-handshake", {}, false}).find("log and publish"),
+            std::string::npos);
+}
+
+TEST(ProfileChecks, RimMessagesCiteTheirSections) {
+  auto p = LoadRim();
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->CheckMessage("bad-reply-id", {{"frame", "4"}, {"type", "boolean"}}),
+            "frame #4 has an id of type boolean; ids are integers or strings (\xC2\xA7"
+            "5)");
+  EXPECT_NE(EveryMessage(*p, {"before-handshake", {}, false}).find("rim.log"), std::string::npos);
+  for (const EngineCheck& check : EngineChecks())
+    EXPECT_EQ(EveryMessage(*p, check).find('{'), std::string::npos) << check.id;
+}
+
+TEST(ProfileChecks, RefusesAProfileWithoutWordingForACheckTheEngineRaises) {
+  for (const char* path : {"schema/rim-v1/profile.json", "schema/flash-v1/profile.json"}) {
+    rapidjson::Document doc;
+    ASSERT_TRUE(json::Parse(ReadProfileText(path), &doc).ok) << path;
+    doc["checks"].RemoveMember("unknown-reply-id");
+    std::string error;
+    EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error)) << path;
+    EXPECT_NE(error.find("p.json: /checks/unknown-reply-id: missing"), std::string::npos) << error;
+    doc.RemoveMember("checks");
+    EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error)) << path;
+    EXPECT_NE(error.find("/checks"), std::string::npos) << error;
+  }
+}
+
+TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
+  rapidjson::Document doc;
+  ASSERT_TRUE(json::Parse(ReadProfileText("schema/rim-v1/profile.json"), &doc).ok);
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #{fram} has id null");
+  std::string error;
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("/checks/null-reply-id/text: unknown placeholder {fram}"), std::string::npos)
+      << error;
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #{frame} has id null");
+  doc["checks"].AddMember("nul-reply-id", rapidjson::Value(rapidjson::kObjectType),
+                          doc.GetAllocator());
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("/checks/nul-reply-id: not a check the engine raises"), std::string::npos)
+      << error;
 }
 
 TEST(Signals, ParseNamesAndNumbers) {

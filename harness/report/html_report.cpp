@@ -40,6 +40,10 @@ void Entry(Writer& w, const session::TranscriptEntry& e) {
     w.Key("clipped");
     w.Bool(true);
   }
+  if (e.summarised) {
+    w.Key("summarised");
+    w.Bool(true);
+  }
   if (!e.schema_def.empty()) Field(w, "schema", e.schema_def);
   if (!e.violations.empty()) {
     w.Key("violations");

@@ -85,6 +85,10 @@ void Entry(Writer& w, const session::TranscriptEntry& e) {
     Key(w, "clipped");
     w.Bool(true);
   }
+  if (e.summarised) {
+    Key(w, "summarised");
+    w.Bool(true);
+  }
   if (!e.schema_def.empty()) {
     Key(w, "schema_def");
     Str(w, e.schema_def);

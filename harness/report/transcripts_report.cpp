@@ -66,6 +66,10 @@ std::string Line(const session::TranscriptEntry& e) {
       w.Key("clipped");
       w.Bool(true);
     }
+    if (e.summarised) {
+      w.Key("summarised");
+      w.Bool(true);
+    }
   }
   w.Key("validation");
   if (e.schema_def.empty()) {

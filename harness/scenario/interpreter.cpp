@@ -332,9 +332,9 @@ std::string Player::Describe(const Filter& filter) const {
     case Filter::Kind::kReplyTo: {
       auto named = named_.find(filter.name);
       if (named == named_.end()) return "a reply to " + filter.name;
-      return "a reply to " + filter.name + " (" + named->second.method + ", id " +
-             json::ToCompact(named->second.id) + ", frame #" + std::to_string(named->second.frame) +
-             ")";
+      return "a reply to " + filter.name + " (" + json::Abbreviate(named->second.method) + ", id " +
+             json::Abbreviate(json::ToCompact(named->second.id)) + ", frame #" +
+             std::to_string(named->second.frame) + ")";
     }
     case Filter::Kind::kResponse:
       return "a response";
@@ -350,11 +350,15 @@ std::string Player::Describe(const Filter& filter) const {
 }
 
 std::string Player::Summarise(const Inbound& in) const {
-  const auto& e = session_.transcript()[in.frame];
-  std::string s = "#" + std::to_string(in.frame) + " " + e.kind;
-  if (!e.method.empty()) s += " " + e.method;
-  if (!e.id.empty()) s += " id " + e.id;
-  return s + ": " + json::Abbreviate(e.text, 300);
+  const session::TranscriptEntry* e = session_.Entry(in.frame);
+  if (!e)  // tallied without an entry: the document still says what it was
+    return "#" + std::to_string(in.frame) + " " + protocol::MessageKindName(in.kind) +
+           (in.method.empty() ? "" : " " + json::Abbreviate(in.method)) + ": " +
+           json::Abbreviate(json::ToCompact(*in.doc), 300);
+  std::string s = "#" + std::to_string(in.frame) + " " + e->kind;
+  if (!e->method.empty()) s += " " + e->method;
+  if (!e->id.empty()) s += " id " + e->id;
+  return s + ": " + json::Abbreviate(e->text, 300);
 }
 
 bool Player::DoSend(const Step& step, const Send& send) {
@@ -1004,8 +1008,9 @@ ScenarioResult Player::Run() {
         if (req.answer_frame) continue;
         Failure f;
         f.check = "unanswered";
-        f.message = "request #" + std::to_string(req.frame) + " (" + req.method + ", id " +
-                    req.id_text + ") was never answered; every request gets exactly one answer";
+        f.message = "request #" + std::to_string(req.frame) + " (" + json::Abbreviate(req.method) +
+                    ", id " + req.id_text +
+                    ") was never answered; every request gets exactly one answer";
         f.frame = req.frame;
         result_.failures.push_back(std::move(f));
       }

@@ -14,39 +14,6 @@ namespace {
 
 using protocol::MessageKind;
 
-std::string Hex(std::string_view bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (!out.empty()) out += ' ';
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
-
-bool Printable(std::string_view bytes) {
-  for (unsigned char c : bytes)
-    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
-  return !bytes.empty();
-}
-
-// Why a length header may be absurd: the diagnosis a plugin author needs, not just the number.
-std::string DiagnoseHeader(std::string_view header, std::uint64_t max) {
-  std::string out;
-  if (header.size() == 4) {
-    std::uint32_t be = 0;
-    for (unsigned char c : header) be = (be << 8) | c;
-    if (Printable(header))
-      out += "; the header bytes " + Hex(header) + " are the text \"" + std::string(header) +
-             "\": something printed to stdout (§2: nothing but frames may be written there)";
-    else if (be <= max)
-      out += "; read big-endian they announce " + std::to_string(be) +
-             " bytes: the length prefix must be little-endian (§3)";
-  }
-  return out;
-}
-
 rapidjson::Value Str(std::string_view s, rapidjson::Document::AllocatorType& a) {
   return rapidjson::Value(s.data(), static_cast<rapidjson::SizeType>(s.size()), a);
 }
@@ -124,13 +91,6 @@ TranscriptEntry Session::NewEntry(Direction direction, std::string kind, std::st
   return entry;
 }
 
-std::size_t Session::Record(TranscriptEntry entry) {
-  entry.index = transcript_.size();
-  transcript_.push_back(std::move(entry));
-  ++generation_;
-  return transcript_.back().index;
-}
-
 rapidjson::Value Session::NextId(const std::string& method) {
   protocol::IdSequence seq = profile_.IdsFor(method);
   std::string key = std::to_string(seq.start) + "/" + std::to_string(seq.step);
@@ -175,8 +135,8 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   std::string payload = json::ToCompact(frame);
   TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, protocol::MessageKindName(c.kind),
                                    payload, payload.size());
-  entry.method = c.method;
-  if (c.id) entry.id = json::ToCompact(*c.id);
+  entry.method = json::Abbreviate(c.method);
+  if (c.id) entry.id = json::Abbreviate(json::ToCompact(*c.id));
   if (!deliberately_invalid) Validate(entry, frame, c.kind, c.method, false);
   if (deliberately_invalid) entry.notes.push_back("deliberately invalid: not validated");
   std::size_t index = Record(std::move(entry));
@@ -185,8 +145,9 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
     json::IdKind k = json::ClassifyId(c.id);
     if (k == json::IdKind::kInteger || k == json::IdKind::kString) {
       std::string key = json::IdKey(*c.id);
-      requests_.emplace(key,
-                        PendingRequest{index, c.method, json::ToCompact(*c.id), Clock::now(), {}});
+      requests_.emplace(
+          key, PendingRequest{
+                   index, c.method, json::Abbreviate(json::ToCompact(*c.id)), Clock::now(), {}});
       if (c.method == profile_.handshake_method()) {
         handshake_key_ = key;
         const std::string& ptr = profile_.granted_capabilities_pointer();
@@ -223,7 +184,7 @@ void Session::AfterHandshake(const rapidjson::Value& reply) {
     rapidjson::Document copy;
     copy.CopyFrom(message, copy.GetAllocator());
     std::size_t index = Send(std::move(copy), false);
-    transcript_[index].notes.push_back("sent by the host after a successful handshake");
+    Note(index, "sent by the host after a successful handshake");
   }
 }
 
@@ -243,10 +204,12 @@ void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
       (k != json::IdKind::kInteger && k != json::IdKind::kString))
     return;
   if (!AcceptedAsRequest(doc)) return;
-  requests_.emplace(json::IdKey(*c.id),
-                    PendingRequest{index, c.method, json::ToCompact(*c.id), Clock::now(), {}});
-  transcript_[index].method = c.method;
-  transcript_[index].id = json::ToCompact(*c.id);
+  std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
+  requests_.emplace(json::IdKey(*c.id), PendingRequest{index, c.method, id_text, Clock::now(), {}});
+  if (TranscriptEntry* e = Mutable(index)) {
+    e->method = json::Abbreviate(c.method);
+    e->id = id_text;
+  }
 }
 
 std::size_t Session::SendRaw(std::string bytes, std::string note) {
@@ -272,15 +235,14 @@ void Session::Write(std::string bytes, std::size_t frame) {
   if (!child_) return;
   child_->Write(std::move(bytes), options_.write_cap, [this, frame](process::WriteOutcome out) {
     if (out == process::WriteOutcome::kTimedOut) {
-      transcript_[frame].notes.push_back("not delivered: the plugin stopped reading stdin");
-      findings_.push_back({Severity::kMust, "stdin-blocked",
-                           "the plugin stopped reading stdin: frame #" + std::to_string(frame) +
-                               " was not taken within " +
-                               std::to_string(options_.write_cap.count()) +
-                               " ms (§4: never deadlock)",
-                           frame});
+      Note(frame, "not delivered: the plugin stopped reading stdin");
+      Raise({Severity::kMust, "stdin-blocked",
+             profile_.CheckMessage("stdin-blocked",
+                                   {{"frame", std::to_string(frame)},
+                                    {"ms", std::to_string(options_.write_cap.count())}}),
+             frame});
     } else if (out == process::WriteOutcome::kClosed) {
-      transcript_[frame].notes.push_back("not delivered: the plugin's stdin is closed");
+      Note(frame, "not delivered: the plugin's stdin is closed");
     }
     ++generation_;
   });
@@ -297,10 +259,9 @@ void Session::Reply(const Inbound& request, const rapidjson::Value& body) {
       reply.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
   // A plugin request that broke the schema (say, a string id where Flash wants an integer)
   // gets its answer anyway, but that answer echoes the bad id: it is not the host's fault.
-  bool echoes_invalid = !transcript_[request.frame].violations.empty();
-  std::size_t index = Send(std::move(reply), echoes_invalid, request.method);
-  transcript_[index].method = request.method;
-  transcript_[index].notes.push_back("answers #" + std::to_string(request.frame));
+  std::size_t index = Send(std::move(reply), !request.valid, request.method);
+  if (TranscriptEntry* e = Mutable(index)) e->method = json::Abbreviate(request.method);
+  Note(index, "answers #" + std::to_string(request.frame));
   for (auto& in : inbox_)
     if (in.frame == request.frame) in.answered_by_host = true;
 }
@@ -310,245 +271,6 @@ void Session::CloseStdin() {
 }
 
 bool Session::SignalGroup(int signal) { return child_ && child_->SignalGroup(signal); }
-
-void Session::OnStdout(std::string_view bytes) {
-  decoder_->Feed(bytes, &events_);
-  OnEvents();
-}
-
-void Session::OnStdoutEof() {
-  decoder_->Finish(&events_);
-  OnEvents();
-  stdout_eof_ = true;
-  ++generation_;
-}
-
-void Session::OnEvents() {
-  for (auto& ev : events_) {
-    if (auto* f = std::get_if<wire::Frame>(&ev))
-      OnFrame(*f);
-    else if (auto* o = std::get_if<wire::Oversized>(&ev))
-      OnOversized(*o);
-    else if (auto* t = std::get_if<wire::TruncatedAtEof>(&ev))
-      OnTruncated(*t);
-  }
-  events_.clear();
-}
-
-void Session::OnFrame(wire::Frame& frame) {
-  TranscriptEntry entry =
-      NewEntry(Direction::kPluginToHost, "", frame.payload, frame.payload.size());
-  std::size_t index = transcript_.size();
-
-  auto doc = std::make_shared<rapidjson::Document>();
-  json::ParseResult parsed = json::Parse(frame.payload, doc.get());
-  if (!parsed.ok) {
-    entry.kind = "not-json";
-    entry.notes.push_back(parsed.error);
-    Record(std::move(entry));
-    findings_.push_back({Severity::kMust, "not-json",
-                         "frame #" + std::to_string(index) + " is not valid JSON (" + parsed.error +
-                             "); every payload must be one JSON-RPC message",
-                         index});
-    return;
-  }
-  for (const auto& key : parsed.duplicate_keys)
-    findings_.push_back({Severity::kShould, "duplicate-key",
-                         "frame #" + std::to_string(index) + " repeats the key " + key +
-                             "; receivers may read either value",
-                         index});
-
-  protocol::Classified c = profile_.Classify(*doc);
-  entry.kind = protocol::MessageKindName(c.kind);
-  entry.method = json::Abbreviate(c.method, 200);  // plugin text: keep messages readable
-  if (c.id) entry.id = json::Abbreviate(json::ToCompact(*c.id), 200);
-
-  Inbound in;
-  in.frame = index;
-  in.kind = c.kind;
-  in.method = c.method;
-  in.doc = doc;
-  in.at = Clock::now();
-
-  if (c.kind == MessageKind::kInvalid) {
-    findings_.push_back({Severity::kMust, "invalid-envelope",
-                         "frame #" + std::to_string(index) +
-                             " is neither a request, a notification nor a response: " + c.reason +
-                             " (§4)",
-                         index});
-    Record(std::move(entry));
-    inbox_.push_back(std::move(in));
-    return;
-  }
-  if (c.kind == MessageKind::kResponse) OnResponse(in, entry);
-  entry.method = in.method;
-  CheckOrder(in);
-  Validate(entry, *doc, c.kind, in.method, true);
-  Record(std::move(entry));
-  inbox_.push_back(std::move(in));
-  if (c.kind == MessageKind::kRequest) OnPluginRequest(inbox_.back());
-  if (after_handshake_pending_) {
-    after_handshake_pending_ = false;
-    AfterHandshake(*doc);
-  }
-}
-
-void Session::OnResponse(Inbound& in, TranscriptEntry& entry) {
-  const rapidjson::Value* id = json::Find(*in.doc, "id");
-  std::string n = std::to_string(in.frame);
-  json::IdKind k = json::ClassifyId(id);
-  if (k == json::IdKind::kNull) {
-    findings_.push_back({Severity::kMust, "null-reply-id",
-                         "frame #" + n +
-                             " is a response with id null; a response id is never null, and "
-                             "nobody answers a frame that could not be read (§3, §5)",
-                         in.frame});
-    return;
-  }
-  if (k != json::IdKind::kInteger && k != json::IdKind::kString) {
-    findings_.push_back({Severity::kMust, "bad-reply-id",
-                         "frame #" + n + " has an id of type " + json::TypeName(*id) +
-                             "; ids are integers or strings (§5)",
-                         in.frame});
-    return;
-  }
-  std::string key = json::IdKey(*id);
-  auto it = requests_.find(key);
-  if (it == requests_.end()) {
-    // Same digits under the other JSON type: the plugin did not echo the id unchanged.
-    std::string other = key[0] == 'i' ? "s:" + key.substr(2) : "i:" + key.substr(2);
-    if (auto o = requests_.find(other); o != requests_.end()) {
-      in.method = o->second.method;
-      findings_.push_back({Severity::kMust, "reply-id-type",
-                           "frame #" + n + " answers request #" + std::to_string(o->second.frame) +
-                               " (" + o->second.method + ") with id " + json::ToCompact(*id) +
-                               " (" + json::TypeName(*id) + ") but the request's id was " +
-                               o->second.id_text + ": ids are echoed with the same JSON type (§5)",
-                           in.frame});
-    } else {
-      findings_.push_back({Severity::kMust, "unknown-reply-id",
-                           "frame #" + n + " answers id " + json::ToCompact(*id) +
-                               ", which the host never sent (§5: responses match requests by id)",
-                           in.frame});
-    }
-    return;
-  }
-  // Several requests may be in flight under one id (Flash allows a repeated id): each answer
-  // takes the oldest one still open.
-  auto [first, last] = requests_.equal_range(key);
-  for (auto open = first; open != last; ++open)
-    if (!open->second.answer_frame) {
-      it = open;
-      break;
-    }
-  PendingRequest& req = it->second;
-  in.method = req.method;
-  if (req.answer_frame) {
-    findings_.push_back({Severity::kMust, "duplicate-reply",
-                         "frame #" + n + " answers request #" + std::to_string(req.frame) + " (" +
-                             req.method + ", id " + req.id_text + ") a second time; frame #" +
-                             std::to_string(*req.answer_frame) +
-                             " already did (every request gets exactly one answer)",
-                         in.frame});
-    return;
-  }
-  req.answer_frame = in.frame;
-  auto ms = std::chrono::duration_cast<Ms>(in.at - req.sent).count();
-  entry.notes.push_back("answers #" + std::to_string(req.frame) + " after " + std::to_string(ms) +
-                        " ms");
-  if (key == handshake_key_ && req.method == profile_.handshake_method() && !handshake_answered_) {
-    handshake_answered_ = true;
-    after_handshake_pending_ = true;
-  }
-}
-
-void Session::CheckOrder(const Inbound& in) {
-  std::string what = "frame #" + std::to_string(in.frame) + " (" +
-                     protocol::MessageKindName(in.kind) +
-                     (in.method.empty() ? "" : " " + in.method) + ")";
-  bool allowed = (in.kind == MessageKind::kRequest || in.kind == MessageKind::kNotification) &&
-                 profile_.AllowedBeforeHandshake(in.method);
-  // OnResponse has already marked the handshake answered if this frame is that answer.
-  if (!handshake_answered_ && !allowed)
-    findings_.push_back({Severity::kMust, "before-handshake",
-                         what + " arrived before the handshake answer; until then a plugin "
-                                "sends nothing but rim.log (§6)",
-                         in.frame});
-  if (shutdown_sent_)
-    findings_.push_back({Severity::kShould, "after-shutdown",
-                         what + " arrived after " + profile_.shutdown_notification() +
-                             "; nothing may be sent after it (§15)",
-                         in.frame});
-}
-
-void Session::OnPluginRequest(Inbound& in) {
-  protocol::HostResponder::Answer answer =
-      host_.Decide(in.method, json::Find(*in.doc, "params"), in.at);
-  transcript_[in.frame].notes.push_back("fake host: " + answer.why);
-  if (answer.hold) return;
-  Reply(in, answer.body);
-}
-
-void Session::Validate(TranscriptEntry& entry, const rapidjson::Value& frame, MessageKind kind,
-                       const std::string& method, bool from_plugin) {
-  if (!schema_ || kind == MessageKind::kInvalid) return;
-  entry.schema_def = schema::RouteDef(*schema_, protocol::MessageKindName(kind), method);
-  std::vector<schema::Violation> violations = schema_->Validate(entry.schema_def, frame);
-  if (violations.empty()) return;
-  std::string list;
-  for (const auto& v : violations) {
-    entry.violations.push_back({v.pointer, v.message});
-    if (list.size() < 600)
-      list += (list.empty() ? "" : "; ") +
-              (v.pointer.empty() ? std::string("(frame)") : v.pointer) + ": " + v.message;
-  }
-  std::size_t n = transcript_.size();
-  if (from_plugin)
-    findings_.push_back({Severity::kMust, "schema",
-                         "frame #" + std::to_string(n) + " does not match the schema entry " +
-                             entry.schema_def + ": " + list,
-                         n});
-  else
-    findings_.push_back({Severity::kError, "host-frame-invalid",
-                         "the scenario sent frame #" + std::to_string(n) +
-                             " that does not match the schema entry " + entry.schema_def + ": " +
-                             list + " (mark the step `invalid: true` if that is deliberate)",
-                         n});
-}
-
-void Session::OnOversized(const wire::Oversized& o) {
-  TranscriptEntry entry = NewEntry(Direction::kPluginToHost, "oversized", o.header, o.announced);
-  bool prefixed = profile_.framing() == wire::Framing::kLengthPrefixed;
-  std::string n = std::to_string(transcript_.size());
-  std::string message;
-  if (prefixed) {
-    connection_lost_ = true;
-    message = "frame #" + n + " announces " + std::to_string(o.announced) +
-              " bytes, over the limit of " + std::to_string(profile_.max_payload()) +
-              " (§3); the connection is over" + DiagnoseHeader(o.header, profile_.max_payload());
-  } else {
-    message = "line #" + n + " is " + std::to_string(o.announced) + " bytes, over the limit of " +
-              std::to_string(profile_.max_payload()) + "; it was dropped";
-  }
-  entry.notes.push_back(message);
-  std::size_t index = Record(std::move(entry));
-  findings_.push_back({Severity::kMust, "framing", message, index});
-}
-
-void Session::OnTruncated(const wire::TruncatedAtEof& t) {
-  TranscriptEntry entry = NewEntry(Direction::kPluginToHost, "truncated", t.bytes, t.received);
-  std::string n = std::to_string(transcript_.size());
-  std::string message =
-      profile_.framing() == wire::Framing::kLengthPrefixed
-          ? "stdout ended inside frame #" + n + ": " + std::to_string(t.received) + " of " +
-                (t.expected ? std::to_string(t.expected) : std::string("at least 4")) +
-                " bytes arrived (§3)"
-          : "stdout ended inside line #" + n + ": " + std::to_string(t.received) +
-                " bytes without a terminating newline";
-  entry.notes.push_back(message);
-  std::size_t index = Record(std::move(entry));
-  findings_.push_back({Severity::kMust, "framing", message, index});
-}
 
 bool Session::gone() const {
   return connection_lost_ || stdout_eof_ || (exit_seen_ && drain_expired_);
@@ -637,6 +359,13 @@ process::StopResult Session::Stop(const std::vector<protocol::StopStepSpec>& ste
   }
   process::StopResult result;
   if (!child_) return result;
+  // A frame the plugin was writing when the host's own stop ended it is cut by the host: an
+  // ungraded teardown never holds it against the plugin; a graded stop does only if the plugin
+  // ended on its own rather than by the sequence's signal (judged once the sequence is over).
+  if (graded)
+    graded_stop_running_ = true;
+  else
+    hosts_cut_ = true;
   // Shared state: if the sequence overran its own budget, the callback may still fire later.
   auto state = std::make_shared<std::pair<bool, process::StopResult>>();
   child_->Stop(std::move(plan), [state](const process::StopResult& r) {
@@ -644,7 +373,19 @@ process::StopResult Session::Stop(const std::vector<protocol::StopStepSpec>& ste
     state->first = true;
   });
   RunUntil([&] { return state->first; }, Clock::now() + total + Ms(5000));
-  return state->first ? state->second : result;
+  if (state->first) result = state->second;
+  graded_stop_running_ = false;
+  if (pending_cut_) {
+    bool by_signal = result.exited && result.status.signal && result.stage < steps.size() &&
+                     steps[result.stage].kind == protocol::StopStepSpec::Kind::kSignal;
+    hosts_cut_ = hosts_cut_ || by_signal;
+    JudgeTruncation(pending_cut_->first, pending_cut_->second, hosts_cut_);
+    pending_cut_.reset();
+  } else if (result.exited && result.status.signal && result.stage < steps.size() &&
+             steps[result.stage].kind == protocol::StopStepSpec::Kind::kSignal) {
+    hosts_cut_ = true;  // its output may still be drained later
+  }
+  return result;
 }
 
 const PendingRequest* Session::RequestByFrame(std::size_t frame) const {

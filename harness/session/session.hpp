@@ -8,6 +8,12 @@
 //
 // The interpreter drives it synchronously: RunUntil() runs the event loop until a condition
 // holds, a deadline passes or the plugin is gone, so waits are driven by events, never polls.
+//
+// Memory is bounded whatever the plugin sends (Options): the checks run on every frame, but what
+// is kept of frames is capped. The transcript keeps payload text up to a per-session budget,
+// then summaries (direction, kind, size, verdict), then, past an entry cap, only a tally; the
+// inbox keeps the decoded documents a step may still take, up to a count and a byte budget, and
+// releases the oldest past them; findings are listed up to a number per check, then counted.
 #pragma once
 
 #include <chrono>
@@ -46,15 +52,18 @@ struct Inbound {
   std::string method;  ///< requests/notifications; responses: the answered request's method
   std::shared_ptr<rapidjson::Document> doc;
   Clock::time_point at;
+  std::size_t bytes = 0;          ///< payload bytes (counted against Options::inbox_bytes_cap)
   bool consumed = false;          ///< taken by an expectation
   bool answered_by_host = false;  ///< requests: the fake host already replied
+  bool valid = true;              ///< matched its schema entry
+  bool answers_request = false;   ///< the first answer to a host request: never released
 };
 
 /// A host->plugin request the plugin has not answered yet, or has.
 struct PendingRequest {
   std::size_t frame = 0;
   std::string method;
-  std::string id_text;  ///< compact JSON of the id
+  std::string id_text;  ///< compact JSON of the id, abbreviated (json::Abbreviate) for messages
   Clock::time_point sent;
   std::optional<std::size_t> answer_frame;
 };
@@ -69,6 +78,20 @@ class Session {
   struct Options {
     Ms write_cap{5000};  ///< a write the plugin does not take within this is a failure
     std::size_t transcript_text_cap = 64 * 1024;  ///< payload bytes kept per entry
+    /// Text (payloads, notes, violations) one session's transcript keeps in full entries;
+    /// entries past it are summaries: direction, kind, size, method and id abbreviated, first
+    /// violation, two notes. Summaries may use as much again.
+    std::size_t transcript_bytes_cap = 256 * 1024;
+    /// Entries one transcript holds. Past this or the summaries' budget the last entry tallies
+    /// every later frame, which still gets its frame number and its checks but no entry
+    /// (Entry() returns nullptr for it).
+    std::size_t transcript_entries_cap = 2000;
+    /// Decoded plugin frames no step has taken yet: past either cap the oldest are released
+    /// (a first answer to a host request, at most one per request, is kept).
+    std::size_t inbox_documents_cap = 256;
+    std::size_t inbox_bytes_cap = 8 * 1024 * 1024;
+    /// Findings listed per check id; later ones are counted in one more finding of that check.
+    std::size_t findings_per_check = 16;
   };
 
   /// `schema` may be null (no validation). Both must outlive the session.
@@ -115,12 +138,20 @@ class Session {
   process::StopResult Stop(const std::vector<protocol::StopStepSpec>& steps, bool graded = true);
 
   // --- state ----------------------------------------------------------------------------------
+  /// Frames no step has taken yet (and some already taken). References into it stay valid
+  /// until the session next processes events (RunUntil, RunFor, Stop, SendRawChunked): each new
+  /// frame releases what no step can still want.
   std::deque<Inbound>& inbox() { return inbox_; }
   /// Bumped whenever something arrives or the plugin's state changes; cheap change detection.
   std::uint64_t generation() const { return generation_; }
+  /// Entry i is frame number i, for every frame that has an entry (see Options).
   const std::vector<TranscriptEntry>& transcript() const { return transcript_; }
+  /// Frame number `frame`'s entry, or nullptr when it was tallied without one.
+  const TranscriptEntry* Entry(std::size_t frame) const;
   const std::vector<Finding>& findings() const { return findings_; }
-  void AddFinding(Finding f) { findings_.push_back(std::move(f)); }
+  void AddFinding(Finding f) { Raise(std::move(f)); }
+  /// Decoded frames released from the inbox before any step took them.
+  std::uint64_t inbox_released() const { return inbox_released_; }
   /// Host requests by IdKey, in the order sent; one id may carry several.
   const std::multimap<std::string, PendingRequest>& requests() const { return requests_; }
   /// The request registered under an id, by its IdKey ("i:2" / "s:2"); nullptr if none.
@@ -159,7 +190,22 @@ class Session {
   /// An entry stamped now, its text capped at Options::transcript_text_cap.
   TranscriptEntry NewEntry(Direction direction, std::string kind, std::string_view text,
                            std::uint64_t size) const;
+  /// Gives `entry` the next frame number and keeps it whole, as a summary or as a tally (see
+  /// Options); returns its frame number.
   std::size_t Record(TranscriptEntry entry);
+  /// The frame number the next Record() assigns.
+  std::size_t next_frame() const { return frame_count_; }
+  TranscriptEntry* Mutable(std::size_t frame);
+  /// Cuts `entry` down to a summary (see Options::transcript_bytes_cap).
+  static void Summarise(TranscriptEntry* entry);
+  /// Adds a note to frame `frame`'s entry, if it has one (abbreviated past the text budget).
+  void Note(std::size_t frame, std::string note);
+  /// A finding, listed or counted (Options::findings_per_check).
+  void Raise(Finding f);
+  /// Drops taken frames from the inbox and releases the oldest past its caps.
+  void ReleaseInbox();
+  /// An EOF inside a frame: the plugin's violation, or the cut of the host's own stop.
+  void JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut);
   void Write(std::string bytes, std::size_t frame);
 
   const protocol::Profile& profile_;
@@ -186,6 +232,14 @@ class Session {
   std::string handshake_key_;  // IdKey of the handshake request
   bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;
+  std::size_t frame_count_ = 0;      // frame numbers given so far (entries + tallied frames)
+  std::size_t retained_text_ = 0;    // transcript text bytes kept
+  std::uint64_t tallied_bytes_ = 0;  // payload bytes of the frames without an entry
+  std::uint64_t inbox_released_ = 0;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> finding_counts_;  // check: n, tally
+  bool hosts_cut_ = false;  // the host's own stop ended the plugin: an EOF mid-frame is its cut
+  bool graded_stop_running_ = false;  // a graded stop is running: judge cuts when it ends
+  std::optional<std::pair<std::size_t, wire::TruncatedAtEof>> pending_cut_;
   std::shared_ptr<boost::asio::posix::basic_stream_descriptor<>> interrupt_watcher_;
 
  public:

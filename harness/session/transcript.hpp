@@ -27,13 +27,17 @@ struct TranscriptEntry {
   Direction direction = Direction::kHostToPlugin;
   double t_ms = 0;  ///< milliseconds since the plugin was spawned
   /// "request", "notification", "response", "invalid" (JSON but no valid envelope), "not-json",
-  /// "raw" (bytes the host wrote as they are), "oversized", "truncated" (EOF inside a frame).
+  /// "raw" (bytes the host wrote as they are), "oversized", "truncated" (EOF inside a frame),
+  /// "tally" (the last entry of a full transcript: every later frame, counted; see its note).
   std::string kind;
   std::string method;      ///< requests and notifications; for responses, the request's method
   std::string id;          ///< compact JSON of the id, "" when absent
   std::string text;        ///< the payload as sent (capped; see `size` and `clipped`)
-  std::uint64_t size = 0;  ///< payload bytes in full
+  std::uint64_t size = 0;  ///< payload bytes in full (a tally: of all the frames it counts)
   bool clipped = false;    ///< `text` holds only the first bytes of the payload
+  /// A summary: kept past the session's text budget, so `text` is empty and method, id,
+  /// violations and notes are abbreviated; direction, kind, size and verdict are whole.
+  bool summarised = false;
   std::string schema_def;  ///< the $defs entry it was validated against ("" = not validated)
   std::vector<Violation> violations;
   std::vector<std::string> notes;  ///< "answers #3 after 12 ms", "framing: announced 1819043176"
