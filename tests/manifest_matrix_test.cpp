@@ -156,9 +156,44 @@ TEST_F(UnrunnablePlugin, AFifoEntrypoint) {
   ExpectRefused("is not a regular file");
 }
 
-TEST_F(UnrunnablePlugin, AnEntrypointOutsideThePluginDirectory) {
+// Outside the plugin directory is the manifest's fault, not bad input: the host refuses it, so
+// manifest/loads-in-host fails (exit 1), with the rule, and nothing else runs.
+TEST_F(UnrunnablePlugin, AnEntrypointOutsideThePluginDirectoryFailsLoadsInHost) {
   RimManifest("/bin/true");
-  ExpectRefused("is outside the plugin directory");
+  std::string out = MakeTempDir();
+  CommandResult r = RunCommand(
+      {FakehostBin(), "run", "--plugin", dir_, "--out", out, "--no-color", "--jobs", "2"},
+      kDeadline);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  manifest/loads-in-host"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("entrypoint-inside"), std::string::npos) << r.out;
+  std::string report = ReadFile(out + "/report.json");
+  EXPECT_NE(report.find("\"not-run\""), std::string::npos) << "the other scenarios do not run";
+  fs::remove_all(out);
+}
+
+// Every fixture is in its protocol's real manifest format, except the broken ones that exist to
+// fail manifest/loads-in-host and the hostile ones whose entrypoint cannot be run.
+TEST(ManifestMatrix, EveryFixtureLoadsInItsRealHost) {
+  for (const char* protocol : kProtocols) {
+    fs::path root = fs::path(FixturesDir()) / protocol;
+    for (const char* kind : {"", "broken", "variants", "hostile"}) {
+      fs::path base = *kind ? root / kind : root;
+      std::error_code ec;
+      if (!fs::is_directory(base, ec)) continue;
+      for (const auto& e : fs::directory_iterator(base)) {
+        std::string name = e.path().filename().string();
+        if (!e.is_directory() || (!*kind && name.rfind("reference", 0) != 0)) continue;
+        std::string meta = ReadFile((e.path() / "fixture.json").string());
+        if (meta.find("manifest/loads-in-host") != std::string::npos ||
+            meta.find("\"bad-input\"") != std::string::npos)
+          continue;
+        CommandResult r =
+            RunCommand({FakehostBin(), "manifest", "check", e.path().string()}, kDeadline);
+        EXPECT_EQ(r.exit_code, 0) << e.path() << "\n" << r.out << r.err;
+      }
+    }
+  }
 }
 
 TEST_F(UnrunnablePlugin, AManifestOnlyFlashPlugin) {
@@ -167,9 +202,17 @@ TEST_F(UnrunnablePlugin, AManifestOnlyFlashPlugin) {
   ExpectRefused("a manifest-only plugin (no exec)");
 }
 
-TEST_F(UnrunnablePlugin, AMalformedManifestNamesLineAndColumn) {
+// Malformed JSON is a manifest the host refuses: the plugin's failure, at its line:col.
+TEST_F(UnrunnablePlugin, AMalformedManifestFailsLoadsInHostAtLineAndColumn) {
   std::ofstream(dir_ + "/rim-plugin.json") << "{\n  \"plugin_id\": ,\n}";
-  ExpectRefused("rim-plugin.json:2:16: invalid value");
+  std::string out = MakeTempDir();
+  CommandResult r = RunCommand(
+      {FakehostBin(), "run", "--plugin", dir_, "--out", out, "--no-color", "--jobs", "2"},
+      kDeadline);
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("FAIL  manifest/loads-in-host"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rim-plugin.json:2:16"), std::string::npos) << r.out;
+  fs::remove_all(out);
 }
 
 }  // namespace

@@ -171,12 +171,23 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
   scenario::PluginTarget plugin;
   std::string error;
-  if (check.loads || f.plugin_dir.empty()) {
+  // An entrypoint that cannot be run is bad input (exit 2, nothing to run), even where the
+  // manifest check also lists it; any other refusal is the plugin's failure.
+  auto refused_for = [&](std::string_view rule) {
+    return std::any_of(check.problems.begin(), check.problems.end(),
+                       [&](const plugin::ManifestProblem& p) { return p.rule == rule; });
+  };
+  bool unrunnable = !check.loads && !refused_for("entrypoint-inside") &&
+                    (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));
+  if (check.loads || f.plugin_dir.empty() || unrunnable) {
     if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
       err << "fakehost: " << error << "\n";
       return kBadInput;
     }
-  } else if (check.manifest) {
+  } else {
+    plugin.dir = f.plugin_dir;
+  }
+  if (!check.loads && check.manifest && !unrunnable) {
     auto text = [&](const std::string& pointer) {
       const rapidjson::Value* v =
           pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
@@ -184,7 +195,6 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
     };
     plugin.id = text(profile->manifest().id);
     plugin.version = text(profile->manifest().version);
-    plugin.dir = f.plugin_dir;
   }
 
   run::RunOptions options;
