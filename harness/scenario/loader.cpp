@@ -190,6 +190,15 @@ bool LoadScenarioText(std::string_view yaml, const std::string& file, const std:
   if (!ParseYaml(yaml, file, &tree, errors)) return false;
   internal::Reader reader(context, errors);
   reader.ReadScenario(tree.root(), file, out);
+  if (const std::size_t found = errors->size() - before; found > kMaxLoadErrorsPerFile) {
+    // A 1 MiB file of unknown keys gives ~90,000 errors: nobody reads past the first screen.
+    errors->resize(before + kMaxLoadErrorsPerFile);
+    LoadError more;
+    more.loc.file = file;
+    more.message =
+        "and " + std::to_string(found - kMaxLoadErrorsPerFile) + " more errors not shown";
+    errors->push_back(std::move(more));
+  }
   return errors->size() == before;
 }
 

@@ -34,6 +34,9 @@ namespace fakehost::scenario {
 /// typo cannot make fakehost build gigabytes.
 inline constexpr std::uint64_t kMaxSendRawBytes = 64ULL * 1024 * 1024;
 
+/// A file's errors beyond this many are summed up in one last error ("and N more...").
+inline constexpr std::size_t kMaxLoadErrorsPerFile = 100;
+
 struct LoadContext {
   /// Where `use: NAME` looks for NAME.yaml, first directory first (e.g. the suite's fragments/
   /// folder, then the profile's).

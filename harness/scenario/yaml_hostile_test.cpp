@@ -149,6 +149,17 @@ TEST(HostileScenario, DeepNestingStopsAtTheLimit) {
             "s.yaml:1:67: nesting deeper than 64 levels");
 }
 
+TEST(HostileScenario, ThousandsOfErrorsAreCutAfterAHundred) {
+  std::string yaml = std::string(kHead) + "steps: [sleep: 1ms]\n";
+  for (int i = 0; i < 5000; ++i) yaml += "k" + std::to_string(i) + ": 1\n";
+  Scenario scenario;
+  std::vector<LoadError> errors;
+  EXPECT_FALSE(LoadScenarioText(yaml, "s.yaml", "s", {}, &scenario, &errors));
+  ASSERT_EQ(errors.size(), kMaxLoadErrorsPerFile + 1);
+  EXPECT_PRED2(StartsWith, errors[0].ToString(), "s.yaml:5:1: unknown key 'k0'");
+  EXPECT_EQ(errors.back().ToString(), "s.yaml: and 4900 more errors not shown");
+}
+
 // Every input above, and a few more a fuzzer would try, loads to an error and returns.
 TEST(HostileScenario, EveryHostileInputCompletesWithAnError) {
   const std::vector<std::string> inputs = {",",
