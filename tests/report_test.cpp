@@ -153,7 +153,7 @@ TEST(MarkdownReport, PutsTheCountsFirstThenFailuresThenFoldedPasses) {
   std::string md = report::MarkdownReport(ReportFixture());
   std::size_t counts = md.find("| passed | failed |");
   std::size_t failures = md.find("### Failures and errors (2)");
-  std::size_t skipped = md.find("### Skipped and not run (2)");
+  std::size_t skipped = md.find("### Not applicable and not run (2)");
   std::size_t passes = md.find("<details><summary>1 passed</summary>");
   ASSERT_NE(counts, std::string::npos) << md;
   EXPECT_LT(counts, failures);

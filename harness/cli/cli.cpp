@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -11,13 +12,16 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
+#include "harness/cli/manifest_command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/duration.hpp"
 #include "harness/scenario/interpreter.hpp"
@@ -82,10 +86,12 @@ struct RunFlags {
   std::string out_dir = "reports/latest";
   std::string transcripts_dir;  ///< --transcripts DIR: one JSON-lines file per scenario
   std::string plugin_id;
+  std::string config;  ///< --config FILE: the plugin's fakehost.yaml, when not beside it
   std::string timeout;
   int jobs = 0;
   int repeat = 1;
   bool strict = false;
+  bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
   bool no_color = false;
 };
 
@@ -103,12 +109,17 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
     err << "fakehost: the suite has errors; nothing was run\n";
     return kBadInput;
   }
+  // manifest/loads-in-host heads the suite of a plugin that has a manifest: it is played here,
+  // before anything is spawned, not by the interpreter.
+  if (!f.plugin_dir.empty()) scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
   auto selected = run::Select(scenarios, f.only, f.skip);
   if (selected.empty()) {
     err << "fakehost: no scenario selected (" << scenarios.size() << " in " << suite
         << "); check --only/--skip\n";
     return kBadInput;
   }
+  bool manifest_selected = !f.plugin_dir.empty() && selected.front() == &scenarios.front();
+  if (manifest_selected) selected.erase(selected.begin());
 
   // Report destinations are checked before anything runs.
   std::vector<std::unique_ptr<report::Reporter>> files;
@@ -131,12 +142,40 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   if (!f.transcripts_dir.empty())
     files.push_back(report::MakeTranscriptsReporter(f.transcripts_dir));
 
-  run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id};
+  // The manifest as the real host reads it. A refused one is the plugin's failure: nothing
+  // else runs, since its host would never start it.
+  plugin::ManifestCheck check;
+  std::optional<scenario::ScenarioResult> manifest_result;
+  if (!f.plugin_dir.empty()) {
+    auto m0 = std::chrono::steady_clock::now();
+    check = plugin::CheckManifest(*profile, f.plugin_dir);
+    if (!check.readable) {
+      err << "fakehost: " << check.error << "\n";
+      return kBadInput;
+    }
+    if (manifest_selected || !check.loads)
+      manifest_result = run::ManifestResult(
+          *profile, check,
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m0).count());
+  }
+
+  run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
   scenario::PluginTarget plugin;
   std::string error;
-  if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
+  if (check.loads || f.plugin_dir.empty()) {
+    if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
+      err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+  } else if (check.manifest) {
+    auto text = [&](const std::string& pointer) {
+      const rapidjson::Value* v =
+          pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
+      return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+    };
+    plugin.id = text(profile->manifest().id);
+    plugin.version = text(profile->manifest().version);
+    plugin.dir = f.plugin_dir;
   }
 
   run::RunOptions options;
@@ -167,9 +206,21 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
       out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
   console->RunStarting(report);
   auto t0 = std::chrono::steady_clock::now();
-  report.scenarios =
-      run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options,
-                        [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
+  if (manifest_result) console->ScenarioEnded(*manifest_result);
+  if (manifest_result && !check.loads) {
+    for (const scenario::Scenario* s : selected) {
+      scenario::ScenarioResult r = scenario::ResultFor(*s, scenario::Status::kNotRun);
+      r.skip_reason = std::string("its host refuses this plugin's manifest (see ") +
+                      run::kManifestScenarioId + ")";
+      console->ScenarioEnded(r);
+      report.scenarios.push_back(std::move(r));
+    }
+  } else {
+    report.scenarios =
+        run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options,
+                          [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
+  }
+  if (manifest_result) report.scenarios.insert(report.scenarios.begin(), *manifest_result);
   report.summary.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   run::Summarise(&report);
@@ -184,8 +235,18 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   }
   if (!written || report.summary.errored > 0 || session::InterruptFlag().load())
     return kHarnessError;
-  bool failed = report.summary.failed > 0;
-  return failed ? kFailures : kOk;
+  const run::Summary& m = report.summary;
+  if (m.passed + m.failed + m.warned == 0) {
+    err << "fakehost: no scenario checked anything about this plugin (" << m.untested
+        << " untested, " << m.skipped << " not applicable): this is not a pass\n";
+    return kFailures;
+  }
+  if (f.fail_untested && m.untested > 0) {
+    err << "fakehost: " << m.untested
+        << " scenarios untested (--fail-untested): give their triggers in fakehost.yaml\n";
+    return kFailures;
+  }
+  return m.failed > 0 ? kFailures : kOk;
 }
 
 int List(const std::string& protocol, const std::string& suite_flag,
@@ -198,6 +259,7 @@ int List(const std::string& protocol, const std::string& suite_flag,
   std::vector<std::string> errors;
   bool ok = run::LoadSuite(suite, *profile, &scenarios, &errors);
   for (const auto& e : errors) err << e << "\n";
+  scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
   auto selected = run::Select(scenarios, only, skip);
   for (const auto* s : selected)
     out << s->id << "  [" << scenario::LevelName(s->level) << "] " << s->spec << " — " << s->title
@@ -397,7 +459,8 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
 
   RunFlags rf;
   CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
-  run->add_option("--protocol,-p", rf.protocol, "rim-v1 or flash-v1")->required();
+  run->add_option("--protocol,-p", rf.protocol,
+                  "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
   run->add_option("--plugin", rf.plugin_dir, "plugin directory (with its manifest)");
   run->add_option("argv", rf.argv, "after --: a bare executable and its arguments");
   run->add_option("--suite", rf.suite, "scenario directory (default scenarios/<protocol>)");
@@ -413,6 +476,10 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--timeout", rf.timeout, "hard limit per scenario (default: the profile's)");
   run->add_option("--repeat", rf.repeat, "play each scenario N times (stability)");
   run->add_flag("--strict", rf.strict, "should-level misses fail the run");
+  run->add_option("--config", rf.config,
+                  "FILE: the plugin's fakehost.yaml (default: fakehost.yaml beside the manifest)");
+  run->add_flag("--fail-untested", rf.fail_untested,
+                "a scenario left untested (a trigger is missing) fails the run");
   run->add_flag("--no-color", rf.no_color, "no ANSI colours on the console");
 
   std::string list_protocol, list_suite;
@@ -427,6 +494,15 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   CLI::App* lint = app.add_subcommand("lint", "load a suite and report every error");
   lint->add_option("--protocol,-p", lint_protocol, "rim-v1 or flash-v1")->required();
   lint->add_option("--suite", lint_suite, "scenario directory");
+
+  std::string manifest_dir, manifest_protocol;
+  CLI::App* manifest_cmd = app.add_subcommand("manifest", "work with a plugin's manifest");
+  manifest_cmd->require_subcommand(1);
+  CLI::App* manifest_check =
+      manifest_cmd->add_subcommand("check", "check a manifest as the real host's loader would");
+  manifest_check->add_option("dir", manifest_dir, "the plugin directory")->required();
+  manifest_check->add_option("--protocol,-p", manifest_protocol,
+                             "rim-v1 or flash-v1 (default: detected from the directory)");
 
   std::string schema_file;
   CLI::App* schema_cmd = app.add_subcommand("schema", "work with a protocol's frame schema");
@@ -453,8 +529,11 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
         err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
         return kBadInput;
       }
+      if (!PickProtocol(DataDir(), &rf.protocol, rf.plugin_dir, err)) return kBadInput;
       return Run(rf, out, err);
     }
+    if (manifest_check->parsed())
+      return ManifestCheckCommand(DataDir(), manifest_dir, manifest_protocol, out, err);
     if (list->parsed()) return List(list_protocol, list_suite, list_only, list_skip, out, err);
     if (lint->parsed()) {
       int rc = List(lint_protocol, lint_suite, {}, {}, out, err);

@@ -127,6 +127,19 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
       a.why = "profile reply";
       return a;
     }
+  // A scenario's "*" scripts the host's answer to whatever the plugin calls, except what the
+  // profile answers by itself (RIM rim.log, Flash storage): which method a plugin calls is its
+  // own business, how the host answers it the scenario's.
+  if (held_.count("*")) {
+    a.hold = true;
+    a.why = "held by the scenario";
+    return a;
+  }
+  if (auto it = overrides_.find("*"); it != overrides_.end()) {
+    Fill(it->second, method, "", &a);
+    a.why = "scenario reply";
+    return a;
+  }
   std::string capability = CapabilityFor(method);
   if (capability.empty()) {
     if (const rapidjson::Value* u = json::Find(host, "unknown")) Fill(*u, method, "", &a);

@@ -31,9 +31,11 @@ class HostResponder {
   /// Capabilities the host granted this connection (RIM: the handshake's grantedCapabilities).
   void SetGranted(std::vector<std::string> capabilities);
   /// A scenario's reply for `method`, replacing the default. `body` holds the reply's members
-  /// (RIM: {"result": ...} or {"error": ...}).
+  /// (RIM: {"result": ...} or {"error": ...}). `method` "*" answers every method the profile
+  /// does not answer itself (its fixed replies and builtins come first).
   void Override(std::string method, const rapidjson::Value& body);
-  /// Never answer `method` (the scenario answers it in a step, or tests the plugin's timeout).
+  /// Never answer `method` (the scenario answers it in a step, or tests the plugin's timeout);
+  /// "*" as for Override.
   void Hold(std::string method) { held_.insert(std::move(method)); }
 
   struct Answer {

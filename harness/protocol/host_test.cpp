@@ -64,6 +64,21 @@ TEST_F(HostResponderTest, ScenarioOverridesAndHoldsWin) {
   EXPECT_EQ(Answer(h, "rim.log"), "hold");
 }
 
+TEST_F(HostResponderTest, AWildcardScriptsEveryCallButWhatTheProfileAnswersItself) {
+  HostResponder h(*profile_);
+  rapidjson::Document body;
+  ASSERT_TRUE(json::Parse(R"({"error":{"code":-32001,"message":"rate limited"}})", &body).ok);
+  h.Override("*", body);
+  EXPECT_EQ(Answer(h, "rim.ui.update_panel"),
+            R"({"error":{"code":-32001,"message":"rate limited"}})");
+  EXPECT_EQ(Answer(h, "rim.anything"), R"({"error":{"code":-32001,"message":"rate limited"}})");
+  EXPECT_EQ(Answer(h, "rim.log"), R"({"result":{"ok":true}})");
+  HostResponder held(*profile_);
+  held.Hold("*");
+  EXPECT_EQ(Answer(held, "rim.chat.read"), "hold");
+  EXPECT_EQ(Answer(held, "rim.log"), R"({"result":{"ok":true}})");
+}
+
 }  // namespace
 }  // namespace fakehost::protocol
 

@@ -158,6 +158,14 @@ bool Profile::Init(const std::string& path, std::string* error) {
   r.String(d, "/manifest/exec", &manifest_.exec, false);
   if (r.ok() && manifest_.entrypoint.empty() == manifest_.exec.empty())
     r.Fail("/manifest", "exactly one of entrypoint and exec");
+  if (r.String(d, "/manifest/schema", &manifest_.schema, false) && !manifest_.schema.empty() &&
+      manifest_.schema[0] != '/')
+    manifest_.schema = dir_ + "/" + manifest_.schema;
+  r.String(d, "/manifest/scenario/spec", &manifest_.spec, false);
+  r.String(d, "/manifest/scenario/requirement", &manifest_.requirement, false);
+  if (const rapidjson::Value* rules = r.Get(d, "/manifest/rules", false);
+      rules && !rules->IsArray())
+    r.Fail("/manifest/rules", "expected an array of rules");
 
   std::string env_mode = "inherit";
   r.String(d, "/environment/mode", &env_mode, false);
@@ -273,6 +281,11 @@ Classified Profile::Classify(const rapidjson::Value& message) const {
   return c;
 }
 
+const rapidjson::Value* Profile::manifest_rules() const {
+  const rapidjson::Value* rules = json::Resolve(doc_, "/manifest/rules");
+  return rules && rules->IsArray() ? rules : nullptr;
+}
+
 const rapidjson::Value* Profile::json_member(const char* name) const {
   const rapidjson::Value* v = json::Find(doc_, name);
   return v && !v->IsNull() ? v : nullptr;
@@ -326,6 +339,19 @@ std::string SignalName(int signal) {
   for (const auto& s : kSignals)
     if (signal == s.number) return std::string("SIG") + s.name;
   return "signal " + std::to_string(signal);
+}
+
+const rapidjson::Value* Profile::trigger(std::string_view name) const {
+  const rapidjson::Value* all = json_member("triggers");
+  return all && all->IsObject() ? json::Find(*all, name) : nullptr;
+}
+
+std::vector<std::string> Profile::trigger_names() const {
+  std::vector<std::string> out;
+  if (const rapidjson::Value* all = json_member("triggers"); all && all->IsObject())
+    for (const auto& m : all->GetObject())
+      if (m.name.GetString()[0] != '$') out.emplace_back(m.name.GetString());
+  return out;
 }
 
 }  // namespace fakehost::protocol

@@ -54,6 +54,12 @@ struct ManifestSpec {
   std::string version;     ///< JSON pointer to the version
   std::string entrypoint;  ///< JSON pointer to a file name run with no arguments (RIM), or
   std::string exec;        ///< JSON pointer to an argv array (Flash); one of the two is set
+  /// The manifest's JSON Schema (member "schema", relative to the profile's directory); "" if
+  /// the profile has none (the manifest is then only parsed).
+  std::string schema;
+  /// What the scenario manifest/loads-in-host shows: its spec reference and its requirement.
+  std::string spec;
+  std::string requirement;
 };
 
 struct EnvironmentSpec {
@@ -75,6 +81,9 @@ class Profile {
   wire::Framing framing() const { return framing_; }
   std::uint64_t max_payload() const { return max_payload_; }
   const ManifestSpec& manifest() const { return manifest_; }
+  /// The cross-field manifest rules (profile member manifest.rules, an array; see
+  /// harness/plugin/cross_rules.hpp), or nullptr if none.
+  const rapidjson::Value* manifest_rules() const;
   /// The frame schema's path (profile member "schema", relative to the profile's directory).
   const std::string& schema_path() const { return schema_path_; }
   const EnvironmentSpec& environment() const { return environment_; }
@@ -103,6 +112,11 @@ class Profile {
   /// {"when": {member: value...} of the handshake result, "send": [messages]}: what the host
   /// sends right after a successful handshake; nullptr if nothing.
   const rapidjson::Value* after_handshake() const { return json_member("after_handshake"); }
+  /// A trigger the suites use ({"does": "...", "example": {method, params}}): what a plugin does
+  /// on the request its fakehost.yaml gives for `name`; nullptr if the profile has no such name.
+  const rapidjson::Value* trigger(std::string_view name) const;
+  /// Every trigger name the profile knows (what a fakehost.yaml may define).
+  std::vector<std::string> trigger_names() const;
   const std::string& barrier_method() const { return barrier_method_; }
   const std::string& shutdown_notification() const { return shutdown_notification_; }
 

@@ -30,6 +30,8 @@ class ConsoleReporter : public Reporter {
     out_ << std::string(pad, ' ') << Duration(r.duration_ms);
     if (r.status == Status::kSkip || r.status == Status::kNotRun)
       out_ << "  (" << r.skip_reason << ")";
+    if (r.status == Status::kUntested)  // the reason carries the YAML to add: keep it indented
+      out_ << "\n        " << Indent(r.skip_reason, "        ");
     out_ << "\n";
     out_.flush();
   }
@@ -41,8 +43,8 @@ class ConsoleReporter : public Reporter {
     const run::Summary& m = r.summary;
     out_ << "\n"
          << m.total << (m.total == 1 ? " scenario: " : " scenarios: ") << m.passed << " passed, "
-         << m.failed << " failed, " << m.warned << " warned, " << m.skipped << " skipped, "
-         << m.errored << " errored";
+         << m.failed << " failed, " << m.warned << " warned, " << m.untested << " untested, "
+         << m.skipped << " not applicable, " << m.errored << " errored";
     if (m.not_run) out_ << ", " << m.not_run << " not run";
     out_ << " in " << Duration(m.duration_ms) << "\n";
     out_.flush();
@@ -51,6 +53,14 @@ class ConsoleReporter : public Reporter {
 
  private:
   static std::string Safe(std::string_view s) { return TerminalSafe(s); }
+  static std::string Indent(const std::string& text, const std::string& prefix) {
+    std::string out;
+    for (char c : text) {
+      out += c;
+      if (c == '\n') out += prefix;
+    }
+    return out;
+  }
 
   std::string Tag(Status s) const {
     const char* text = "PASS";
@@ -77,6 +87,10 @@ class ConsoleReporter : public Reporter {
       case Status::kNotRun:
         text = "----";
         color = "90";
+        break;
+      case Status::kUntested:
+        text = "UNTD";  // untested: a trigger is missing
+        color = "36";
         break;
     }
     if (!options_.color) return text;

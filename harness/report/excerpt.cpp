@@ -127,6 +127,7 @@ std::string SkipReason(const ScenarioResult& r) {
   if (r.status == scenario::Status::kNotRun)
     return "not run: " +
            (r.skip_reason.empty() ? std::string("the run ended first") : r.skip_reason);
+  if (r.status == scenario::Status::kUntested) return "untested: " + r.skip_reason;
   return r.skip_reason.empty() ? std::string("skipped") : r.skip_reason;
 }
 

@@ -19,7 +19,7 @@ cursor:pointer;font:inherit;display:flex;gap:6px;align-items:baseline}
 .filters{display:flex;flex-wrap:wrap;gap:12px;padding:0 20px 10px;align-items:center}
 .filters label{display:flex;gap:4px;align-items:center}
 .s-fail{color:var(--fail)}.s-error{color:var(--error)}.s-warn{color:var(--warn)}
-.s-pass{color:var(--pass)}.s-skip{color:var(--skip)}.s-not-run{color:var(--notrun)}
+.s-pass{color:var(--pass)}.s-skip{color:var(--skip)}.s-untested{color:var(--skip)}.s-not-run{color:var(--notrun)}
 main{padding:0 20px 40px}
 details.scenario{background:#fff;border:1px solid #ddd;border-left:6px solid currentColor;
 border-radius:4px;margin:6px 0}
@@ -27,7 +27,7 @@ details.scenario>summary{cursor:pointer;padding:6px 10px;display:flex;gap:10px;a
 color:#212121}
 .badge{font-weight:700;min-width:5.5em;display:inline-block}
 .badge.s-fail{color:var(--fail)}.badge.s-error{color:var(--error)}.badge.s-warn{color:var(--warn)}
-.badge.s-pass{color:var(--pass)}.badge.s-skip{color:var(--skip)}.badge.s-not-run{color:var(--notrun)}
+.badge.s-pass{color:var(--pass)}.badge.s-skip{color:var(--skip)}.badge.s-untested{color:var(--skip)}.badge.s-not-run{color:var(--notrun)}
 .id{font-family:ui-monospace,monospace;font-weight:600}
 .title{color:#546e7a;flex:1}.dur{color:#78909c;font-size:12px}
 .body{padding:4px 14px 12px;color:#212121}
@@ -112,7 +112,8 @@ std::string_view HtmlScript() {
   var S = data.summary;
   var counts = add(app, el('div', 'counts'));
   [['fail', S.failed, 'failed'], ['error', S.errored, 'errored'], ['warn', S.warned, 'warned'],
-   ['pass', S.passed, 'passed'], ['skip', S.skipped, 'skipped'],
+   ['pass', S.passed, 'passed'], ['untested', S.untested || 0, 'untested'],
+   ['skip', S.skipped, 'not applicable'],
    ['not-run', S.not_run || 0, 'not run']].forEach(function (k) {
     state.status[k[0]] = true;
     var b = add(counts, el('button', 'count s-' + k[0]));

@@ -157,7 +157,8 @@ std::string Data(const run::RunReport& r) {
                       {"warned", m.warned},
                       {"skipped", m.skipped},
                       {"errored", m.errored},
-                      {"not_run", m.not_run}}) {
+                      {"not_run", m.not_run},
+                      {"untested", m.untested}}) {
     w.Key(k);
     w.Int(v);
   }

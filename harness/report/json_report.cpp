@@ -252,6 +252,8 @@ std::string JsonReport(const run::RunReport& r) {
   w.Int(r.summary.errored);
   Key(w, "not_run");
   w.Int(r.summary.not_run);
+  Key(w, "untested");
+  w.Int(r.summary.untested);
   Key(w, "duration_ms");
   Ms(w, r.summary.duration_ms);
   w.EndObject();

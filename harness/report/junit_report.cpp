@@ -29,7 +29,8 @@ struct Counts {
     ms += r.duration_ms;
     if (r.status == Status::kFail) ++failures;
     if (r.status == Status::kError) ++errors;
-    if (r.status == Status::kSkip || r.status == Status::kNotRun) ++skipped;
+    if (r.status == Status::kSkip || r.status == Status::kNotRun || r.status == Status::kUntested)
+      ++skipped;
   }
   void Write(XmlWriter& w) const {
     w.Attr("tests", std::to_string(tests));
@@ -65,7 +66,7 @@ void TestCase(XmlWriter& w, const run::RunReport& report, const ScenarioResult& 
   w.Attr("name", occurrence > 1 ? r.id + " #" + std::to_string(occurrence) : r.id);
   w.Attr("classname", report.protocol + "." + SectionOf(r.id));
   w.Attr("time", Seconds(r.duration_ms));
-  if (r.status == Status::kSkip || r.status == Status::kNotRun) {
+  if (r.status == Status::kSkip || r.status == Status::kNotRun || r.status == Status::kUntested) {
     auto s = w.Open("skipped");
     w.Attr("message", SkipReason(r));
     return;

@@ -41,6 +41,8 @@ const char* Icon(Status s) {
       return "⏭️";
     case Status::kError:
       return "💥";
+    case Status::kUntested:
+      return "🔶";
     case Status::kNotRun:
       break;
   }
@@ -59,6 +61,8 @@ const char* Word(Status s) {
       return "SKIP";
     case Status::kError:
       return "ERROR";
+    case Status::kUntested:
+      return "UNTESTED";
     case Status::kNotRun:
       break;
   }
@@ -229,18 +233,22 @@ std::string MarkdownReport(const run::RunReport& report) {
         (m.errored ? std::to_string(m.errored) + " errored" : "") + "** of " +
         std::to_string(m.total) + (m.total == 1 ? " scenario" : " scenarios") + " in " +
         Duration(m.duration_ms) + (report.strict ? " (strict)" : "") + "\n\n";
-  md += "| passed | failed | warned | skipped | errored | not run | total |\n";
-  md += "|---:|---:|---:|---:|---:|---:|---:|\n";
+  md += "| passed | failed | warned | untested | not applicable | errored | not run | total |\n";
+  md += "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   md += "| " + std::to_string(m.passed) + " | " + std::to_string(m.failed) + " | " +
-        std::to_string(m.warned) + " | " + std::to_string(m.skipped) + " | " +
-        std::to_string(m.errored) + " | " + std::to_string(m.not_run) + " | " +
-        std::to_string(m.total) + " |\n\n";
+        std::to_string(m.warned) + " | " + std::to_string(m.untested) + " | " +
+        std::to_string(m.skipped) + " | " + std::to_string(m.errored) + " | " +
+        std::to_string(m.not_run) + " | " + std::to_string(m.total) + " |\n\n";
   Section(md, report, "Failures and errors", {Status::kError, Status::kFail});
   Section(md, report, "Warnings", {Status::kWarn});
-  std::string skipped, passed;
-  int n_skipped = 0, n_passed = 0;
+  std::string untested, skipped, passed;
+  int n_untested = 0, n_skipped = 0, n_passed = 0;
   for (const auto& s : report.scenarios) {
-    if (s.status == Status::kSkip || s.status == Status::kNotRun) {
+    if (s.status == Status::kUntested) {
+      ++n_untested;
+      untested += "- " + std::string(Icon(s.status)) + " " + CodeSpan(s.id) + "\n\n" +
+                  CodeBlock(Clip(s.skip_reason, 1000)) + "\n";
+    } else if (s.status == Status::kSkip || s.status == Status::kNotRun) {
       ++n_skipped;
       skipped += "- " + std::string(Icon(s.status)) + " " + CodeSpan(s.id) + " — " +
                  MarkdownText(Clip(SkipReason(s), 300)) + "\n";
@@ -250,8 +258,11 @@ std::string MarkdownReport(const run::RunReport& report) {
                 Duration(s.duration_ms) + ")\n";
     }
   }
+  if (n_untested)
+    md += "### Untested: a trigger is missing (" + std::to_string(n_untested) + ")\n\n" + untested +
+          "\n";
   if (n_skipped)
-    md += "### Skipped and not run (" + std::to_string(n_skipped) + ")\n\n" + skipped + "\n";
+    md += "### Not applicable and not run (" + std::to_string(n_skipped) + ")\n\n" + skipped + "\n";
   if (n_passed)
     md += "<details><summary>" + std::to_string(n_passed) + " passed</summary>\n\n" + passed +
           "\n</details>\n";

@@ -107,7 +107,9 @@ class TranscriptsReporter : public Reporter {
     bool ok = true;
     for (std::size_t i = 0; i < report.scenarios.size(); ++i) {
       const auto& r = report.scenarios[i];
-      if (r.status == scenario::Status::kSkip || r.status == scenario::Status::kNotRun) continue;
+      if (r.status == scenario::Status::kSkip || r.status == scenario::Status::kNotRun ||
+          r.status == scenario::Status::kUntested)
+        continue;
       std::string path = dir_ + "/" + TranscriptFileName(r.id, occurrence[i]);
       std::string one_error;
       if (!WriteFileAtomically(path, TranscriptLines(r), &one_error)) {

@@ -10,7 +10,9 @@
 namespace fakehost::run {
 
 struct Summary {
-  int total = 0, passed = 0, failed = 0, warned = 0, skipped = 0, errored = 0, not_run = 0;
+  /// skipped: not applicable to this plugin; untested: applicable, but a trigger is missing.
+  int total = 0, passed = 0, failed = 0, warned = 0, skipped = 0, errored = 0, not_run = 0,
+      untested = 0;
   double duration_ms = 0;
 };
 

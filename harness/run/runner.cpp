@@ -15,6 +15,10 @@
 #include <thread>
 
 #include "harness/json/json.hpp"
+#include "harness/json/text_file.hpp"
+#include "harness/plugin/launch.hpp"
+#include "harness/process/resolve.hpp"
+#include "harness/run/plugin_config.hpp"
 #include "harness/scenario/loader.hpp"
 
 extern char** environ;
@@ -62,12 +66,85 @@ bool CheckExecutable(const std::string& path, const std::string& what, std::stri
     *error = what + " " + path + " is a directory, not an executable file";
     return false;
   }
+  if (!S_ISREG(st.st_mode)) {
+    *error = what + " " + path + " is not a regular file";
+    return false;
+  }
   if (access(path.c_str(), X_OK) != 0) {
     *error = what + " " + path + " is not executable (chmod +x it; RIM §2: the entrypoint " +
              "must be executable, a script needs a shebang line)";
     return false;
   }
   return true;
+}
+
+// RIM §2: the host executes <plugin dir>/<entrypoint> directly, with no interpreter.
+bool ResolveEntrypoint(const protocol::Profile& profile, const fs::path& dir,
+                       const std::string& manifest_path, const rapidjson::Value& manifest,
+                       scenario::PluginTarget* out, std::string* error) {
+  std::string entry = String(manifest, profile.manifest().entrypoint);
+  if (entry.empty()) {
+    *error = manifest_path + ": no entrypoint at " + profile.manifest().entrypoint;
+    return false;
+  }
+  if (!plugin::PathStaysInside(entry)) {
+    *error = manifest_path + ": the entrypoint " + entry +
+             " is outside the plugin directory (the host executes <plugin dir>/<entrypoint>); "
+             "nothing was run. `fakehost manifest check` lists every manifest problem";
+    return false;
+  }
+  std::string path = (dir / entry).lexically_normal().string();
+  if (!CheckExecutable(path, "the entrypoint", error) ||
+      !plugin::CheckExecFormat(path, "the entrypoint", error))
+    return false;
+  out->spawn.argv = {path};
+  return true;
+}
+
+// Flash: exec is an argv array; ./-style paths resolve against the plugin root, bare names
+// through PATH, absolute paths are taken as they are. No exec: a manifest-only plugin.
+bool ResolveExec(const protocol::Profile& profile, const fs::path& dir,
+                 const std::string& manifest_path, const rapidjson::Value& manifest,
+                 scenario::PluginTarget* out, std::string* error) {
+  const rapidjson::Value* exec = json::Resolve(manifest, profile.manifest().exec);
+  if (!exec) {
+    *error = manifest_path + ": a manifest-only plugin (no " + profile.manifest().exec.substr(1) +
+             "): its host never spawns it, so there is nothing to run";
+    return false;
+  }
+  if (!exec->IsArray() || exec->Empty()) {
+    *error = manifest_path + ": " + profile.manifest().exec + " must be a non-empty argv array";
+    return false;
+  }
+  for (const auto& arg : exec->GetArray()) {
+    if (!arg.IsString()) {
+      *error = manifest_path + ": every element of exec must be a string";
+      return false;
+    }
+    out->spawn.argv.emplace_back(arg.GetString(), arg.GetStringLength());
+  }
+  std::string& exe = out->spawn.argv[0];
+  if (exe.empty()) {
+    *error = manifest_path + ": exec[0] is empty";
+    return false;
+  }
+  if (exe[0] != '/' && exe.find('/') != std::string::npos) {
+    if (!plugin::PathStaysInside(exe)) {
+      *error = manifest_path + ": exec[0] " + exe +
+               " leaves the plugin directory (a relative exec resolves against the plugin "
+               "root); nothing was run";
+      return false;
+    }
+    exe = (dir / exe).lexically_normal().string();
+  }
+  std::string found = exe;
+  if (exe.find('/') == std::string::npos &&
+      !process::ResolveExecutable(exe, dir.string(), out->spawn.env, &found, error)) {
+    *error = manifest_path + ": exec[0] " + exe + ": " + *error;
+    return false;
+  }
+  return (exe.find('/') == std::string::npos || CheckExecutable(exe, "exec[0]", error)) &&
+         plugin::CheckExecFormat(found, "exec[0]", error);
 }
 
 }  // namespace
@@ -96,14 +173,49 @@ void Summarise(RunReport* report) {
       case scenario::Status::kNotRun:
         ++s.not_run;
         break;
+      case scenario::Status::kUntested:
+        ++s.untested;
+        break;
     }
   }
   report->summary = s;
 }
 
+namespace {
+
+// The plugin's fakehost.yaml (given, or beside the manifest): its environment, triggers and
+// configuration. Its environment comes before --env, so a flag overrides the file.
+bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
+                       scenario::PluginTarget* out, std::vector<std::string>* env,
+                       std::string* error) {
+  std::string path = spec.config_path;
+  std::error_code ec;
+  if (path.empty() && !spec.dir.empty()) {
+    fs::path beside = fs::path(spec.dir) / kPluginConfigName;
+    if (fs::exists(beside, ec)) path = beside.string();
+  }
+  if (path.empty()) return true;
+  PluginConfig config;
+  std::vector<scenario::LoadError> errors;
+  if (ReadPluginConfig(path, &config, &errors)) CheckPluginConfig(config, profile, &errors);
+  if (!errors.empty()) {
+    for (const auto& e : errors) *error += (error->empty() ? "" : "\n") + e.ToString();
+    return false;
+  }
+  env->insert(env->begin(), config.env.begin(), config.env.end());
+  out->triggers = std::move(config.triggers);
+  out->config = config.config;
+  out->config_file = path;
+  return true;
+}
+
+}  // namespace
+
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
                    scenario::PluginTarget* out, std::string* error) {
-  out->spawn.env = BuildEnvironment(profile, spec.env);
+  std::vector<std::string> env = spec.env;
+  if (!ApplyPluginConfig(profile, spec, out, &env, error)) return false;
+  out->spawn.env = BuildEnvironment(profile, env);
   if (spec.dir.empty()) {
     if (spec.argv.empty()) {
       *error = "no plugin: give --plugin DIR or -- ARGV...";
@@ -125,17 +237,20 @@ bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
   }
   dir = fs::canonical(dir, ec);
   fs::path manifest_path = dir / profile.manifest().file;
-  std::ifstream in(manifest_path, std::ios::binary);
-  if (!in) {
+  std::string text;
+  if (!fs::exists(fs::symlink_status(manifest_path, ec))) {
     *error = "plugin directory " + spec.dir + " has no " + profile.manifest().file;
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
+  if (!json::ReadFileCapped(manifest_path.string(), json::kInputFileCap, &text, error))
+    return false;
   auto manifest = std::make_shared<rapidjson::Document>();
-  json::ParseResult parsed = json::Parse(text.str(), manifest.get());
+  json::ParseResult parsed = json::Parse(text, manifest.get());
   if (!parsed.ok) {
-    *error = manifest_path.string() + ": " + parsed.error;
+    json::LineCol lc = json::LocateOffset(text, parsed.error_offset);
+    std::string what = parsed.error.substr(0, parsed.error.rfind(" at byte "));
+    *error = manifest_path.string() + ":" + std::to_string(lc.line) + ":" +
+             std::to_string(lc.column) + ": " + what;
     return false;
   }
   if (!manifest->IsObject()) {
@@ -151,34 +266,9 @@ bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
     return false;
   }
   out->spawn.cwd = dir.string();
-  if (!profile.manifest().entrypoint.empty()) {
-    std::string entry = String(*manifest, profile.manifest().entrypoint);
-    if (entry.empty()) {
-      *error = manifest_path.string() + ": no entrypoint at " + profile.manifest().entrypoint;
-      return false;
-    }
-    std::string path = (dir / entry).string();
-    if (!CheckExecutable(path, "the entrypoint", error)) return false;
-    out->spawn.argv = {path};
-  } else {
-    const rapidjson::Value* exec = json::Resolve(*manifest, profile.manifest().exec);
-    if (!exec || !exec->IsArray() || exec->Empty()) {
-      *error = manifest_path.string() + ": " + profile.manifest().exec +
-               " must be a non-empty argv array";
-      return false;
-    }
-    for (const auto& arg : exec->GetArray()) {
-      if (!arg.IsString()) {
-        *error = manifest_path.string() + ": every element of exec must be a string";
-        return false;
-      }
-      out->spawn.argv.emplace_back(arg.GetString(), arg.GetStringLength());
-    }
-    std::string& exe = out->spawn.argv[0];
-    if (exe.rfind("./", 0) == 0 || exe.rfind("../", 0) == 0) exe = (dir / exe).lexically_normal();
-    if (exe.find('/') != std::string::npos && !CheckExecutable(exe, "exec[0]", error)) return false;
-  }
-  return true;
+  if (!profile.manifest().entrypoint.empty())
+    return ResolveEntrypoint(profile, dir, manifest_path.string(), *manifest, out, error);
+  return ResolveExec(profile, dir, manifest_path.string(), *manifest, out, error);
 }
 
 bool LoadSuite(const std::string& suite_dir, const protocol::Profile& profile,

@@ -28,11 +28,12 @@ struct PluginSpec {
   std::vector<std::string> argv;  ///< a bare executable and its arguments
   std::vector<std::string> env;   ///< KEY=VALUE added to (or replacing in) its environment
   std::string id_override;        ///< plugin id when there is no manifest
+  std::string config_path;        ///< --config FILE; "" = DIR/fakehost.yaml when it exists
 };
 
-/// Reads the manifest and builds the spawn spec. False with a message for bad input: a
-/// directory that does not exist, no or unreadable manifest, a missing or non-executable
-/// entrypoint.
+/// Reads the manifest and the plugin's fakehost.yaml and builds the spawn spec. False with a
+/// message for bad input: a directory that does not exist, no or unreadable manifest, a missing
+/// or non-executable entrypoint, a fakehost.yaml with errors (each with file:line:col).
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
                    scenario::PluginTarget* out, std::string* error);
 

@@ -1,10 +1,16 @@
 #include "harness/scenario/interpreter.hpp"
 
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "harness/json/json.hpp"
 #include "harness/scenario/matcher.hpp"
@@ -28,15 +34,18 @@ std::string Join(const std::vector<Mismatch>& mismatches) {
   return out;
 }
 
+// Whether a manifest value declares nothing. A present object declares its surface even when
+// it is {} (Flash's `query: {}` and `hints: {}` declare an evaluator and a hints provider).
 bool IsEmptyValue(const rapidjson::Value& v) {
   return v.IsNull() || (v.IsBool() && !v.GetBool()) || (v.IsArray() && v.Empty()) ||
-         (v.IsObject() && v.ObjectEmpty()) || (v.IsString() && v.GetStringLength() == 0);
+         (v.IsString() && v.GetStringLength() == 0);
 }
 
 // A request the scenario sent and named with `as`.
 struct Named {
   std::size_t frame = 0;
   std::string method;
+  std::optional<Ms> deadline;  // the step's own deadline_ms, else the profile's for the method
   rapidjson::Document id;
   Clock::time_point sent;
 };
@@ -73,6 +82,46 @@ void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out) {
   }
 }
 
+template <typename T>
+bool HasStep(const std::vector<Step>& steps) {
+  for (const Step& s : steps) {
+    if (std::holds_alternative<T>(s.body)) return true;
+    if (const auto* f = std::get_if<ForEach>(&s.body); f && HasStep<T>(f->steps)) return true;
+  }
+  return false;
+}
+
+// A process standing in for the host, for scenarios that end it (Flash: "A plugin should also
+// exit when FLASH_PLUGIN_PARENT_PID dies"). fakehost cannot die in a scenario; this can. The
+// child only pauses: after fork() in a threaded program it may call async-signal-safe
+// functions alone, and it closes every inherited descriptor so it holds no plugin's pipe.
+class StandInParent {
+ public:
+  StandInParent() = default;
+  StandInParent(const StandInParent&) = delete;
+  StandInParent& operator=(const StandInParent&) = delete;
+  ~StandInParent() { Kill(); }
+  bool Start() {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      ::syscall(SYS_close_range, 3U, ~0U, 0U);
+      for (;;) ::pause();
+    }
+    return pid_ > 0;
+  }
+  void Kill() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+  }
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+};
+
 // Patterns of a filter with the variables filled in, once per step.
 struct Patterns {
   rapidjson::Document result, error, params, message;
@@ -98,6 +147,7 @@ class Player {
   bool DoSendRaw(const Step& step, const SendRaw& raw);
   bool DoExpect(const Step& step, const Expect& expect);
   bool DoExpectNone(const Step& step, const ExpectNone& none);
+  bool DoAnswer(const Step& step, const Answer& answer);
   bool DoExpectExit(const Step& step, const ExpectExit& exit);
   bool DoShutdown(const Step& step, const Shutdown& shutdown);
   bool DoForEach(const Step& step, const ForEach& each);
@@ -124,6 +174,15 @@ class Player {
   void BuildVars();
   bool PluginEnvironment(process::SpawnSpec* spawn, std::string* error);
   std::string Unmet() const;
+  /// Why the scenario cannot be run on this plugin yet: a trigger it sends that the plugin's
+  /// fakehost.yaml does not give, with the YAML to add; "" when every trigger is there.
+  std::string MissingTrigger() const;
+  /// Holds the plugin requests a step answers itself, so the fake host does not answer first.
+  void HoldAnsweredBySteps();
+  /// Counts a step that checks the plugin (not set-up from a fragment).
+  void Checked(const Step& step) {
+    if (!step.from_fragment) ++checks_;
+  }
 
   const Scenario& scenario_;
   const protocol::Profile& profile_;
@@ -134,13 +193,17 @@ class Player {
   rapidjson::Document vars_;
   std::map<std::string, Named> named_;
   std::map<std::string, std::shared_ptr<rapidjson::Document>> captures_;
+  std::map<std::string, Inbound> captured_requests_;  // by `as`, for `answer` steps
   const rapidjson::Value* item_ = nullptr;
   rapidjson::Document item_args_;  // ${item_args}: the item's required arguments, filled by type
   std::string data_dir_;           // ${scenario.data_dir}, removed when the scenario ends
   std::size_t step_number_ = 0;
   Clock::time_point hard_deadline_;
   Ms hard_limit_{0};
-  bool stopped_ = false;  // a `shutdown` step ran: the teardown is not needed
+  bool stopped_ = false;        // a `shutdown` step ran: the teardown is not needed
+  std::size_t checks_ = 0;      // steps run that check the plugin (not fragment set-up)
+  StandInParent stand_in_;      // the plugin's "host" when a step kills it
+  std::string not_applicable_;  // why the scenario's checks fell away (an empty for_each)
 };
 
 bool Player::Miss(const Step& step, std::string message, std::string expected, std::string actual,
@@ -246,7 +309,8 @@ Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in
       if (in.kind != MessageKind::kResponse) return Outcome::kNo;
       break;
     case Filter::Kind::kRequest:
-      if (in.kind != MessageKind::kRequest || in.method != filter.name) return Outcome::kNo;
+      if (in.kind != MessageKind::kRequest || (in.method != filter.name && filter.name != "*"))
+        return Outcome::kNo;
       break;
     case Filter::Kind::kNotification:
       if (in.kind != MessageKind::kNotification || in.method != filter.name) return Outcome::kNo;
@@ -275,7 +339,8 @@ std::string Player::Describe(const Filter& filter) const {
     case Filter::Kind::kResponse:
       return "a response";
     case Filter::Kind::kRequest:
-      return "a " + filter.name + " request from the plugin";
+      return filter.name == "*" ? "a request from the plugin"
+                                : "a " + filter.name + " request from the plugin";
     case Filter::Kind::kNotification:
       return "a " + filter.name + " notification";
     case Filter::Kind::kAny:
@@ -295,11 +360,45 @@ std::string Player::Summarise(const Inbound& in) const {
 bool Player::DoSend(const Step& step, const Send& send) {
   rapidjson::Document msg;
   std::string error;
+  Send resolved;  // a trigger's request: the plugin's method and params in the step's place
+  const Send* s = &send;
+  if (!send.trigger.empty()) {
+    auto t = plugin_.triggers.find(send.trigger);
+    if (t == plugin_.triggers.end() || !t->second)
+      return ScenarioBug(step, "the plugin gives no trigger '" + send.trigger + "'");
+    resolved = send;
+    const rapidjson::Value* method = json::Find(*t->second, "method");
+    resolved.method = method && method->IsString() ? method->GetString() : "";
+    if (const rapidjson::Value* params = json::Find(*t->second, "params")) {
+      auto doc = std::make_shared<rapidjson::Document>();
+      doc->CopyFrom(*params, doc->GetAllocator());
+      resolved.params = doc;
+    }
+    s = &resolved;
+  }
   rapidjson::Value auto_id;
-  if (send.id_mode == Send::IdMode::kAuto) auto_id = session_.NextId(send.method);
+  if (s->id_mode == Send::IdMode::kAuto) auto_id = session_.NextId(s->method);
   if (!BuildSendMessage(
-          send, [this](std::string_view p) { return Lookup(p); }, auto_id, &msg, &error))
-    return ScenarioBug(step, error);
+          *s, [this](std::string_view p) { return Lookup(p); }, auto_id, &msg, &error))
+    return ScenarioBug(step,
+                       (send.trigger.empty() ? "" : "trigger " + send.trigger + ": ") + error);
+  std::optional<Ms> deadline;
+  if (send.deadline_ms) {
+    rapidjson::Document d;
+    if (!Instantiate(send.deadline_ms, &d, step)) return false;
+    if (!d.IsInt64() || d.GetInt64() <= 0 || d.GetInt64() > 3600000)
+      return ScenarioBug(step, "deadline_ms is " + json::ToCompact(d) +
+                                   ", not a number of milliseconds from 1 to 3600000");
+    deadline = Ms(d.GetInt64());
+    // The profile's request members that carry the deadline get this one instead.
+    if (const rapidjson::Value* members = profile_.request_members())
+      for (const auto& m : members->GetObject())
+        if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}" &&
+            !json::Find(msg, std::string_view(m.name.GetString(), m.name.GetStringLength())))
+          msg.AddMember(rapidjson::Value(m.name, msg.GetAllocator()),
+                        rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
+                        msg.GetAllocator());
+  }
   msg = session::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
   auto& fa = msg.GetAllocator();  // the frame's allocator: `a` went with the old document
   if (send.pad_to) {
@@ -326,7 +425,8 @@ bool Player::DoSend(const Step& step, const Send& send) {
     target->SetString(padded.data(), static_cast<rapidjson::SizeType>(padded.size()), fa);
   }
   Named named;
-  named.method = send.method;
+  named.method = s->method;
+  named.deadline = deadline;
   if (const rapidjson::Value* id = json::Find(msg, "id"))
     named.id.CopyFrom(*id, named.id.GetAllocator());
   named.sent = Clock::now();
@@ -384,6 +484,7 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
 }
 
 bool Player::DoExpect(const Step& step, const Expect& expect) {
+  Checked(step);
   Patterns patterns;
   if (!InstantiatePatterns(expect.filter, &patterns, step)) return false;
   Clock::time_point start = Clock::now();
@@ -394,7 +495,9 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
     if (named == named_.end())
       return ScenarioBug(step, "reply_to " + expect.filter.name + ": no request by that name");
     base = named->second.sent;  // deadlines count from the request, as the host's do
-    if (within.count() == 0) within = profile_.DeadlineFor(named->second.method);
+    if (within.count() == 0)
+      within = named->second.deadline ? *named->second.deadline
+                                      : profile_.DeadlineFor(named->second.method);
   }
   if (within.count() == 0) within = profile_.default_deadline();
   Clock::time_point wanted = base + within;
@@ -437,7 +540,10 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
                             MsText(session_.ElapsedMs(found->at) - session_.ElapsedMs(start)) +
                             ", earlier than allowed",
                   "not before " + MsText(*expect.not_before), Summarise(*found), found->frame);
-    if (!expect.as.empty()) captures_[expect.as] = found->doc;
+    if (!expect.as.empty()) {
+      captures_[expect.as] = found->doc;
+      if (found->kind == MessageKind::kRequest) captured_requests_[expect.as] = *found;
+    }
     if (expect.reply) {
       rapidjson::Document reply;
       if (!Instantiate(expect.reply, &reply, step)) return false;
@@ -458,6 +564,7 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
 }
 
 bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
+  Checked(step);
   Patterns patterns;
   if (!InstantiatePatterns(none.filter, &patterns, step)) return false;
   rapidjson::Document barrier_id;
@@ -516,7 +623,18 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
                         ", so the absence of " + what + " could not be shown");
 }
 
+bool Player::DoAnswer(const Step& step, const Answer& answer) {
+  auto it = captured_requests_.find(answer.to);
+  if (it == captured_requests_.end())
+    return ScenarioBug(step, "answer to '" + answer.to + "': no plugin request was captured by it");
+  rapidjson::Document reply;
+  if (!Instantiate(answer.reply, &reply, step)) return false;
+  session_.Reply(it->second, reply);
+  return true;
+}
+
 bool Player::DoExpectExit(const Step& step, const ExpectExit& expect) {
+  Checked(step);
   Clock::time_point wanted = Clock::now() + expect.within;
   session_.RunUntil([&] { return session_.exited() || Interrupted(); }, Deadline(wanted));
   if (!session_.exited()) {
@@ -540,6 +658,7 @@ bool Player::DoExpectExit(const Step& step, const ExpectExit& expect) {
 }
 
 bool Player::DoShutdown(const Step& step, const Shutdown& shutdown) {
+  Checked(step);
   std::string name = shutdown.sequence.empty() ? "default" : shutdown.sequence;
   const auto* seq = profile_.StopSequence(name);
   if (!seq) return ScenarioBug(step, "the profile has no stop sequence '" + name + "'");
@@ -587,16 +706,34 @@ bool Player::DoShutdown(const Step& step, const Shutdown& shutdown) {
 bool Player::DoForEach(const Step& step, const ForEach& each) {
   const rapidjson::Value* items =
       plugin_.manifest ? json::Resolve(*plugin_.manifest, each.items) : nullptr;
-  if (!items || !items->IsArray()) return true;  // `requires` says whether that is a skip
   rapidjson::Document where;
   if (!Instantiate(each.where, &where, step)) return false;
-  for (const auto& item : items->GetArray()) {
+  static const rapidjson::Value kNone(rapidjson::kArrayType);
+  if (!items || !items->IsArray()) items = &kNone;
+  std::size_t matched = 0;
+  for (const auto& declared : items->GetArray()) {
+    // The item as the host reads it: what the manifest leaves out takes its default.
+    rapidjson::Document item;
+    item.CopyFrom(declared, item.GetAllocator());
+    if (each.defaults && item.IsObject())
+      for (const auto& d : each.defaults->GetObject())
+        if (!json::Find(item, std::string_view(d.name.GetString(), d.name.GetStringLength())))
+          item.AddMember(rapidjson::Value(d.name, item.GetAllocator()),
+                         rapidjson::Value(d.value, item.GetAllocator()), item.GetAllocator());
     if (each.where && !Match(where, &item, nullptr)) continue;
+    ++matched;
     item_ = &item;
     SampleArgs(item, &item_args_);
     bool go_on = RunSteps(each.steps);
     item_ = nullptr;
     if (!go_on) return false;
+  }
+  if (matched == 0) {
+    // Nothing to check is not a pass: the scenario does not apply to this plugin.
+    not_applicable_ = "the manifest declares no item at " + each.items +
+                      (each.where ? " matching " + json::ToCompact(where) : std::string()) +
+                      ", so there is nothing for this scenario to check";
+    return false;
   }
   return true;
 }
@@ -613,8 +750,13 @@ bool Player::RunStep(const Step& step) {
           return DoExpect(step, body);
         else if constexpr (std::is_same_v<T, ExpectNone>)
           return DoExpectNone(step, body);
+        else if constexpr (std::is_same_v<T, Answer>)
+          return DoAnswer(step, body);
         else if constexpr (std::is_same_v<T, CloseStdin>) {
           session_.CloseStdin();
+          return true;
+        } else if constexpr (std::is_same_v<T, KillParent>) {
+          stand_in_.Kill();
           return true;
         } else if constexpr (std::is_same_v<T, Signal>) {
           session_.SignalGroup(body.signal);
@@ -663,11 +805,15 @@ void Player::BuildVars() {
     host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
   }
   if (host->IsObject() && !json::Find(*host, "pid"))
-    host->AddMember("pid", rapidjson::Value(static_cast<std::int64_t>(::getpid())), a);
+    host->AddMember("pid",
+                    rapidjson::Value(static_cast<std::int64_t>(stand_in_.pid() > 0 ? stand_in_.pid()
+                                                                                   : ::getpid())),
+                    a);
   rapidjson::Value sc(rapidjson::kObjectType);
   sc.AddMember("id", rapidjson::Value(scenario_.id.c_str(), a), a);
   sc.AddMember("data_dir", rapidjson::Value(data_dir_.c_str(), a), a);
-  std::string config = scenario_.config ? json::ToCompact(*scenario_.config) : "{}";
+  const JsonPtr& given = scenario_.config ? scenario_.config : plugin_.config;
+  std::string config = given ? json::ToCompact(*given) : "{}";
   sc.AddMember("config_json", rapidjson::Value(config.c_str(), a), a);
   vars_.AddMember("scenario", sc, a);
   rapidjson::Value manifest;
@@ -706,6 +852,62 @@ bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
   return true;
 }
 
+namespace {
+// Every trigger the steps send, in the order written.
+void TriggersOf(const std::vector<Step>& steps, std::vector<std::string>* out) {
+  for (const Step& s : steps) {
+    if (const auto* send = std::get_if<Send>(&s.body);
+        send && !send->trigger.empty() &&
+        std::find(out->begin(), out->end(), send->trigger) == out->end())
+      out->push_back(send->trigger);
+    if (const auto* f = std::get_if<ForEach>(&s.body)) TriggersOf(f->steps, out);
+  }
+}
+}  // namespace
+
+std::string Player::MissingTrigger() const {
+  std::vector<std::string> needed;
+  TriggersOf(scenario_.steps, &needed);
+  for (const std::string& name : needed) {
+    if (plugin_.triggers.count(name)) continue;
+    std::string where =
+        plugin_.config_file.empty() ? "a fakehost.yaml beside the manifest" : plugin_.config_file;
+    std::string does, example;
+    if (const rapidjson::Value* t = profile_.trigger(name)) {
+      if (const rapidjson::Value* d = json::Find(*t, "does"); d && d->IsString())
+        does = d->GetString();
+      if (const rapidjson::Value* e = json::Find(*t, "example")) example = json::ToCompact(*e);
+    }
+    return "needs the trigger '" + name + "'" +
+           (does.empty() ? "" : " (a request on which the plugin " + does + ")") + "; add it to " +
+           where + ":\n  triggers:\n    " + name + ": " +
+           (example.empty() ? "{method: ..., params: {...}}" : example);
+  }
+  return {};
+}
+
+void Player::HoldAnsweredBySteps() {
+  // Requests a step answers itself must not be answered by the fake host first: those an
+  // expect replies to, and those it captures for a later `answer`.
+  std::set<std::string> answered;
+  std::function<void(const std::vector<Step>&)> names = [&](const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      if (const auto* a = std::get_if<Answer>(&s.body)) answered.insert(a->to);
+      if (const auto* f = std::get_if<ForEach>(&s.body)) names(f->steps);
+    }
+  };
+  names(scenario_.steps);
+  std::function<void(const std::vector<Step>&)> hold = [&](const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      if (const auto* e = std::get_if<Expect>(&s.body);
+          e && e->filter.kind == Filter::Kind::kRequest && (e->reply || answered.count(e->as)))
+        session_.host().Hold(e->filter.name);
+      if (const auto* f = std::get_if<ForEach>(&s.body)) hold(f->steps);
+    }
+  };
+  hold(scenario_.steps);
+}
+
 std::string Player::Unmet() const {
   for (const auto& pointer : scenario_.requires_) {
     const rapidjson::Value* v =
@@ -726,10 +928,24 @@ ScenarioResult Player::Run() {
     result_.skip_reason = unmet;
     return std::move(result_);
   }
+  if (std::string missing = MissingTrigger(); !missing.empty()) {
+    result_.status = Status::kUntested;
+    result_.skip_reason = missing;
+    return std::move(result_);
+  }
   hard_limit_ = options_.timeout.count()    ? options_.timeout
                 : scenario_.timeout.count() ? scenario_.timeout
                                             : profile_.scenario_timeout();
   hard_deadline_ = start + hard_limit_;
+  if (HasStep<KillParent>(scenario_.steps) && !stand_in_.Start()) {
+    Failure f;
+    f.harness_error = true;
+    f.check = "stand-in";
+    f.message = "could not start a stand-in host process for kill_parent";
+    result_.failures.push_back(std::move(f));
+    result_.status = Status::kError;
+    return std::move(result_);
+  }
   if (profile_.plugin_env()) {
     char templ[] = "/tmp/fakehost-data-XXXXXX";
     if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
@@ -750,16 +966,7 @@ ScenarioResult Player::Run() {
     else if (reply.reply)
       session_.host().Override(method, *reply.reply);
   }
-  // Requests a step answers itself must not be answered by the fake host first.
-  std::function<void(const std::vector<Step>&)> hold = [&](const std::vector<Step>& steps) {
-    for (const Step& s : steps) {
-      if (const auto* e = std::get_if<Expect>(&s.body);
-          e && e->reply && e->filter.kind == Filter::Kind::kRequest)
-        session_.host().Hold(e->filter.name);
-      if (const auto* f = std::get_if<ForEach>(&s.body)) hold(f->steps);
-    }
-  };
-  hold(scenario_.steps);
+  HoldAnsweredBySteps();
 
   process::SpawnSpec spawn = plugin_.spawn;
   std::string error;
@@ -836,6 +1043,13 @@ ScenarioResult Player::Run() {
   result_.stderr_tail = session_.StderrTail(4096);
   result_.stderr_bytes_dropped = session_.stderr_dropped();
   if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
+  // A scenario passes only if it checked something the plugin did.
+  if (result_.status == Status::kPass && (!not_applicable_.empty() || checks_ == 0)) {
+    result_.status = Status::kSkip;
+    result_.skip_reason = !not_applicable_.empty()
+                              ? not_applicable_
+                              : "none of this scenario's checks applied to this plugin";
+  }
   if (!data_dir_.empty()) {
     std::error_code ec;
     std::filesystem::remove_all(data_dir_, ec);

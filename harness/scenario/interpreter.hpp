@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -30,6 +31,13 @@ struct PluginTarget {
   process::SpawnSpec spawn;                             ///< argv, cwd, complete environment
   std::shared_ptr<const rapidjson::Document> manifest;  ///< null for a bare executable
   std::string id, version, dir;
+  /// From the plugin's fakehost.yaml: NAME -> {method, params}, the request that makes the
+  /// plugin act as the trigger NAME says (templates, filled in when sent).
+  std::map<std::string, JsonPtr> triggers;
+  /// fakehost.yaml's config: (Flash: FLASH_PLUGIN_CONFIG) for scenarios that give none; may be
+  /// null.
+  JsonPtr config;
+  std::string config_file;  ///< the fakehost.yaml read, "" if none (for messages)
 };
 
 struct PlayOptions {

@@ -105,9 +105,12 @@ TEST(LoadSendRaw, NamesTheRequestItCarries) {
 }
 
 TEST(LoadSend, RejectsUnknownKeysInTheBodyAndMissingMethod) {
-  EXPECT_EQ(Error("  - send: {method: m, parms: {}}\n"),
-            "s.yaml:5:23: unknown key 'parms' in send (allowed: method, params, id, members)");
-  EXPECT_EQ(Error("  - send: {params: {}}\n"), "s.yaml:5:5: send needs a method");
+  EXPECT_EQ(
+      Error("  - send: {method: m, parms: {}}\n"),
+      "s.yaml:5:23: unknown key 'parms' in send (allowed: method, params, id, members, trigger, "
+      "deadline_ms)");
+  EXPECT_EQ(Error("  - send: {params: {}}\n"),
+            "s.yaml:5:5: send needs a method (or a trigger: NAME)");
   EXPECT_EQ(Error("  - send: {method: 5}\n"),
             "s.yaml:5:20: method must be a string, not integer 5 (quote it to make it a string)");
 }
@@ -127,7 +130,8 @@ TEST(LoadNotify, IsASendWithoutAnId) {
 TEST(LoadStep, RejectsAnUnknownStepKind) {
   EXPECT_EQ(Error("  - sned: {method: m}\n    as: x\n"),
             "s.yaml:5:5: unknown step kind 'sned' (known: send, notify, send_raw, expect, "
-            "expect_none, close_stdin, signal, sleep, expect_exit, shutdown, for_each, use)");
+            "expect_none, answer, close_stdin, kill_parent, signal, sleep, expect_exit, shutdown, "
+            "for_each, use)");
 }
 
 TEST(LoadStep, RejectsAnUnknownOrMisplacedSibling) {

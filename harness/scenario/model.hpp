@@ -37,7 +37,7 @@ struct Filter {
   enum class Kind {
     kReplyTo,       ///< a response whose id equals (value and JSON type) that of request `name`
     kResponse,      ///< any response
-    kRequest,       ///< a plugin->host request with method `name`
+    kRequest,       ///< a plugin->host request with method `name` ("*": any method)
     kNotification,  ///< a plugin->host notification with method `name`
     kAny,           ///< any frame at all
   };
@@ -52,6 +52,9 @@ struct Filter {
 /// `notify`: a host->plugin notification. The profile fills in the envelope (e.g. jsonrpc).
 struct Send {
   enum class IdMode { kAuto, kExplicit, kNull, kNone };
+  /// `send: {trigger: NAME}`: method and params are the plugin's trigger NAME from its
+  /// fakehost.yaml, filled in at run time; a plugin without it leaves the scenario untested.
+  std::string trigger;
   std::string method;
   JsonPtr params;  ///< null: no params member
   IdMode id_mode = IdMode::kAuto;
@@ -60,6 +63,10 @@ struct Send {
   bool invalid = false;  ///< deliberately invalid: the host-side schema check is skipped
   /// Extra top-level members (Flash's optional `trace` on a request); may be null.
   JsonPtr members;
+  /// The milliseconds the host waits for the answer, when not the profile's deadline for the
+  /// method (Flash: a command's `timeout_ms`): a template for an integer, or null. It sets the
+  /// request's deadline member and the default `within` of a `reply_to` expectation.
+  JsonPtr deadline_ms;
   /// Pad the serialised frame to exactly `pad_to` payload bytes by growing the string at
   /// `pad_pointer` (a JSON pointer into the message, e.g. "/params/data"). 0: no padding.
   std::uint64_t pad_to = 0;
@@ -97,7 +104,17 @@ struct ExpectNone {
   bool barrier = false;
 };
 
+/// `answer`: replies to a plugin->host request captured earlier by an `expect` with `as`.
+struct Answer {
+  std::string to;  ///< the capture's name
+  JsonPtr reply;   ///< {result: ...} or {error: ...} (RIM) / the result object (Flash)
+};
+
 struct CloseStdin {};
+/// `kill_parent`: ends the process the plugin was told is its host (the profile passes the pid
+/// as ${host.pid}; a scenario with this step gets a stand-in process for it), so a scenario
+/// can check that the plugin notices its host is gone.
+struct KillParent {};
 struct Signal {
   int signal = 0;
   std::string name;
@@ -133,11 +150,12 @@ struct Step;
 struct ForEach {
   std::string items;  ///< JSON pointer into the manifest, e.g. "/commands"
   JsonPtr where;      ///< matcher on each item, may be null
+  JsonPtr defaults;   ///< members an item gets when it lacks them (e.g. subcommand ""), or null
   std::vector<Step> steps;
 };
 
-using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, CloseStdin, Signal, Sleep,
-                              ExpectExit, Shutdown, ForEach>;
+using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, Answer, CloseStdin, KillParent,
+                              Signal, Sleep, ExpectExit, Shutdown, ForEach>;
 
 struct Step {
   StepBody body;
@@ -145,6 +163,8 @@ struct Step {
   Level level = Level::kMust;  ///< a miss at this step is a failure (must) or a warning (should)
   std::string note;            ///< optional text shown with a failure
   SourceLoc loc;
+  /// Expanded from a `use:` fragment (the handshake): set-up, not what the scenario checks.
+  bool from_fragment = false;
 };
 
 /// A plugin->host request the fake host answers without a step, by method.

@@ -87,6 +87,7 @@ class Reader {
   bool ReadExpectExit(const Entry& body, const std::vector<Entry>& siblings,
                       const YamlMark& step_mark, ExpectExit* out);
   bool ReadShutdown(const Entry& body, Shutdown* out);
+  bool ReadAnswer(const Entry& body, const Scope& scope, Answer* out);
   bool ReadForEach(const Entry& body, Scope* scope, ForEach* out);
   void ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out);
   bool DefineName(const std::string& name, const YamlMark& mark, bool is_send, Scope* scope);

@@ -46,17 +46,39 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
   const std::vector<Entry> entries = Entries(body.value);
   bool ok = OnlyKeys(entries,
                      notify ? std::vector<std::string_view>{"method", "params", "members"}
-                            : std::vector<std::string_view>{"method", "params", "id", "members"},
+                            : std::vector<std::string_view>{"method", "params", "id", "members",
+                                                            "trigger", "deadline_ms"},
                      body.key);
   if (const Entry* invalid = Find(siblings, "invalid")) {
     ok = Bool(invalid->value, "invalid", &out->invalid) && ok;
   }
   const Entry* method = Find(entries, "method");
-  if (method == nullptr) {
-    Error(body.key_node.Mark(), body.key + " needs a method");
+  if (const Entry* trigger = Find(entries, "trigger")) {
+    // The plugin's own request for this trigger (its fakehost.yaml) replaces method and params.
+    ok = Identifier(trigger->value, "trigger", &out->trigger) && ok;
+    for (const char* key : {"method", "params", "id"}) {
+      if (const Entry* e = Find(entries, key)) {
+        Error(e->key_node.Mark(), std::string("a trigger brings its own method, params and id: ") +
+                                      key + " does not go with trigger");
+        ok = false;
+      }
+    }
+  } else if (method == nullptr) {
+    Error(body.key_node.Mark(), body.key + " needs a method (or a trigger: NAME)");
     ok = false;
   } else {
     ok = String(method->value, "method", &out->method) && ok;
+  }
+  if (const Entry* deadline = Find(entries, "deadline_ms")) {
+    out->deadline_ms = Json(deadline->value);
+    if (out->deadline_ms == nullptr) {
+      ok = false;
+    } else if (!out->deadline_ms->IsInt64() && !out->deadline_ms->IsString()) {
+      Error(deadline->value.Mark(),
+            "deadline_ms is an integer number of milliseconds or a "
+            "variable that holds one, e.g. \"${item.timeout_ms}\"");
+      ok = false;
+    }
   }
   if (const Entry* params = Find(entries, "params")) {
     out->params = Json(params->value);
@@ -387,6 +409,45 @@ bool Reader::ReadExpectExit(const Entry& body, const std::vector<Entry>& sibling
   return Duration(within->value, "within", &out->within) && ok;
 }
 
+bool Reader::ReadAnswer(const Entry& body, const Scope& scope, Answer* out) {
+  if (!body.value.IsMap()) {
+    Error(body.value.Mark(),
+          "answer takes a map: {to: NAME, result: ...} or {to: NAME, error: ...}");
+    return false;
+  }
+  const std::vector<Entry> entries = Entries(body.value);
+  const Entry* to = Find(entries, "to");
+  if (to == nullptr) {
+    Error(body.key_node.Mark(), "answer needs to: (the name an expect captured a request under)");
+    return false;
+  }
+  if (!Identifier(to->value, "to", &out->to)) return false;
+  if (auto it = scope.find(out->to); it == scope.end() || it->second.is_send) {
+    Error(to->value.Mark(),
+          "answer to '" + out->to + "' names no earlier expect with 'as: " + out->to + "'");
+    return false;
+  }
+  auto reply = std::make_shared<rapidjson::Document>();
+  reply->SetObject();
+  bool ok = true;
+  for (const Entry& e : entries) {
+    if (&e == to) continue;
+    JsonPtr value = Json(e.value);
+    if (value == nullptr) {
+      ok = false;
+      continue;
+    }
+    auto& a = reply->GetAllocator();
+    reply->AddMember(rapidjson::Value(e.key.c_str(), a), rapidjson::Value(*value, a), a);
+  }
+  if (reply->ObjectEmpty()) {
+    Error(body.key_node.Mark(), "answer needs the reply's members beside to: (result: or error:)");
+    return false;
+  }
+  out->reply = reply;
+  return ok;
+}
+
 bool Reader::ReadShutdown(const Entry& body, Shutdown* out) {
   if (!body.value.IsNull() && !body.value.IsMap()) {
     Error(body.value.Mark(), "shutdown takes a map: {} or {sequence: NAME, grace: DURATION}");
@@ -409,7 +470,7 @@ bool Reader::ReadForEach(const Entry& body, Scope* scope, ForEach* out) {
     return false;
   }
   const std::vector<Entry> entries = Entries(body.value);
-  bool ok = OnlyKeys(entries, {"items", "where", "steps"}, "for_each");
+  bool ok = OnlyKeys(entries, {"items", "where", "defaults", "steps"}, "for_each");
   const Entry* items = Find(entries, "items");
   const Entry* steps = Find(entries, "steps");
   if (items == nullptr) {
@@ -421,6 +482,15 @@ bool Reader::ReadForEach(const Entry& body, Scope* scope, ForEach* out) {
   if (const Entry* where = Find(entries, "where")) {
     out->where = Pattern(where->value);
     ok = out->where != nullptr && ok;
+  }
+  if (const Entry* defaults = Find(entries, "defaults")) {
+    out->defaults = Json(defaults->value);
+    if (out->defaults != nullptr && !out->defaults->IsObject()) {
+      Error(defaults->value.Mark(),
+            "defaults takes a map of members an item gets when it lacks them");
+      ok = false;
+    }
+    ok = out->defaults != nullptr && ok;
   }
   if (steps == nullptr) {
     Error(body.key_node.Mark(), "for_each needs steps:");

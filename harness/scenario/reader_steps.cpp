@@ -19,7 +19,9 @@ const std::vector<KindInfo>& Kinds() {
       {"send_raw", {"as", "level", "note"}},
       {"expect", {"within", "not_before", "as", "reply", "level", "note"}},
       {"expect_none", {"for", "barrier", "level", "note"}},
+      {"answer", {"level", "note"}},
       {"close_stdin", {"level", "note"}},
+      {"kill_parent", {"level", "note"}},
       {"signal", {"level", "note"}},
       {"sleep", {"level", "note"}},
       {"expect_exit", {"within", "level", "note"}},
@@ -134,6 +136,7 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
     std::vector<Step> expanded;
     ExpandUse(*body, scope, &expanded);
     for (Step& s : expanded) {
+      s.from_fragment = true;
       if (Find(entries, "level") != nullptr) s.level = step.level;
       if (s.note.empty()) s.note = step.note;
       out->push_back(std::move(s));
@@ -186,12 +189,26 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
     step->body = std::move(none);
     return true;
   }
+  if (kind == "answer") {
+    Answer answer;
+    if (!ReadAnswer(body, *scope, &answer)) return false;
+    step->body = std::move(answer);
+    return true;
+  }
   if (kind == "close_stdin") {
     if (!value.IsNull() && !(value.IsMap() && value.size() == 0)) {
       Error(value.Mark(), "close_stdin takes nothing (write 'close_stdin: {}')");
       return false;
     }
     step->body = CloseStdin{};
+    return true;
+  }
+  if (kind == "kill_parent") {
+    if (!value.IsNull() && !(value.IsMap() && value.size() == 0)) {
+      Error(value.Mark(), "kill_parent takes nothing (write 'kill_parent: {}')");
+      return false;
+    }
+    step->body = KillParent{};
     return true;
   }
   if (kind == "signal") {

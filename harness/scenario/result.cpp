@@ -14,6 +14,8 @@ const char* StatusName(Status status) {
       return "skip";
     case Status::kError:
       return "error";
+    case Status::kUntested:
+      return "untested";
     case Status::kNotRun:
       break;
   }

@@ -14,8 +14,11 @@
 
 namespace fakehost::scenario {
 
-enum class Status { kPass, kFail, kWarn, kSkip, kError, kNotRun };
-const char* StatusName(Status status);  ///< "pass", "fail", "warn", "skip", "error", "not-run"
+/// kSkip: not applicable (the plugin does not declare what the scenario is about).
+/// kUntested: applicable, but it needs a trigger the plugin's fakehost.yaml does not give.
+enum class Status { kPass, kFail, kWarn, kSkip, kError, kNotRun, kUntested };
+/// "pass", "fail", "warn", "skip", "error", "not-run", "untested"
+const char* StatusName(Status status);
 
 /// One miss: a step whose expectation did not hold, or an always-on check that fired.
 struct Failure {

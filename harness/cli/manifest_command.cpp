@@ -1,0 +1,73 @@
+#include "harness/cli/manifest_command.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "harness/cli/cli.hpp"
+#include "harness/protocol/profile.hpp"
+
+namespace fakehost::cli {
+
+namespace fs = std::filesystem;
+
+std::vector<plugin::KnownProtocol> KnownProtocols(const std::string& data_dir) {
+  std::vector<plugin::KnownProtocol> known;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(data_dir + "/schema", ec)) {
+    std::string error;
+    auto profile = protocol::Profile::Load((entry.path() / "profile.json").string(), &error);
+    if (profile) known.push_back({profile->name(), profile->manifest().file});
+  }
+  std::sort(known.begin(), known.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  return known;
+}
+
+bool PickProtocol(const std::string& data_dir, std::string* protocol, const std::string& plugin_dir,
+                  std::ostream& err) {
+  if (!protocol->empty()) return true;
+  if (plugin_dir.empty()) {
+    err << "fakehost: give --protocol (it is detected only from a plugin directory)\n";
+    return false;
+  }
+  std::string error;
+  *protocol = plugin::DetectProtocol(plugin_dir, KnownProtocols(data_dir), &error);
+  if (protocol->empty()) err << "fakehost: " << error << "\n";
+  return !protocol->empty();
+}
+
+int ManifestCheckCommand(const std::string& data_dir, const std::string& dir, std::string protocol,
+                         std::ostream& out, std::ostream& err) {
+  if (!PickProtocol(data_dir, &protocol, dir, err)) return kBadInput;
+  const std::string profile_path = data_dir + "/schema/" + protocol + "/profile.json";
+  if (!fs::exists(profile_path)) {
+    err << "fakehost: unknown protocol '" << protocol << "' (no " << profile_path << ")\n";
+    return kBadInput;
+  }
+  std::string error;
+  auto profile = protocol::Profile::Load(profile_path, &error);
+  if (!profile) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  plugin::ManifestCheck check = plugin::CheckManifest(*profile, dir);
+  if (!check.readable) {
+    err << "fakehost: " << check.error << "\n";
+    return kBadInput;
+  }
+  for (const auto& p : check.problems) {
+    out << check.file;
+    if (p.line > 0) out << ":" << p.line << ":" << p.column;
+    out << ": " << p.message << "  [" << p.rule << "]\n";
+  }
+  const std::string host = profile->title().empty() ? profile->name() : profile->title();
+  if (check.loads) {
+    out << check.file << ": loads (" << host << ")\n";
+    return kOk;
+  }
+  out << check.file << ": refused, " << check.problems.size()
+      << (check.problems.size() == 1 ? " problem" : " problems") << " (" << host << ")\n";
+  return kFailures;
+}
+
+}  // namespace fakehost::cli

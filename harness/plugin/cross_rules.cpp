@@ -1,0 +1,343 @@
+#include "harness/plugin/cross_rules.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "harness/json/json.hpp"
+#include "harness/plugin/json_locate.hpp"
+#include "harness/plugin/launch.hpp"
+
+namespace fakehost::plugin {
+namespace {
+
+namespace fs = std::filesystem;
+
+// libstdc++'s std::regex recurses per character: longer subjects are refused unmatched.
+constexpr std::size_t kMaxRegexSubject = 4096;
+
+std::string Str(const rapidjson::Value& rule, const char* key) {
+  const rapidjson::Value* v = json::Find(rule, key);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
+bool Flag(const rapidjson::Value& rule, const char* key) {
+  const rapidjson::Value* v = json::Find(rule, key);
+  return v && v->IsBool() && v->GetBool();
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string Text(const rapidjson::Value& v) {
+  return v.IsString() ? std::string(v.GetString(), v.GetStringLength()) : json::ToCompact(v);
+}
+
+std::string Render(const rapidjson::Value& rule, const rapidjson::Value* value) {
+  std::string message = Str(rule, "message");
+  const std::string shown = value ? json::Abbreviate(json::ToCompact(*value), 120) : "(absent)";
+  for (std::size_t at; (at = message.find("${value}")) != std::string::npos;)
+    message.replace(at, 8, shown);
+  return message;
+}
+
+Finding Make(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& at,
+             std::string text = "") {
+  Finding f;
+  f.rule = Str(rule, "rule");
+  f.pointer = at;
+  f.locate = at;
+  f.text = text.empty() ? Render(rule, json::Resolve(root, at)) : std::move(text);
+  return f;
+}
+
+// A condition's verdict and where it points: for `contains`, the matching element.
+struct Verdict {
+  bool holds = false;
+  std::string at;  // "" when nothing there
+};
+
+Verdict Evaluate(const rapidjson::Value& cond, const rapidjson::Value& root,
+                 const std::string& base) {
+  const std::string pointer = base + Str(cond, "pointer");
+  const rapidjson::Value* v = json::Resolve(root, pointer);
+  Verdict out;
+  out.at = v ? pointer : "";
+  if (const rapidjson::Value* present = json::Find(cond, "present")) {
+    out.holds = (v != nullptr) == (present->IsBool() && present->GetBool());
+  } else if (const rapidjson::Value* eq = json::Find(cond, "equals")) {
+    out.holds = v && json::StrictEqual(*v, *eq);
+  } else if (const rapidjson::Value* ne = json::Find(cond, "not_equals")) {
+    out.holds = !v || !json::StrictEqual(*v, *ne);
+  } else if (const rapidjson::Value* item = json::Find(cond, "contains")) {
+    if (v && v->IsArray())
+      for (rapidjson::SizeType i = 0; i < v->Size(); ++i)
+        if (json::StrictEqual((*v)[i], *item)) {
+          out.holds = true;
+          out.at = pointer + "/" + std::to_string(i);
+          break;
+        }
+  } else if (json::Find(cond, "non_empty")) {
+    out.holds = v && ((v->IsArray() && !v->Empty()) || (v->IsObject() && !v->ObjectEmpty()) ||
+                      (v->IsString() && v->GetStringLength() > 0));
+  }
+  return out;
+}
+
+bool AllHold(const rapidjson::Value* conds, const rapidjson::Value& root, const std::string& base,
+             std::string* first_at) {
+  if (!conds) return true;
+  for (const auto& c : conds->GetArray()) {
+    Verdict v = Evaluate(c, root, base);
+    if (!v.holds) return false;
+    if (first_at && first_at->empty()) *first_at = v.at;
+  }
+  return true;
+}
+
+void Iff(const rapidjson::Value& rule, const rapidjson::Value& root, std::vector<Finding>* out) {
+  Verdict a = Evaluate(*json::Find(rule, "a"), root, "");
+  Verdict b = Evaluate(*json::Find(rule, "b"), root, "");
+  if (a.holds == b.holds) return;
+  const rapidjson::Value& messages = *json::Find(rule, "messages");
+  std::string text = Str(messages, a.holds ? "a_only" : "b_only");
+  out->push_back(Make(rule, root, a.holds ? a.at : b.at, text));
+}
+
+void Implies(const rapidjson::Value& rule, const rapidjson::Value& root,
+             std::vector<Finding>* out) {
+  if (!AllHold(json::Find(rule, "when"), root, "", nullptr)) return;
+  std::vector<std::string> items = {""};
+  if (json::Find(rule, "each")) items = ExpandPointer(root, Str(rule, "each"));
+  const bool at_if = Str(rule, "at") == "if";
+  for (const std::string& item : items) {
+    std::string if_at;
+    if (!AllHold(json::Find(rule, "if"), root, item, &if_at)) continue;
+    for (const auto& then : json::Find(rule, "then")->GetArray()) {
+      Verdict v = Evaluate(then, root, item);
+      if (v.holds) continue;
+      std::string at = at_if ? if_at : v.at;
+      out->push_back(Make(rule, root, at.empty() ? item : at));
+    }
+  }
+}
+
+void Unique(const rapidjson::Value& rule, const rapidjson::Value& root, std::vector<Finding>* out) {
+  std::set<std::string> seen;
+  for (const std::string& p : ExpandPointer(root, Str(rule, "each"))) {
+    const rapidjson::Value* v = json::Resolve(root, p);
+    std::string key = Text(*v);
+    if (Flag(rule, "case_insensitive")) key = Lower(key);
+    if (!seen.insert(key).second) out->push_back(Make(rule, root, p));
+  }
+}
+
+void RefersTo(const rapidjson::Value& rule, const rapidjson::Value& root,
+              std::vector<Finding>* out) {
+  const bool fold = Flag(rule, "case_insensitive");
+  std::set<std::string> declared;
+  for (const std::string& p : ExpandPointer(root, Str(rule, "declared"))) {
+    std::string key = Text(*json::Resolve(root, p));
+    declared.insert(fold ? Lower(key) : key);
+  }
+  for (const std::string& p : ExpandPointer(root, Str(rule, "each"))) {
+    std::string key = Text(*json::Resolve(root, p));
+    if (!declared.count(fold ? Lower(key) : key)) out->push_back(Make(rule, root, p));
+  }
+}
+
+void AllEqual(const rapidjson::Value& rule, const rapidjson::Value& root,
+              std::vector<Finding>* out) {
+  const rapidjson::Value* fallback = json::Find(rule, "default");
+  const std::string member = Str(rule, "value");
+  const rapidjson::Value* first = nullptr;
+  for (const std::string& item : ExpandPointer(root, Str(rule, "each"))) {
+    const rapidjson::Value* v = json::Resolve(root, item + member);
+    if (!v) v = fallback;
+    if (!first) {
+      first = v;
+    } else if (!json::StrictEqual(*v, *first)) {
+      out->push_back(Make(rule, root, json::Resolve(root, item + member) ? item + member : item));
+    }
+  }
+}
+
+// "plugin.${/plugin_id}." with the pointers resolved; false if one does not name a string.
+bool Expand(const std::string& pattern, const rapidjson::Value& root, std::string* out) {
+  out->clear();
+  std::size_t i = 0;
+  while (i < pattern.size()) {
+    std::size_t open = pattern.find("${", i);
+    if (open == std::string::npos) break;
+    std::size_t close = pattern.find('}', open);
+    if (close == std::string::npos) break;
+    out->append(pattern, i, open - i);
+    const rapidjson::Value* v = json::Resolve(root, pattern.substr(open + 2, close - open - 2));
+    if (!v || !v->IsString()) return false;
+    out->append(v->GetString(), v->GetStringLength());
+    i = close + 1;
+  }
+  out->append(pattern, i, std::string::npos);
+  return true;
+}
+
+void Prefixed(const rapidjson::Value& rule, const rapidjson::Value& root,
+              std::vector<Finding>* out) {
+  std::string prefix;
+  if (!Expand(Str(rule, "prefix"), root, &prefix)) return;  // the id's own rule reports that
+  const std::string when = Str(rule, "when_prefix");
+  const std::string rest_pattern = Str(rule, "rest_pattern");
+  for (const std::string& p : ExpandPointer(root, Str(rule, "each"))) {
+    const rapidjson::Value* v = json::Resolve(root, p);
+    if (!v->IsString()) continue;
+    std::string_view s(v->GetString(), v->GetStringLength());
+    if (s.substr(0, when.size()) != when) continue;
+    const bool scoped = s.substr(0, prefix.size()) == prefix;
+    if (rest_pattern.empty()) {
+      if (!scoped) out->push_back(Make(rule, root, p));
+      continue;
+    }
+    if (!scoped) continue;
+    std::string rest(s.substr(prefix.size()));
+    if (rest.size() > kMaxRegexSubject || !std::regex_match(rest, std::regex(rest_pattern)))
+      out->push_back(Make(rule, root, p));
+  }
+}
+
+bool PathInsideHolds(const rapidjson::Value& rule, const std::string& path) {
+  if (path.empty()) return true;  // the shape's rules report an empty path
+  if (path[0] == '/') return Str(rule, "absolute") == "allowed";
+  if (path.find('/') == std::string::npos && Str(rule, "bare") == "path") return true;
+  return PathStaysInside(path);
+}
+
+void PathInside(const rapidjson::Value& rule, const rapidjson::Value& root,
+                std::vector<Finding>* out) {
+  const std::string at = Str(rule, "pointer");
+  const rapidjson::Value* v = json::Resolve(root, at);
+  if (!v || !v->IsString()) return;
+  if (!PathInsideHolds(rule, v->GetString())) out->push_back(Make(rule, root, at));
+}
+
+void File(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& dir,
+          std::vector<Finding>* out) {
+  const std::string at = Str(rule, "pointer");
+  const rapidjson::Value* v = json::Resolve(root, at);
+  if (!v || !v->IsString() || v->GetStringLength() == 0) return;
+  std::string path = v->GetString();
+  if (path[0] == '/' || !PathStaysInside(path)) return;  // path-inside's finding
+  const std::string full = (fs::path(dir) / path).string();
+  struct stat st {};
+  const bool regular = ::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  if (Str(rule, "require") == "executable") {
+    // Only a file that is there can fail this rule; a missing one fails "regular".
+    if (regular && ::access(full.c_str(), X_OK) != 0) out->push_back(Make(rule, root, at));
+  } else if (!regular) {
+    out->push_back(Make(rule, root, at));
+  }
+}
+
+bool Fail(std::string* error, std::size_t i, const std::string& what) {
+  *error = "/manifest/rules/" + std::to_string(i) + ": " + what;
+  return false;
+}
+
+bool CondsOk(const rapidjson::Value* conds, bool required) {
+  if (!conds) return !required;
+  if (!conds->IsArray()) return false;
+  for (const auto& c : conds->GetArray())
+    if (!c.IsObject() || !json::Find(c, "pointer")) return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> ExpandPointer(const rapidjson::Value& root, std::string_view pattern) {
+  std::vector<std::string> out = {""};
+  for (const std::string& token : PointerTokens(pattern)) {
+    std::vector<std::string> next;
+    for (const std::string& base : out) {
+      const rapidjson::Value* v = json::Resolve(root, base);
+      if (!v) continue;
+      if (token != "*") {
+        std::string p = base + "/" + json::EscapePointerToken(token);
+        if (json::Resolve(root, p)) next.push_back(p);
+      } else if (v->IsArray()) {
+        for (rapidjson::SizeType i = 0; i < v->Size(); ++i)
+          next.push_back(base + "/" + std::to_string(i));
+      } else if (v->IsObject()) {
+        for (const auto& m : v->GetObject())
+          next.push_back(base + "/" +
+                         json::EscapePointerToken({m.name.GetString(), m.name.GetStringLength()}));
+      }
+    }
+    out = std::move(next);
+  }
+  return out;
+}
+
+bool CheckRuleData(const rapidjson::Value& rules, std::string* error) {
+  static const std::set<std::string> kKinds = {"iff",       "implies",  "unique",      "refers-to",
+                                               "all-equal", "prefixed", "path-inside", "file"};
+  for (rapidjson::SizeType i = 0; i < rules.Size(); ++i) {
+    const rapidjson::Value& r = rules[i];
+    if (!r.IsObject()) return Fail(error, i, "expected an object");
+    const std::string kind = Str(r, "kind");
+    if (Str(r, "rule").empty()) return Fail(error, i, "missing \"rule\" (its id)");
+    if (!kKinds.count(kind)) return Fail(error, i, "unknown kind '" + kind + "'");
+    if (Str(r, "source").empty()) return Fail(error, i, "missing \"source\"");
+    bool ok = true;
+    if (kind == "iff") {
+      const rapidjson::Value* m = json::Find(r, "messages");
+      const rapidjson::Value* a = json::Find(r, "a");
+      const rapidjson::Value* b = json::Find(r, "b");
+      ok = a && a->IsObject() && json::Find(*a, "pointer") && b && b->IsObject() &&
+           json::Find(*b, "pointer") && m && m->IsObject() && !Str(*m, "a_only").empty() &&
+           !Str(*m, "b_only").empty();
+    } else {
+      ok = !Str(r, "message").empty();
+    }
+    if (kind == "implies")
+      ok = ok && CondsOk(json::Find(r, "when"), false) && CondsOk(json::Find(r, "if"), false) &&
+           CondsOk(json::Find(r, "then"), true);
+    if (kind == "unique" || kind == "refers-to" || kind == "all-equal" || kind == "prefixed")
+      ok = ok && !Str(r, "each").empty();
+    if (kind == "refers-to") ok = ok && !Str(r, "declared").empty();
+    if (kind == "all-equal") ok = ok && json::Find(r, "default") && !Str(r, "value").empty();
+    if (kind == "prefixed") ok = ok && !Str(r, "prefix").empty();
+    if (kind == "path-inside" || kind == "file") ok = ok && !Str(r, "pointer").empty();
+    if (!ok) return Fail(error, i, "incomplete " + kind + " rule (see cross_rules.hpp)");
+    if (kind == "prefixed" && !Str(r, "rest_pattern").empty()) {
+      try {
+        std::regex check(Str(r, "rest_pattern"));
+      } catch (const std::regex_error& e) {
+        return Fail(error, i, std::string("rest_pattern: ") + e.what());
+      }
+    }
+  }
+  return true;
+}
+
+void ApplyRules(const rapidjson::Value& rules, const rapidjson::Value& manifest,
+                const std::string& plugin_dir, std::vector<Finding>* out) {
+  for (const auto& rule : rules.GetArray()) {
+    const std::string kind = Str(rule, "kind");
+    if (kind == "iff") Iff(rule, manifest, out);
+    if (kind == "implies") Implies(rule, manifest, out);
+    if (kind == "unique") Unique(rule, manifest, out);
+    if (kind == "refers-to") RefersTo(rule, manifest, out);
+    if (kind == "all-equal") AllEqual(rule, manifest, out);
+    if (kind == "prefixed") Prefixed(rule, manifest, out);
+    if (kind == "path-inside") PathInside(rule, manifest, out);
+    if (kind == "file") File(rule, manifest, plugin_dir, out);
+  }
+}
+
+}  // namespace fakehost::plugin

@@ -1,0 +1,60 @@
+// Judging an entrypoint before it is spawned: inside the plugin directory, and exec-able.
+#include "harness/plugin/launch.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fakehost::plugin {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(PathStaysInside, JudgesThePathAsWritten) {
+  for (const char* inside : {"p", "./p", "bin/p", "bin/../p", "a/./b/../../p", "link-to-elsewhere"})
+    EXPECT_TRUE(PathStaysInside(inside)) << inside;
+  for (const char* outside : {"/usr/bin/p", "../p", "./../p", "a/../../p", ".."})
+    EXPECT_FALSE(PathStaysInside(outside)) << outside;
+}
+
+class ExecFormat : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("exec-format-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Write(const std::string& name, const std::string& bytes) {
+    std::ofstream(dir_ / name, std::ios::binary) << bytes;
+    return (dir_ / name).string();
+  }
+  fs::path dir_;
+  std::string error_;
+};
+
+TEST_F(ExecFormat, AcceptsAScriptWithAShebangAndAnElfBinary) {
+  EXPECT_TRUE(CheckExecFormat(Write("s", "#!/bin/sh\n"), "the entrypoint", &error_)) << error_;
+  EXPECT_TRUE(CheckExecFormat(std::string("/proc/self/exe"), "the entrypoint", &error_)) << error_;
+}
+
+TEST_F(ExecFormat, RefusesAnEmptyFileAndAScriptWithoutAShebang) {
+  std::string empty = Write("e", "");
+  EXPECT_FALSE(CheckExecFormat(empty, "the entrypoint", &error_));
+  EXPECT_EQ(error_, "the entrypoint " + empty + " is empty");
+  std::string script = Write("py", "import sys\n");
+  EXPECT_FALSE(CheckExecFormat(script, "the entrypoint", &error_));
+  EXPECT_NE(error_.find("has no #! line"), std::string::npos) << error_;
+}
+
+TEST_F(ExecFormat, RefusesAFifoWithoutWaitingForAWriter) {
+  std::string fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0700), 0);
+  EXPECT_FALSE(CheckExecFormat(fifo, "the entrypoint", &error_));
+  EXPECT_EQ(error_, "the entrypoint " + fifo + " is not a regular file");
+}
+
+}  // namespace
+}  // namespace fakehost::plugin

@@ -1,0 +1,50 @@
+// fakehost.yaml: what fakehost needs to know about a plugin that its manifest cannot say.
+//
+// Real hosts refuse manifest keys they do not know, so nothing fakehost needs may live in a
+// plugin's manifest. A plugin author puts it in `fakehost.yaml` beside the manifest (or passes
+// `--config FILE`): the protocol (when the directory does not make it plain), environment
+// variables, the Flash configuration object, and the triggers — NAME -> the request that makes
+// the plugin act as the profile's trigger NAME promises (see the profiles' "triggers"). The
+// file is YAML (so JSON too); unknown keys, wrong types and unknown trigger names are errors
+// with file:line:col, like a scenario's.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/protocol/profile.hpp"
+#include "harness/scenario/load_error.hpp"
+#include "harness/scenario/model.hpp"
+
+namespace fakehost::run {
+
+/// The name looked for beside the manifest.
+inline constexpr const char* kPluginConfigName = "fakehost.yaml";
+
+struct PluginConfig {
+  std::string file;      ///< where it was read ("" = there is none)
+  std::string protocol;  ///< "" = not given
+  scenario::SourceLoc protocol_loc;
+  std::vector<std::string> env;  ///< KEY=VALUE, in the file's order
+  scenario::JsonPtr config;      ///< `config:`, or null
+  scenario::SourceLoc config_loc;
+  std::map<std::string, scenario::JsonPtr> triggers;  ///< NAME -> {method, params}
+  std::map<std::string, scenario::SourceLoc> trigger_locs;
+};
+
+/// Parses a fakehost.yaml text (`file` names it in messages). Checks its shape; which trigger
+/// names exist depends on the protocol: see CheckPluginConfig.
+bool ParsePluginConfig(std::string_view text, const std::string& file, PluginConfig* out,
+                       std::vector<scenario::LoadError>* errors);
+
+/// Reads `path` (size-capped) and parses it.
+bool ReadPluginConfig(const std::string& path, PluginConfig* out,
+                      std::vector<scenario::LoadError>* errors);
+
+/// Checks a parsed config against the protocol it is used with: `protocol:` names it, every
+/// trigger is one the profile knows, `config:` only where the profile passes one to the plugin.
+bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& profile,
+                       std::vector<scenario::LoadError>* errors);
+
+}  // namespace fakehost::run

@@ -1,0 +1,176 @@
+// The detection matrix for manifest rules: `fakehost manifest check` refuses every
+// broken-manifest fixture for exactly the rule it was written for, loads the valid ones, and
+// every rule the checker knows is caught by at least one fixture. Also: `fakehost run` refuses
+// an unrunnable entrypoint once, as bad input (exit 2), with nothing spawned.
+//
+// fixtures/<protocol>/broken-manifest/<rule>/ holds the manifest (and, for entrypoint rules,
+// the files it names) and expect.json {"rules": [...], "why": "..."}: the rules that must be
+// reported, and no others.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include "harness/json/json.hpp"
+#include "harness/plugin/manifest.hpp"
+#include "tests/command.hpp"
+
+namespace fakehost::testing {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr auto kDeadline = std::chrono::seconds(30);
+
+const char* kProtocols[] = {"rim-v1", "flash-v1"};
+
+std::vector<std::string> BrokenFixtures(const std::string& protocol) {
+  std::vector<std::string> dirs;
+  for (const auto& e :
+       fs::directory_iterator(SourceDir() + "/fixtures/" + protocol + "/broken-manifest"))
+    if (e.is_directory()) dirs.push_back(e.path().string());
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+std::set<std::string> ExpectedRules(const std::string& dir) {
+  rapidjson::Document d;
+  std::set<std::string> rules;
+  if (!json::Parse(ReadFile(dir + "/expect.json"), &d).ok || !d.IsObject()) return rules;
+  if (const auto* r = json::Find(d, "rules"); r && r->IsArray())
+    for (const auto& v : r->GetArray()) rules.insert(v.GetString());
+  return rules;
+}
+
+// The rule ids `manifest check` printed: each problem line ends with "  [rule]".
+std::set<std::string> ReportedRules(const std::string& out) {
+  std::set<std::string> rules;
+  static const std::regex kLine(R"(  \[([a-z0-9-]+)\]$)");
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (std::smatch m; std::regex_search(line, m, kLine)) rules.insert(m[1]);
+  return rules;
+}
+
+TEST(ManifestMatrix, RefusesEveryBrokenManifestForItsRuleAlone) {
+  for (const char* protocol : kProtocols) {
+    for (const std::string& dir : BrokenFixtures(protocol)) {
+      SCOPED_TRACE(dir);
+      std::set<std::string> expected = ExpectedRules(dir);
+      ASSERT_FALSE(expected.empty()) << "no expect.json rules";
+      // No --protocol: the directory's manifest file says which it is.
+      CommandResult r = RunCommand({FakehostBin(), "manifest", "check", dir}, kDeadline);
+      EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+      EXPECT_EQ(ReportedRules(r.out), expected) << r.out;
+      EXPECT_NE(r.out.find(fs::path(dir).filename().string()), std::string::npos);
+    }
+  }
+}
+
+TEST(ManifestMatrix, CatchesEveryRuleTheCheckerKnowsWithAFixture) {
+  for (const char* protocol : kProtocols) {
+    std::string error;
+    auto profile = protocol::Profile::Load(
+        SourceDir() + "/schema/" + std::string(protocol) + "/profile.json", &error);
+    ASSERT_NE(profile, nullptr) << error;
+    std::vector<plugin::RuleInfo> known;
+    ASSERT_TRUE(plugin::KnownRules(*profile, &known, &error)) << error;
+    std::set<std::string> caught;
+    for (const std::string& dir : BrokenFixtures(protocol))
+      for (const std::string& rule : ExpectedRules(dir)) caught.insert(rule);
+    for (const auto& rule : known)
+      EXPECT_TRUE(caught.count(rule.id)) << protocol << ": no broken-manifest fixture catches rule "
+                                         << rule.id << " (" << rule.source << ")";
+    EXPECT_GE(known.size(), 20u) << protocol;
+  }
+}
+
+TEST(ManifestMatrix, LoadsTheRealisticValidManifests) {
+  for (const char* protocol : kProtocols) {
+    std::string dir = SourceDir() + "/fixtures/" + protocol + "/valid-manifest";
+    CommandResult r =
+        RunCommand({FakehostBin(), "manifest", "check", dir, "--protocol", protocol}, kDeadline);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find(": loads ("), std::string::npos) << r.out;
+  }
+}
+
+TEST(ManifestCheck, ExitsTwoWithoutAManifest) {
+  std::string dir = MakeTempDir();
+  CommandResult r = RunCommand({FakehostBin(), "manifest", "check", dir}, kDeadline);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("has no manifest"), std::string::npos) << r.err;
+  r = RunCommand({FakehostBin(), "manifest", "check", dir, "--protocol", "rim-v1"}, kDeadline);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("has no rim-plugin.json"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
+class UnrunnablePlugin : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = MakeTempDir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+  void RimManifest(const std::string& entrypoint) {
+    std::ofstream(dir_ + "/rim-plugin.json")
+        << R"({"manifest_version":1,"plugin_id":"dev.example.x","display_name":"X",)"
+        << R"("version":"1","runtime_kind":"DesktopLocalProcess","entrypoint":")" << entrypoint
+        << "\"}";
+  }
+  void File(const std::string& name, const std::string& text, fs::perms perms) {
+    std::ofstream(dir_ + "/" + name) << text;
+    fs::permissions(dir_ + "/" + name, perms);
+  }
+  // `fakehost run` (protocol detected) must stop before any scenario, once, with `reason`.
+  void ExpectRefused(const std::string& reason) {
+    std::string out = MakeTempDir();
+    CommandResult r = RunCommand(
+        {FakehostBin(), "run", "--plugin", dir_, "--out", out, "--no-color", "--jobs", "2"},
+        kDeadline);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(reason), std::string::npos) << r.err;
+    std::size_t lines = std::count(r.err.begin(), r.err.end(), '\n');
+    EXPECT_EQ(lines, 1u) << "one error, not one per scenario:\n" << r.err;
+    EXPECT_FALSE(fs::exists(out + "/report.json")) << "nothing may run";
+    fs::remove_all(out);
+  }
+  std::string dir_;
+};
+
+TEST_F(UnrunnablePlugin, AnEmptyEntrypoint) {
+  RimManifest("p");
+  File("p", "", fs::perms::owner_all);
+  ExpectRefused("is empty");
+}
+
+TEST_F(UnrunnablePlugin, AScriptWithoutAShebang) {
+  RimManifest("p.py");
+  File("p.py", "print('hi')\n", fs::perms::owner_all);
+  ExpectRefused("has no #! line");
+}
+
+TEST_F(UnrunnablePlugin, AFifoEntrypoint) {
+  RimManifest("p");
+  ASSERT_EQ(::mkfifo((dir_ + "/p").c_str(), 0700), 0);
+  ExpectRefused("is not a regular file");
+}
+
+TEST_F(UnrunnablePlugin, AnEntrypointOutsideThePluginDirectory) {
+  RimManifest("/bin/true");
+  ExpectRefused("is outside the plugin directory");
+}
+
+TEST_F(UnrunnablePlugin, AManifestOnlyFlashPlugin) {
+  std::ofstream(dir_ + "/manifest.json")
+      << R"({"id":"x","name":"x","version":"1","description":"d"})";
+  ExpectRefused("a manifest-only plugin (no exec)");
+}
+
+TEST_F(UnrunnablePlugin, AMalformedManifestNamesLineAndColumn) {
+  std::ofstream(dir_ + "/rim-plugin.json") << "{\n  \"plugin_id\": ,\n}";
+  ExpectRefused("rim-plugin.json:2:16: invalid value");
+}
+
+}  // namespace
+}  // namespace fakehost::testing
