@@ -23,6 +23,7 @@
 #include "harness/report/reporter.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
+#include "harness/scenario/duration.hpp"
 #include "harness/scenario/interpreter.hpp"
 #include "harness/scenario/loader.hpp"
 #include "harness/schema/schema.hpp"
@@ -74,16 +75,6 @@ std::string NowIso8601() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
-}
-
-bool ParseDuration(const std::string& text, scenario::Ms* out) {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  std::string unit = end ? end : "";
-  double ms = unit == "ms" ? v : unit == "s" ? v * 1000 : unit == "m" ? v * 60000 : -1;
-  if (!std::isfinite(ms) || ms < 1 || ms > 86400000.0) return false;
-  *out = scenario::Ms(static_cast<long long>(ms));
-  return true;
 }
 
 struct RunFlags {
@@ -203,8 +194,8 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   options.repeat = f.repeat;
   options.play.strict = f.strict;
   options.play.interrupted = &session::InterruptFlag();
-  if (!f.timeout.empty() && !ParseDuration(f.timeout, &options.play.timeout)) {
-    err << "fakehost: --timeout takes a duration like 20s, got '" << f.timeout << "'\n";
+  if (!f.timeout.empty() && !scenario::ParseDuration(f.timeout, &options.play.timeout, &error)) {
+    err << "fakehost: --timeout: " << error << "\n";
     return kBadInput;
   }
 

@@ -15,8 +15,8 @@ using scenario::SourceLoc;
 
 class ConfigReader {
  public:
-  ConfigReader(const std::string& file, const YAML::Node& root, std::vector<LoadError>* errors)
-      : file_(file), root_(root), errors_(errors) {}
+  ConfigReader(const scenario::YamlLocator& where, std::vector<LoadError>* errors)
+      : where_(where), errors_(errors) {}
 
   void Read(const rapidjson::Value& doc, PluginConfig* out) {
     if (doc.IsNull()) return;  // an empty file says nothing, which is allowed
@@ -123,15 +123,14 @@ class ConfigReader {
   }
 
   SourceLoc Loc(const std::string& pointer, bool at_key) const {
-    return scenario::LocOf(file_, scenario::MarkAt(root_, pointer, at_key));
+    return where_.At(pointer, at_key);
   }
 
   void Error(const std::string& pointer, std::string message, bool at_key = false) {
     errors_->push_back({Loc(pointer, at_key), std::move(message)});
   }
 
-  const std::string& file_;
-  const YAML::Node& root_;
+  const scenario::YamlLocator& where_;
   std::vector<LoadError>* errors_;
 };
 
@@ -141,12 +140,10 @@ bool ParsePluginConfig(std::string_view text, const std::string& file, PluginCon
                        std::vector<LoadError>* errors) {
   const std::size_t before = errors->size();
   out->file = file;
-  YAML::Node root;
-  if (!scenario::ParseYaml(text, file, &root, errors)) return false;
-  if (!scenario::CheckYamlTree(root, file, errors)) return false;
   rapidjson::Document doc;
-  if (!scenario::YamlToJson(root, file, &doc, doc.GetAllocator(), errors)) return false;
-  ConfigReader(file, root, errors).Read(doc, out);
+  scenario::YamlLocator where;
+  if (!scenario::ParseYamlToJson(text, file, &doc, &where, errors)) return false;
+  ConfigReader(where, errors).Read(doc, out);
   return errors->size() == before;
 }
 

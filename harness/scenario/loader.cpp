@@ -1,12 +1,9 @@
 #include "harness/scenario/loader.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "harness/json/text_file.hpp"
 #include "harness/scenario/reader.hpp"
 #include "harness/scenario/yaml_json.hpp"
 
@@ -14,22 +11,6 @@ namespace fakehost::scenario {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool ReadFile(const std::string& path, std::string* text, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = std::string("cannot read the file: ") + std::strerror(errno);
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    *error = "cannot read the file";
-    return false;
-  }
-  *text = buffer.str();
-  return true;
-}
 
 // A fragment name is a relative path without "..": "handshake", "rim/handshake".
 bool ValidFragmentName(std::string_view name) {
@@ -46,7 +27,7 @@ bool ValidFragmentName(std::string_view name) {
 
 namespace internal {
 
-void Reader::ReadScenario(const YAML::Node& root, const std::string& file, Scenario* out) {
+void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenario* out) {
   file_ = file;
   out->loc = {file, 1, 1};
   if (root.IsNull()) {
@@ -75,7 +56,7 @@ void Reader::ReadScenario(const YAML::Node& root, const std::string& file, Scena
   }
   if (const Entry* tags = Find(entries, "tags")) {
     if (!tags->value.IsSequence()) Error(tags->value.Mark(), "tags must be a list of strings");
-    for (const YAML::Node& tag : tags->value) {
+    for (const YamlNode& tag : tags->value) {
       if (std::string text; String(tag, "a tag", &text)) out->tags.push_back(text);
     }
   }
@@ -83,7 +64,7 @@ void Reader::ReadScenario(const YAML::Node& root, const std::string& file, Scena
     if (!requires_list->value.IsSequence()) {
       Error(requires_list->value.Mark(), "requires must be a list of JSON pointers");
     }
-    for (const YAML::Node& pointer : requires_list->value) {
+    for (const YamlNode& pointer : requires_list->value) {
       if (std::string text; Pointer(pointer, "requires", &text)) out->requires_.push_back(text);
     }
   }
@@ -141,7 +122,7 @@ void Reader::ReadScenario(const YAML::Node& root, const std::string& file, Scena
 void Reader::ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out) {
   std::string name;
   if (!String(body.value, "use", &name)) return;
-  const YAML::Mark mark = body.value.Mark();
+  const YamlMark mark = body.value.Mark();
   if (!ValidFragmentName(name)) {
     Error(mark, "bad fragment name '" + name + "' (a relative path without '..' or '.yaml')");
     return;
@@ -162,8 +143,8 @@ void Reader::ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out) 
       std::error_code ec;
       if (!fs::is_regular_file(candidate, ec)) continue;
       file = candidate.string();
-      if (!ReadFile(file, &text, &error)) {
-        Error(mark, "fragment '" + name + "': " + file + ": " + error);
+      if (!json::ReadFileCapped(file, json::kInputFileCap, &text, &error)) {
+        Error(mark, "fragment '" + name + "': " + error);
         return;
       }
       break;
@@ -181,10 +162,10 @@ void Reader::ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out) 
   fragment_stack_.push_back(name);
   file_ = file;
   const std::size_t before = errors_->size();
-  YAML::Node root;
-  if (ParseYaml(text, file_, &root, errors_)) {
-    CheckYamlTree(root, file_, errors_);
+  YamlTree tree;
+  if (ParseYaml(text, file_, &tree, errors_)) {
     AddSuffix(before);
+    const YamlNode root = tree.root();
     if (root.IsSequence()) {
       Steps(root, scope, out);
     } else {
@@ -205,21 +186,30 @@ bool LoadScenarioText(std::string_view yaml, const std::string& file, const std:
   const std::size_t before = errors->size();
   *out = Scenario();
   out->id = id;
-  YAML::Node root;
-  if (!ParseYaml(yaml, file, &root, errors)) return false;
-  CheckYamlTree(root, file, errors);
+  YamlTree tree;
+  if (!ParseYaml(yaml, file, &tree, errors)) return false;
   internal::Reader reader(context, errors);
-  reader.ReadScenario(root, file, out);
+  reader.ReadScenario(tree.root(), file, out);
+  if (const std::size_t found = errors->size() - before; found > kMaxLoadErrorsPerFile) {
+    // A 1 MiB file of unknown keys gives ~90,000 errors: nobody reads past the first screen.
+    errors->resize(before + kMaxLoadErrorsPerFile);
+    LoadError more;
+    more.loc.file = file;
+    more.message =
+        "and " + std::to_string(found - kMaxLoadErrorsPerFile) + " more errors not shown";
+    errors->push_back(std::move(more));
+  }
   return errors->size() == before;
 }
 
 bool LoadScenarioFile(const std::string& path, const std::string& id, const LoadContext& context,
                       Scenario* out, std::vector<LoadError>* errors) {
   std::string text, error;
-  if (!ReadFile(path, &text, &error)) {
+  if (!json::ReadFileCapped(path, json::kInputFileCap, &text, &error)) {
     LoadError e;  // built member by member: g++ 12 warns falsely on the nested braces
     e.loc.file = path;
-    e.message = error;
+    // ReadFileCapped's message starts with the path, which the LoadError prints already.
+    e.message = error.rfind(path + ": ", 0) == 0 ? error.substr(path.size() + 2) : error;
     errors->push_back(std::move(e));
     return false;
   }

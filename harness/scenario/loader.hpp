@@ -11,8 +11,14 @@
 // has none); `pad_to` without `pad_at` pads "/params/data"; matchers have passed CheckPattern and
 // every JSON value's ${...} syntax has been checked, so only unknown variables remain for run
 // time.
+//
+// Bounds (each a LoadError): a file is at most json::kInputFileCap (1 MiB) of YAML, read without
+// anchors or aliases (yaml_json.hpp); every duration follows duration.hpp (at most 1 h); the
+// bytes one send_raw sends (text or hex times repeat), a send's pad_to and a send_raw's chunk are
+// at most kMaxSendRawBytes.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -22,6 +28,14 @@
 #include "harness/scenario/model.hpp"
 
 namespace fakehost::scenario {
+
+/// 64 MiB. The largest legitimate payload is a few times the 10 MiB Flash line cap (a test that
+/// the plugin survives an oversized line), written in chunks; 64 MiB leaves room for that while a
+/// typo cannot make fakehost build gigabytes.
+inline constexpr std::uint64_t kMaxSendRawBytes = 64ULL * 1024 * 1024;
+
+/// A file's errors beyond this many are summed up in one last error ("and N more...").
+inline constexpr std::size_t kMaxLoadErrorsPerFile = 100;
 
 struct LoadContext {
   /// Where `use: NAME` looks for NAME.yaml, first directory first (e.g. the suite's fragments/

@@ -320,7 +320,7 @@ TEST(LoadSimpleSteps, RejectsBadArguments) {
             "or a number from 1 to 64)");
   EXPECT_PRED2(StartsWith, Error("  - signal: 0\n"), "s.yaml:5:13: ");
   EXPECT_PRED2(StartsWith, Error("  - shutdown: {grace: soon}\n"),
-               "s.yaml:5:23: bad duration 'soon' for gra");
+               "s.yaml:5:23: grace: bad duration 'soon'");
   EXPECT_EQ(Error("  - shutdown: {stage: 1}\n"),
             "s.yaml:5:16: unknown key 'stage' in shutdown (allowed: sequence, grace)");
 }

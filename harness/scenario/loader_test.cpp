@@ -154,7 +154,9 @@ TEST(LoadScenario, RejectsADuplicateKeyAtTheSecondOne) {
 }
 
 TEST(LoadScenario, TurnsYamlSyntaxErrorsIntoLoadErrors) {
-  EXPECT_EQ(Error(std::string(kHead) + "steps: [\n"), "s.yaml:5:1: end of sequence flow not found");
+  EXPECT_EQ(Error(std::string(kHead) + "steps: [\n"),
+            "s.yaml:5:1: YAML syntax: did not find expected node content (while parsing a flow "
+            "node)");
 }
 
 TEST(LoadScenario, RejectsNonStringsWhereTextIsRequired) {
@@ -177,8 +179,9 @@ TEST(LoadScenario, RejectsBadTopLevelValues) {
   EXPECT_EQ(Error(std::string(kHead) + "config: [1]\nsteps:\n  - sleep: 1s\n"),
             "s.yaml:4:9: config must be a map (the plugin's configuration object)");
   EXPECT_EQ(Error(std::string(kHead) + "timeout: 10\nsteps:\n  - sleep: 1s\n"),
-            "s.yaml:4:10: bad duration '10' for timeout (a non-negative number and a unit: "
-            "250ms, 10s, 1.5s, 2m)");
+            "s.yaml:4:10: timeout: bad duration '10' (no unit): a duration is a non-negative "
+            "decimal number and a unit (ms, s, m or h) with nothing between them, such as 250ms, "
+            "1.5s or 2m, a whole number of milliseconds, at most 1h");
   EXPECT_EQ(Error(std::string(kHead) + "steps: []\n"), "s.yaml:4:8: steps must not be empty");
   EXPECT_EQ(Error(""), "s.yaml:1:1: the scenario file is empty");
   EXPECT_EQ(Error("- a\n"),
@@ -208,9 +211,8 @@ TEST(LoadScenario, RejectsBadDurationsNamingTheValue) {
     EXPECT_NE(error.find("bad duration"), std::string::npos) << bad;
     EXPECT_PRED2(StartsWith, error, "s.yaml:5:12: ") << bad;
   }
-  EXPECT_EQ(Error(std::string(kHead) + "steps:\n  - sleep: 5 sec\n"),
-            "s.yaml:5:12: bad duration '5 sec' for sleep (a non-negative number and a unit: "
-            "250ms, 10s, 1.5s, 2m)");
+  EXPECT_PRED2(StartsWith, Error(std::string(kHead) + "steps:\n  - sleep: 5 sec\n"),
+               "s.yaml:5:12: sleep: bad duration '5 sec' (unknown unit): a duration is");
 }
 
 TEST(LoadScenario, ReadsDurationsInEveryUnit) {
@@ -261,8 +263,9 @@ TEST(LoadScenarioUse, AppliesTheUseStepsLevelAndNote) {
 TEST(LoadScenarioUse, NamesTheFragmentAndTheUseOfAnErrorInside) {
   const LoadContext context = Fragments({{"f", "- sleep: 1ms\n- sleep: forever\n"}});
   EXPECT_EQ(Error(std::string(kHead) + "steps:\n  - use: f\n", context),
-            "f.yaml:2:10: bad duration 'forever' for sleep (a non-negative number and a unit: "
-            "250ms, 10s, 1.5s, 2m) (used from s.yaml:5:10)");
+            "f.yaml:2:10: sleep: bad duration 'forever': a duration is a non-negative decimal "
+            "number and a unit (ms, s, m or h) with nothing between them, such as 250ms, 1.5s or "
+            "2m, a whole number of milliseconds, at most 1h (used from s.yaml:5:10)");
 }
 
 TEST(LoadScenarioUse, ChainsTheUsesOfNestedFragments) {
@@ -276,7 +279,8 @@ TEST(LoadScenarioUse, ChainsTheUsesOfNestedFragments) {
 
 TEST(LoadScenarioUse, ReportsSyntaxErrorsAndDuplicatesInsideAFragment) {
   EXPECT_EQ(Error(std::string(kHead) + "steps:\n  - use: f\n", Fragments({{"f", "- [\n"}})),
-            "f.yaml:2:1: end of sequence flow not found (used from s.yaml:5:10)");
+            "f.yaml:2:1: YAML syntax: did not find expected node content (while parsing a flow "
+            "node) (used from s.yaml:5:10)");
   EXPECT_EQ(Error(std::string(kHead) + "steps:\n  - use: f\n",
                   Fragments({{"f", "- sleep: 1s\n  note: a\n  note: b\n"}})),
             "f.yaml:3:3: duplicate key 'note' (used from s.yaml:5:10)");
@@ -361,7 +365,7 @@ TEST_F(ScenarioFiles, ReportsAFileThatCannotBeRead) {
   const std::string path = (root_ / "absent.yaml").string();
   EXPECT_FALSE(LoadScenarioFile(path, "absent", {}, &s, &errors));
   ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0].ToString(), path + ": cannot read the file: No such file or directory");
+  EXPECT_EQ(errors[0].ToString(), path + ": cannot open (No such file or directory)");
 }
 
 TEST(SourceLoc, FormatsOneBasedLocations) {

@@ -13,18 +13,16 @@
 #include <string_view>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "harness/scenario/loader.hpp"
+#include "harness/scenario/yaml_json.hpp"
 
 namespace fakehost::scenario::internal {
 
-/// A key of a YAML mapping with its nodes (copies of yaml-cpp handles, never assigned to:
-/// Node::operator= writes through to the tree).
+/// A key of a YAML mapping with its nodes (handles into the tree being read).
 struct Entry {
   std::string key;
-  YAML::Node key_node;
-  YAML::Node value;
+  YamlNode key_node;
+  YamlNode value;
 };
 
 class Reader {
@@ -33,7 +31,7 @@ class Reader {
       : context_(context), errors_(errors) {}
 
   /// Fills `out` from a parsed and tree-checked document; problems go to the error list.
-  void ReadScenario(const YAML::Node& root, const std::string& file, Scenario* out);
+  void ReadScenario(const YamlNode& root, const std::string& file, Scenario* out);
 
  private:
   /// A name given with `as:`, visible to later steps of the same list (and lists inside it).
@@ -49,34 +47,34 @@ class Reader {
   };
 
   // --- errors
-  void Error(const YAML::Mark& mark, const std::string& message);
+  void Error(const YamlMark& mark, const std::string& message);
   /// Appends " (used from ...)" to errors added since `from` (they came from a fragment).
   void AddSuffix(std::size_t from);
   std::string UsedFromSuffix() const;
-  SourceLoc Loc(const YAML::Mark& mark) const;
+  SourceLoc Loc(const YamlMark& mark) const;
 
   // --- values (reader_values.cpp)
-  std::vector<Entry> Entries(const YAML::Node& map);
+  std::vector<Entry> Entries(const YamlNode& map);
   static const Entry* Find(const std::vector<Entry>& entries, std::string_view key);
   bool OnlyKeys(const std::vector<Entry>& entries, const std::vector<std::string_view>& allowed,
                 const std::string& what);
-  bool String(const YAML::Node& node, const std::string& what, std::string* out);
-  bool Bool(const YAML::Node& node, const std::string& what, bool* out);
-  bool Integer(const YAML::Node& node, const std::string& what, std::int64_t min, std::int64_t max,
+  bool String(const YamlNode& node, const std::string& what, std::string* out);
+  bool Bool(const YamlNode& node, const std::string& what, bool* out);
+  bool Integer(const YamlNode& node, const std::string& what, std::int64_t min, std::int64_t max,
                std::int64_t* out);
-  bool Duration(const YAML::Node& node, const std::string& what, Ms* out);
-  bool LevelOf(const YAML::Node& node, Level* out);
-  bool Pointer(const YAML::Node& node, const std::string& what, std::string* out);
-  bool SignalOf(const YAML::Node& node, int* number, std::string* name);
-  bool Identifier(const YAML::Node& node, const std::string& what, std::string* out);
+  bool Duration(const YamlNode& node, const std::string& what, Ms* out);
+  bool LevelOf(const YamlNode& node, Level* out);
+  bool Pointer(const YamlNode& node, const std::string& what, std::string* out);
+  bool SignalOf(const YamlNode& node, int* number, std::string* name);
+  bool Identifier(const YamlNode& node, const std::string& what, std::string* out);
   /// Converts to a document and checks the ${...} syntax of its strings; null on errors.
-  JsonPtr Json(const YAML::Node& node);
+  JsonPtr Json(const YamlNode& node);
   /// Json() plus CheckPattern, with each pattern error placed at its YAML key or value.
-  JsonPtr Pattern(const YAML::Node& node);
+  JsonPtr Pattern(const YamlNode& node);
 
   // --- steps (reader_steps.cpp)
-  void Steps(const YAML::Node& list, Scope* scope, std::vector<Step>* out);
-  void ReadStep(const YAML::Node& node, Scope* scope, std::vector<Step>* out);
+  void Steps(const YamlNode& list, Scope* scope, std::vector<Step>* out);
+  void ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out);
   bool ReadBody(const std::string& kind, const Entry& body, const std::vector<Entry>& siblings,
                 Scope* scope, Step* step);
   bool ReadSend(const Entry& body, const std::vector<Entry>& siblings, bool notify, Send* out);
@@ -85,14 +83,14 @@ class Reader {
   bool ReadExpect(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
                   Expect* out);
   bool ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
-                      const YAML::Mark& step_mark, ExpectNone* out);
+                      const YamlMark& step_mark, ExpectNone* out);
   bool ReadExpectExit(const Entry& body, const std::vector<Entry>& siblings,
-                      const YAML::Mark& step_mark, ExpectExit* out);
+                      const YamlMark& step_mark, ExpectExit* out);
   bool ReadShutdown(const Entry& body, Shutdown* out);
   bool ReadAnswer(const Entry& body, const Scope& scope, Answer* out);
   bool ReadForEach(const Entry& body, Scope* scope, ForEach* out);
   void ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out);
-  bool DefineName(const std::string& name, const YAML::Mark& mark, bool is_send, Scope* scope);
+  bool DefineName(const std::string& name, const YamlMark& mark, bool is_send, Scope* scope);
   void ResolvePendingReplyTo();
 
   const LoadContext& context_;

@@ -7,7 +7,7 @@
 namespace fakehost::scenario::internal {
 namespace {
 
-constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+constexpr auto kMaxPayload = static_cast<std::int64_t>(kMaxSendRawBytes);
 
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -118,7 +118,7 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
   const Entry* pad_at = Find(siblings, "pad_at");
   if (pad_to != nullptr) {
     std::int64_t n = 0;
-    if (Integer(pad_to->value, "pad_to", 1, kMaxInt, &n)) {
+    if (Integer(pad_to->value, "pad_to", 1, kMaxPayload, &n)) {
       out->pad_to = static_cast<std::uint64_t>(n);
     } else {
       ok = false;
@@ -183,14 +183,22 @@ bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
   }
   std::int64_t n = 0;
   if (const Entry* repeat = Find(entries, "repeat")) {
-    if (Integer(repeat->value, "repeat", 1, kMaxInt, &n)) {
-      out->repeat = static_cast<std::uint64_t>(n);
-    } else {
+    if (!Integer(repeat->value, "repeat", 1, kMaxPayload, &n)) {
       ok = false;
+    } else if (!out->bytes.empty() &&
+               static_cast<std::uint64_t>(n) > kMaxSendRawBytes / out->bytes.size()) {
+      // Checked by division: repeat * size must not wrap before it is compared.
+      Error(repeat->value.Mark(), "repeat " + std::to_string(n) + " times " +
+                                      std::to_string(out->bytes.size()) +
+                                      " bytes is more than the " + std::to_string(kMaxPayload) +
+                                      " bytes (64 MiB) one send_raw may send");
+      ok = false;
+    } else {
+      out->repeat = static_cast<std::uint64_t>(n);
     }
   }
   if (const Entry* chunk = Find(entries, "chunk")) {
-    if (Integer(chunk->value, "chunk", 1, kMaxInt, &n)) {
+    if (Integer(chunk->value, "chunk", 1, kMaxPayload, &n)) {
       out->chunk = static_cast<std::size_t>(n);
     } else {
       ok = false;
@@ -249,7 +257,7 @@ bool Reader::ReadFilter(const Entry& body, const Scope& scope, Filter* out) {
                                     "or any");
     return false;
   }
-  const YAML::Node& value = selector->value;
+  const YamlNode& value = selector->value;
   switch (out->kind) {
     case Filter::Kind::kReplyTo:
       if (!String(value, "reply_to", &out->name)) return false;
@@ -340,7 +348,7 @@ bool Reader::ReadExpect(const Entry& body, const std::vector<Entry>& siblings, c
 }
 
 bool Reader::ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings,
-                            const Scope& scope, const YAML::Mark& step_mark, ExpectNone* out) {
+                            const Scope& scope, const YamlMark& step_mark, ExpectNone* out) {
   bool ok = ReadFilter(body, scope, &out->filter);
   const Entry* window = Find(siblings, "for");
   const Entry* barrier = Find(siblings, "barrier");
@@ -364,7 +372,7 @@ bool Reader::ReadExpectNone(const Entry& body, const std::vector<Entry>& sibling
 }
 
 bool Reader::ReadExpectExit(const Entry& body, const std::vector<Entry>& siblings,
-                            const YAML::Mark& step_mark, ExpectExit* out) {
+                            const YamlMark& step_mark, ExpectExit* out) {
   bool ok = true;
   if (!body.value.IsNull() && !body.value.IsMap()) {
     Error(body.value.Mark(), "expect_exit takes a map: {}, {code: N} or {signal: NAME}");

@@ -68,7 +68,7 @@ std::string Join(const std::vector<std::string_view>& items) {
 
 }  // namespace
 
-void Reader::Steps(const YAML::Node& list, Scope* scope, std::vector<Step>* out) {
+void Reader::Steps(const YamlNode& list, Scope* scope, std::vector<Step>* out) {
   if (!list.IsSequence()) {
     Error(list.Mark(), "steps must be a list (each item '- KIND: ...')");
     return;
@@ -78,11 +78,11 @@ void Reader::Steps(const YAML::Node& list, Scope* scope, std::vector<Step>* out)
     return;
   }
   ++depth_;
-  for (const YAML::Node& item : list) ReadStep(item, scope, out);
+  for (const YamlNode& item : list) ReadStep(item, scope, out);
   --depth_;
 }
 
-void Reader::ReadStep(const YAML::Node& node, Scope* scope, std::vector<Step>* out) {
+void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out) {
   if (!node.IsMap()) {
     Error(node.Mark(), "a step must be a map with one step key, e.g. '- send: {...}'" +
                            (node.IsScalar() ? " or '- " + node.Scalar() + ": {}'" : std::string()));
@@ -148,8 +148,8 @@ void Reader::ReadStep(const YAML::Node& node, Scope* scope, std::vector<Step>* o
 
 bool Reader::ReadBody(const std::string& kind, const Entry& body,
                       const std::vector<Entry>& siblings, Scope* scope, Step* step) {
-  const YAML::Node& value = body.value;
-  const YAML::Mark step_mark = body.key_node.Mark();
+  const YamlNode& value = body.value;
+  const YamlMark step_mark = body.key_node.Mark();
   if (kind == "send" || kind == "notify") {
     Send send;
     bool ok = true;
@@ -245,8 +245,7 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
   return false;
 }
 
-bool Reader::DefineName(const std::string& name, const YAML::Mark& mark, bool is_send,
-                        Scope* scope) {
+bool Reader::DefineName(const std::string& name, const YamlMark& mark, bool is_send, Scope* scope) {
   auto it = scope->find(name);
   if (it != scope->end()) {
     Error(mark, "the name '" + name + "' is already used at " + it->second.loc.ToString());

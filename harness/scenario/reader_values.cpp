@@ -3,6 +3,7 @@
 #include <csignal>
 #include <limits>
 
+#include "harness/scenario/duration.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/matcher_internal.hpp"
 #include "harness/scenario/reader.hpp"
@@ -27,45 +28,6 @@ constexpr SignalName kSignals[] = {
     {"SYS", SIGSYS},
 };
 
-// "250ms", "10s", "1.5s", "2m", "1h": a non-negative decimal and a unit, a whole number of ms.
-bool ParseDuration(std::string_view text, Ms* out) {
-  std::size_t i = 0;
-  std::uint64_t whole = 0, frac = 0, frac_scale = 1;
-  const std::size_t digits_start = i;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-    if (whole > 1'000'000'000'000ULL) return false;
-    whole = whole * 10 + static_cast<std::uint64_t>(text[i++] - '0');
-  }
-  if (i == digits_start) return false;
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    const std::size_t frac_start = i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
-      if (frac_scale > 1'000'000'000ULL) return false;
-      frac = frac * 10 + static_cast<std::uint64_t>(text[i++] - '0');
-      frac_scale *= 10;
-    }
-    if (i == frac_start) return false;
-  }
-  const std::string_view unit = text.substr(i);
-  std::uint64_t ms_per_unit = 0;
-  if (unit == "ms") {
-    ms_per_unit = 1;
-  } else if (unit == "s") {
-    ms_per_unit = 1000;
-  } else if (unit == "m") {
-    ms_per_unit = 60'000;
-  } else if (unit == "h") {
-    ms_per_unit = 3'600'000;
-  } else {
-    return false;
-  }
-  const std::uint64_t frac_ms = frac * ms_per_unit;
-  if (frac_ms % frac_scale != 0) return false;  // not a whole number of milliseconds
-  *out = Ms(static_cast<Ms::rep>(whole * ms_per_unit + frac_ms / frac_scale));
-  return true;
-}
-
 bool IsIdentifier(std::string_view s) {
   if (s.empty() || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_')) {
     return false;
@@ -81,7 +43,7 @@ bool IsIdentifier(std::string_view s) {
 
 }  // namespace
 
-SourceLoc Reader::Loc(const YAML::Mark& mark) const { return LocOf(file_, mark); }
+SourceLoc Reader::Loc(const YamlMark& mark) const { return LocOf(file_, mark); }
 
 std::string Reader::UsedFromSuffix() const {
   std::string out;
@@ -92,7 +54,7 @@ std::string Reader::UsedFromSuffix() const {
   return out.empty() ? out : out + ")";
 }
 
-void Reader::Error(const YAML::Mark& mark, const std::string& message) {
+void Reader::Error(const YamlMark& mark, const std::string& message) {
   errors_->push_back({Loc(mark), message + UsedFromSuffix()});
 }
 
@@ -101,12 +63,11 @@ void Reader::AddSuffix(std::size_t from) {
   for (std::size_t i = from; i < errors_->size(); ++i) (*errors_)[i].message += suffix;
 }
 
-std::vector<Entry> Reader::Entries(const YAML::Node& map) {
+std::vector<Entry> Reader::Entries(const YamlNode& map) {
   std::vector<Entry> out;
   if (!map.IsMap()) return out;
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    out.push_back(
-        {it->first.IsScalar() ? it->first.Scalar() : std::string(), it->first, it->second});
+  for (std::size_t i = 0; i < map.size(); ++i) {
+    out.push_back({map.Key(i).Scalar(), map.Key(i), map.Value(i)});
   }
   return out;
 }
@@ -138,7 +99,7 @@ bool Reader::OnlyKeys(const std::vector<Entry>& entries,
   return ok;
 }
 
-bool Reader::String(const YAML::Node& node, const std::string& what, std::string* out) {
+bool Reader::String(const YamlNode& node, const std::string& what, std::string* out) {
   rapidjson::Document doc;
   std::string error;
   if (node.IsDefined() && !node.IsNull() && !node.IsScalar()) {
@@ -158,7 +119,7 @@ bool Reader::String(const YAML::Node& node, const std::string& what, std::string
   return true;
 }
 
-bool Reader::Bool(const YAML::Node& node, const std::string& what, bool* out) {
+bool Reader::Bool(const YamlNode& node, const std::string& what, bool* out) {
   rapidjson::Document doc;
   std::string error;
   if (node.IsScalar() && ScalarToJson(node, &doc, doc.GetAllocator(), &error) && doc.IsBool()) {
@@ -170,7 +131,7 @@ bool Reader::Bool(const YAML::Node& node, const std::string& what, bool* out) {
   return false;
 }
 
-bool Reader::Integer(const YAML::Node& node, const std::string& what, std::int64_t min,
+bool Reader::Integer(const YamlNode& node, const std::string& what, std::int64_t min,
                      std::int64_t max, std::int64_t* out) {
   rapidjson::Document doc;
   std::string error;
@@ -188,15 +149,16 @@ bool Reader::Integer(const YAML::Node& node, const std::string& what, std::int64
   return true;
 }
 
-bool Reader::Duration(const YAML::Node& node, const std::string& what, Ms* out) {
-  if (node.IsScalar() && ParseDuration(node.Scalar(), out)) return true;
-  const std::string shown = node.IsScalar() ? "'" + node.Scalar() + "'" : "a non-scalar value";
-  Error(node.Mark(), "bad duration " + shown + " for " + what +
-                         " (a non-negative number and a unit: 250ms, 10s, 1.5s, 2m)");
+bool Reader::Duration(const YamlNode& node, const std::string& what, Ms* out) {
+  // A map or list is shown as {...} or [...]: its text is not one string.
+  const std::string text = node.IsMap() ? "{...}" : node.IsSequence() ? "[...]" : node.Scalar();
+  std::string error;
+  if (ParseDuration(text, out, &error) && node.IsScalar()) return true;
+  Error(node.Mark(), what + ": " + error);
   return false;
 }
 
-bool Reader::LevelOf(const YAML::Node& node, Level* out) {
+bool Reader::LevelOf(const YamlNode& node, Level* out) {
   const std::string text = node.IsScalar() ? node.Scalar() : std::string();
   if (text == "must") return *out = Level::kMust, true;
   if (text == "should") return *out = Level::kShould, true;
@@ -206,7 +168,7 @@ bool Reader::LevelOf(const YAML::Node& node, Level* out) {
   return false;
 }
 
-bool Reader::Pointer(const YAML::Node& node, const std::string& what, std::string* out) {
+bool Reader::Pointer(const YamlNode& node, const std::string& what, std::string* out) {
   if (!String(node, what, out)) return false;
   bool ok = !out->empty() && (*out)[0] == '/';
   for (std::size_t i = 0; ok && i < out->size(); ++i) {
@@ -219,7 +181,7 @@ bool Reader::Pointer(const YAML::Node& node, const std::string& what, std::strin
   return ok;
 }
 
-bool Reader::SignalOf(const YAML::Node& node, int* number, std::string* name) {
+bool Reader::SignalOf(const YamlNode& node, int* number, std::string* name) {
   const std::string text = node.IsScalar() ? node.Scalar() : std::string();
   int n = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
@@ -245,7 +207,7 @@ bool Reader::SignalOf(const YAML::Node& node, int* number, std::string* name) {
   return false;
 }
 
-bool Reader::Identifier(const YAML::Node& node, const std::string& what, std::string* out) {
+bool Reader::Identifier(const YamlNode& node, const std::string& what, std::string* out) {
   if (!String(node, what, out)) return false;
   if (IsIdentifier(*out)) return true;
   Error(node.Mark(), "bad name '" + *out + "' for " + what +
@@ -253,7 +215,7 @@ bool Reader::Identifier(const YAML::Node& node, const std::string& what, std::st
   return false;
 }
 
-JsonPtr Reader::Json(const YAML::Node& node) {
+JsonPtr Reader::Json(const YamlNode& node) {
   auto doc = std::make_shared<rapidjson::Document>();
   const std::size_t before = errors_->size();
   if (!YamlToJson(node, file_, doc.get(), doc->GetAllocator(), errors_)) {
@@ -269,7 +231,7 @@ JsonPtr Reader::Json(const YAML::Node& node) {
   return doc;
 }
 
-JsonPtr Reader::Pattern(const YAML::Node& node) {
+JsonPtr Reader::Pattern(const YamlNode& node) {
   JsonPtr doc = Json(node);
   if (doc == nullptr) return nullptr;
   std::vector<PatternError> pattern_errors;

@@ -90,10 +90,8 @@ class ScenarioSchema : public ::testing::Test {
   // Violations of the YAML text against the schema entry `def`, joined into one string.
   static std::string Violations(const std::string& yaml, const char* def = "scenario") {
     std::vector<LoadError> errors;
-    YAML::Node node;
     rapidjson::Document doc;
-    EXPECT_TRUE(ParseYaml(yaml, "s.yaml", &node, &errors));
-    EXPECT_TRUE(YamlToJson(node, "s.yaml", &doc, doc.GetAllocator(), &errors));
+    EXPECT_TRUE(ParseYamlToJson(yaml, "s.yaml", &doc, nullptr, &errors));
     std::string out;
     for (const auto& v : schema_->Validate(def, doc)) out += v.pointer + ": " + v.message + "\n";
     return out;

@@ -2,10 +2,7 @@
 
 #include <charconv>
 #include <cstdint>
-#include <iterator>
-#include <set>
-
-#include <yaml-cpp/depthguard.h>
+#include <memory>
 
 namespace fakehost::scenario {
 namespace {
@@ -112,45 +109,7 @@ bool PlainScalarToJson(const std::string& text, rapidjson::Value* out,
   return true;
 }
 
-class TreeChecker {
- public:
-  TreeChecker(const std::string& file, std::vector<LoadError>* errors)
-      : file_(file), errors_(errors) {}
-
-  void Check(const YAML::Node& node, int depth) {
-    if (depth > kMaxYamlDepth) {
-      Add(node.Mark(),
-          "nesting deeper than " + std::to_string(kMaxYamlDepth) + " levels (a recursive alias?)");
-      return;
-    }
-    if (node.IsSequence()) {
-      for (const YAML::Node& item : node) Check(item, depth + 1);
-    } else if (node.IsMap()) {
-      std::set<std::string> seen;
-      for (auto it = node.begin(); it != node.end(); ++it) {
-        const YAML::Node key = it->first;  // a copy: it->first lives in a temporary proxy
-        if (!key.IsScalar()) {
-          Add(key.Mark(), "a key must be a plain string, not a list, map or null");
-        } else if (!seen.insert(key.Scalar()).second) {
-          Add(key.Mark(), "duplicate key '" + key.Scalar() + "'");
-        }
-        Check(it->second, depth + 1);
-      }
-    }
-  }
-  bool ok() const { return ok_; }
-
- private:
-  void Add(const YAML::Mark& mark, std::string message) {
-    ok_ = false;
-    errors_->push_back({LocOf(file_, mark), std::move(message)});
-  }
-  const std::string& file_;
-  std::vector<LoadError>* errors_;
-  bool ok_ = true;
-};
-
-bool Convert(const YAML::Node& node, const std::string& file, rapidjson::Value* out,
+bool Convert(const YamlNode& node, const std::string& file, rapidjson::Value* out,
              rapidjson::Document::AllocatorType& alloc, std::vector<LoadError>* errors, int depth) {
   if (depth > kMaxYamlDepth) {
     errors->push_back({LocOf(file, node.Mark()), "nesting too deep"});
@@ -166,18 +125,18 @@ bool Convert(const YAML::Node& node, const std::string& file, rapidjson::Value* 
   bool ok = true;
   if (node.IsSequence()) {
     out->SetArray();
-    for (const YAML::Node& item : node) {
+    for (const YamlNode& item : node) {
       rapidjson::Value v;
       ok = Convert(item, file, &v, alloc, errors, depth + 1) && ok;
       out->PushBack(v, alloc);
     }
   } else if (node.IsMap()) {
     out->SetObject();
-    for (auto it = node.begin(); it != node.end(); ++it) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
       rapidjson::Value k, v;
-      const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
+      const std::string& key = node.Key(i).Scalar();
       k.SetString(key.data(), static_cast<rapidjson::SizeType>(key.size()), alloc);
-      ok = Convert(it->second, file, &v, alloc, errors, depth + 1) && ok;
+      ok = Convert(node.Value(i), file, &v, alloc, errors, depth + 1) && ok;
       out->AddMember(k, v, alloc);
     }
   } else {
@@ -206,47 +165,12 @@ std::string DecodeToken(std::string_view token) {
 
 }  // namespace
 
-SourceLoc LocOf(const std::string& file, const YAML::Mark& mark) {
-  if (mark.line < 0) return {file, 1, 1};
-  return {file, mark.line + 1, mark.column + 1};
-}
-
-bool ParseYaml(std::string_view text, const std::string& file, YAML::Node* out,
-               std::vector<LoadError>* errors) {
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(std::string(text));
-  } catch (const YAML::DeepRecursion& e) {
-    // yaml-cpp words this one "bad file".
-    errors->push_back({LocOf(file, e.mark), "nesting too deep for the YAML parser"});
-    return false;
-  } catch (const YAML::Exception& e) {
-    errors->push_back({LocOf(file, e.mark), e.msg});
-    return false;
-  }
-  if (docs.size() > 1) {
-    errors->push_back({LocOf(file, docs[1].Mark()),
-                       "a file holds one YAML document, not " + std::to_string(docs.size())});
-    return false;
-  }
-  // Node::operator= assigns through references in yaml-cpp; reset() rebinds.
-  out->reset(docs.empty() ? YAML::Node(YAML::NodeType::Null) : docs[0]);
-  return true;
-}
-
-bool CheckYamlTree(const YAML::Node& node, const std::string& file,
-                   std::vector<LoadError>* errors) {
-  TreeChecker checker(file, errors);
-  checker.Check(node, 0);
-  return checker.ok();
-}
-
-bool YamlToJson(const YAML::Node& node, const std::string& file, rapidjson::Value* out,
+bool YamlToJson(const YamlNode& node, const std::string& file, rapidjson::Value* out,
                 rapidjson::Document::AllocatorType& alloc, std::vector<LoadError>* errors) {
   return Convert(node, file, out, alloc, errors, 0);
 }
 
-bool ScalarToJson(const YAML::Node& node, rapidjson::Value* out,
+bool ScalarToJson(const YamlNode& node, rapidjson::Value* out,
                   rapidjson::Document::AllocatorType& alloc, std::string* error) {
   if (!node.IsDefined() || node.IsNull()) return out->SetNull(), true;
   const std::string& tag = node.Tag();
@@ -262,23 +186,71 @@ bool ScalarToJson(const YAML::Node& node, rapidjson::Value* out,
   return PlainScalarToJson(text, out, alloc, error);
 }
 
-YAML::Mark MarkAt(const YAML::Node& node, std::string_view pointer, bool at_key) {
-  YAML::Node current;
-  current.reset(node);
-  YAML::Mark mark = node.Mark();
+bool YamlNode::IsNull() const { return data_ != nullptr && data_->kind == Kind::kNull; }
+bool YamlNode::IsScalar() const { return data_ != nullptr && data_->kind == Kind::kScalar; }
+bool YamlNode::IsSequence() const { return data_ != nullptr && data_->kind == Kind::kSequence; }
+bool YamlNode::IsMap() const { return data_ != nullptr && data_->kind == Kind::kMap; }
+
+const std::string& YamlNode::Scalar() const {
+  static const std::string kEmpty;
+  return IsScalar() ? data_->text : kEmpty;
+}
+
+const std::string& YamlNode::Tag() const {
+  static const std::string kNone;
+  return data_ != nullptr ? data_->tag : kNone;
+}
+
+YamlMark YamlNode::Mark() const { return data_ != nullptr ? data_->mark : YamlMark(); }
+
+std::size_t YamlNode::size() const {
+  if (IsSequence()) return data_->children.size();
+  if (IsMap()) return data_->children.size() / 2;
+  return 0;
+}
+
+YamlNode YamlNode::Item(std::size_t i) const {
+  return IsSequence() && i < data_->children.size() ? YamlNode(data_->children[i]) : YamlNode();
+}
+
+YamlNode YamlNode::Key(std::size_t i) const {
+  return IsMap() && i < size() ? YamlNode(data_->children[2 * i]) : YamlNode();
+}
+
+YamlNode YamlNode::Value(std::size_t i) const {
+  // A map whose parse stopped after a key has an odd child count: the value is undefined.
+  return IsMap() && 2 * i + 1 < data_->children.size() ? YamlNode(data_->children[2 * i + 1])
+                                                       : YamlNode();
+}
+
+YamlNode::Iterator YamlNode::begin() const {
+  return Iterator(IsSequence() ? data_->children.data() : nullptr);
+}
+
+YamlNode::Iterator YamlNode::end() const {
+  return Iterator(IsSequence() ? data_->children.data() + data_->children.size() : nullptr);
+}
+
+SourceLoc LocOf(const std::string& file, const YamlMark& mark) {
+  if (mark.line < 0) return {file, 1, 1};
+  return {file, mark.line + 1, mark.column + 1};
+}
+
+YamlMark MarkAt(const YamlNode& node, std::string_view pointer, bool at_key) {
+  YamlNode current = node;
+  YamlMark mark = node.Mark();
   while (!pointer.empty() && pointer[0] == '/') {
     pointer.remove_prefix(1);
     const std::size_t end = pointer.find('/');
     const std::string token = DecodeToken(pointer.substr(0, end));
     pointer = end == std::string_view::npos ? std::string_view() : pointer.substr(end);
     const bool last = pointer.empty();
-    bool found = false;
+    YamlNode next;
     if (current.IsMap()) {
-      for (auto it = current.begin(); it != current.end(); ++it) {
-        if (it->first.IsScalar() && it->first.Scalar() == token) {
-          mark = last && at_key ? it->first.Mark() : it->second.Mark();
-          current.reset(it->second);
-          found = true;
+      for (std::size_t i = 0; i < current.size(); ++i) {
+        if (current.Key(i).IsScalar() && current.Key(i).Scalar() == token) {
+          next = current.Value(i);
+          mark = last && at_key ? current.Key(i).Mark() : next.Mark();
           break;
         }
       }
@@ -286,16 +258,33 @@ YAML::Mark MarkAt(const YAML::Node& node, std::string_view pointer, bool at_key)
       std::size_t index = 0;
       auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), index);
       if (ec == std::errc() && ptr == token.data() + token.size() && index < current.size()) {
-        auto it = current.begin();
-        std::advance(it, static_cast<std::ptrdiff_t>(index));
-        mark = it->Mark();
-        current.reset(*it);
-        found = true;
+        next = current.Item(index);
+        mark = next.Mark();
       }
     }
-    if (!found) break;
+    if (!next.IsDefined()) break;
+    current = next;
   }
   return mark;
+}
+
+SourceLoc YamlLocator::At(std::string_view pointer, bool at_key) const {
+  if (tree_ == nullptr) return {file_, 1, 1};
+  return LocOf(file_, MarkAt(tree_->root(), pointer, at_key));
+}
+
+bool ParseYamlToJson(std::string_view text, const std::string& file, rapidjson::Document* out,
+                     YamlLocator* where, std::vector<LoadError>* errors) {
+  const std::size_t before = errors->size();
+  auto tree = std::make_shared<YamlTree>();
+  out->SetNull();
+  const bool parsed = ParseYaml(text, file, tree.get(), errors);
+  if (parsed) YamlToJson(tree->root(), file, out, out->GetAllocator(), errors);
+  if (where != nullptr) {
+    where->file_ = file;
+    where->tree_ = std::move(tree);
+  }
+  return parsed && errors->size() == before;
 }
 
 }  // namespace fakehost::scenario
