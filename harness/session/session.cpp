@@ -160,6 +160,8 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
         }
       }
     }
+  } else if (c.kind == MessageKind::kRequest && c.id) {
+    noise_.emplace(json::IdKey(*c.id), index);
   } else if (c.kind == MessageKind::kNotification && !c.method.empty() &&
              c.method == profile_.shutdown_notification()) {
     shutdown_sent_ = true;
@@ -200,10 +202,14 @@ void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
   if (!json::Parse(payload, &doc).ok) return;
   protocol::Classified c = profile_.Classify(doc);
   json::IdKind k = json::ClassifyId(c.id);
+  if (c.kind == MessageKind::kRequest && c.id &&
+      ((k != json::IdKind::kInteger && k != json::IdKind::kString) || !AcceptedAsRequest(doc))) {
+    noise_.emplace(json::IdKey(*c.id), index);  // an answer echoing it is allowed, none owed
+    return;
+  }
   if (c.kind != MessageKind::kRequest ||
       (k != json::IdKind::kInteger && k != json::IdKind::kString))
     return;
-  if (!AcceptedAsRequest(doc)) return;
   std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
   requests_.emplace(json::IdKey(*c.id), PendingRequest{index, c.method, id_text, Clock::now(), {}});
   if (TranscriptEntry* e = Mutable(index)) {

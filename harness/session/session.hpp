@@ -57,6 +57,9 @@ struct Inbound {
   bool answered_by_host = false;  ///< requests: the fake host already replied
   bool valid = true;              ///< matched its schema entry
   bool answers_request = false;   ///< the first answer to a host request: never released
+  /// Echoes the id of a request the host sent deliberately invalid (a Flash string id): the
+  /// plugin may answer such noise or not, so the answer is neither required nor judged.
+  bool echoes_noise = false;
 };
 
 /// A host->plugin request the plugin has not answered yet, or has.
@@ -220,7 +223,10 @@ class Session {
   std::vector<Finding> findings_;
   std::deque<Inbound> inbox_;
   std::multimap<std::string, PendingRequest> requests_;  // by IdKey, in the order sent
-  std::map<std::string, std::int64_t> next_ids_;         // per id sequence, by method or ""
+  // Requests the host sent deliberately invalid and the protocol does not accept as requests
+  // (ids of the wrong type): an answer echoing one is allowed, none is owed. By IdKey.
+  std::map<std::string, std::size_t> noise_;
+  std::map<std::string, std::int64_t> next_ids_;  // per id sequence, by method or ""
   Clock::time_point started_;
   std::optional<Clock::time_point> exit_seen_;
   std::uint64_t generation_ = 0;
