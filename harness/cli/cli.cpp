@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "harness/cli/manifest_command.hpp"
+#include "harness/cli/schema_command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
@@ -282,186 +283,6 @@ int List(const std::string& protocol, const std::string& suite_flag,
   return kOk;
 }
 
-// A frame the host builds, and what it should validate as.
-struct HostFrameCase {
-  std::string label;
-  std::string answers;  ///< for a response: the method of the request it answers
-  rapidjson::Document frame;
-};
-
-rapidjson::Document Message(const rapidjson::Value* id, std::string_view method,
-                            const rapidjson::Value* body) {
-  rapidjson::Document m;
-  m.SetObject();
-  auto& a = m.GetAllocator();
-  if (id) m.AddMember("id", rapidjson::Value(*id, a), a);
-  if (!method.empty())
-    m.AddMember("method",
-                rapidjson::Value(method.data(), static_cast<rapidjson::SizeType>(method.size()), a),
-                a);
-  if (body && body->IsObject())
-    for (const auto& member : body->GetObject())
-      m.AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
-  return m;
-}
-
-// Everything the profile makes the fake host send: the stop sequences' notifications, the
-// barrier request, what follows a successful handshake, and its answers to plugin requests.
-std::vector<HostFrameCase> ProfileHostFrames(const protocol::Profile& profile) {
-  std::vector<HostFrameCase> out;
-  auto add = [&](std::string label, std::string answers, rapidjson::Document message) {
-    out.push_back(
-        {std::move(label), std::move(answers), session::HostFrame(profile, std::move(message))});
-  };
-  for (const char* name : {"default", "teardown", "after_refusal"})
-    if (const auto* seq = profile.StopSequence(name))
-      for (const auto& step : *seq)
-        if (step.kind == protocol::StopStepSpec::Kind::kWrite)
-          add(std::string("stop sequence '") + name + "': " + step.method, "",
-              Message(nullptr, step.method, nullptr));
-  rapidjson::Value barrier_id(profile.IdsFor(profile.barrier_method()).start);
-  add("barrier " + profile.barrier_method(), "",
-      Message(&barrier_id, profile.barrier_method(), nullptr));
-  if (const rapidjson::Value* after = profile.after_handshake())
-    for (const auto& m : json::Find(*after, "send")->GetArray()) {
-      rapidjson::Document copy;
-      copy.CopyFrom(m, copy.GetAllocator());
-      add("after the handshake: " + json::Abbreviate(json::ToCompact(m), 60), "", std::move(copy));
-    }
-  // Answers go to plugin requests: id 1 stands for the plugin's own id (an integer is an id in
-  // every protocol; Flash allows nothing else).
-  rapidjson::Value plugin_id(1);
-  const rapidjson::Value& host = profile.host();
-  if (const rapidjson::Value* replies = json::Find(host, "replies"); replies && replies->IsObject())
-    for (const auto& r : replies->GetObject()) {
-      if (r.name.GetString()[0] == '$' || json::Find(r.value, "builtin")) continue;
-      add(std::string("reply to ") + r.name.GetString(), r.name.GetString(),
-          Message(&plugin_id, "", &r.value));
-    }
-  for (const char* key : {"denied", "rate_limited", "unknown", "unimplemented_granted"})
-    if (const rapidjson::Value* t = json::Find(host, key))
-      add(std::string("host answer '") + key + "'", "", Message(&plugin_id, "", t));
-  return out;
-}
-
-// The frames the suite's `send`/`notify` steps build, with the profile's variables and an
-// example plugin; steps marked `invalid: true` and steps whose variables only a live run
-// knows (${item...} inside for_each, captures) are left out and counted.
-std::vector<HostFrameCase> SuiteHostFrames(const protocol::Profile& profile,
-                                           std::size_t* unchecked) {
-  std::vector<HostFrameCase> out;
-  std::vector<scenario::Scenario> scenarios;
-  std::vector<std::string> errors;
-  run::LoadSuite(DataDir() + "/scenarios/" + profile.name(), profile, &scenarios, &errors);
-  rapidjson::Document vars;
-  vars.CopyFrom(profile.vars(), vars.GetAllocator());
-  rapidjson::Document plugin;
-  json::Parse(R"({"id":"dev.example.plugin","version":"1.0.0","dir":"/"})", &plugin);
-  vars.AddMember("plugin", rapidjson::Value(plugin, vars.GetAllocator()), vars.GetAllocator());
-  auto lookup = [&](std::string_view path) -> const rapidjson::Value* {
-    const rapidjson::Value* v = &vars;
-    while (v && !path.empty()) {
-      std::string_view seg = path.substr(0, path.find('.'));
-      path = seg.size() < path.size() ? path.substr(seg.size() + 1) : "";
-      v = v->IsObject() ? json::Find(*v, seg) : nullptr;
-    }
-    return v;
-  };
-  std::function<void(const scenario::Scenario&, const std::vector<scenario::Step>&)> walk =
-      [&](const scenario::Scenario& sc, const std::vector<scenario::Step>& steps) {
-        for (const auto& step : steps) {
-          if (const auto* each = std::get_if<scenario::ForEach>(&step.body)) {
-            walk(sc, each->steps);
-            continue;
-          }
-          const auto* send = std::get_if<scenario::Send>(&step.body);
-          if (!send) continue;
-          rapidjson::Document message;
-          std::string error;
-          rapidjson::Value id(profile.IdsFor(send->method).start);
-          // A trigger's request is the plugin's own (its fakehost.yaml), known only in a run.
-          if (send->invalid || !send->trigger.empty() ||
-              !scenario::BuildSendMessage(*send, lookup, id, &message, &error)) {
-            ++*unchecked;
-            continue;
-          }
-          out.push_back({sc.id + " (" + step.loc.ToString().substr(step.loc.file.rfind('/') + 1) +
-                             "): " + send->method,
-                         "", session::HostFrame(profile, std::move(message))});
-        }
-      };
-  for (const auto& sc : scenarios) walk(sc, sc.steps);
-  return out;
-}
-
-// The frames the host builds from the profile beside `schema_file` must validate too.
-bool CheckHostFrames(const schema::FrameSchema& s, const std::string& schema_file,
-                     std::ostream& out, std::ostream& err, bool* bad_input) {
-  fs::path profile_path = fs::path(schema_file).parent_path() / "profile.json";
-  if (!fs::exists(profile_path)) return true;
-  std::string error;
-  auto profile = protocol::Profile::Load(profile_path.string(), &error);
-  if (!profile) {
-    err << "fakehost: " << error << "\n";
-    *bad_input = true;
-    return false;
-  }
-  std::vector<HostFrameCase> frames = ProfileHostFrames(*profile);
-  std::size_t unchecked = 0;
-  std::set<std::string> seen;  // the handshake fragment is in every scenario: check it once
-  for (const auto& f : frames) seen.insert(json::ToCompact(f.frame));
-  for (auto& f : SuiteHostFrames(*profile, &unchecked))
-    if (seen.insert(json::ToCompact(f.frame)).second) frames.push_back(std::move(f));
-  std::size_t valid = 0;
-  out << "\nhost frames built from " << profile_path.string() << ":\n";
-  for (const auto& f : frames) {
-    protocol::Classified c = profile->Classify(f.frame);
-    std::string method = c.kind == protocol::MessageKind::kResponse ? f.answers : c.method;
-    std::string def = schema::RouteDef(s, protocol::MessageKindName(c.kind), method);
-    std::vector<schema::Violation> v;
-    if (def.empty())
-      v.push_back({"", "no schema entry"});
-    else
-      v = s.Validate(def, f.frame);
-    out << "  " << (v.empty() ? "ok  " : "FAIL") << "  " << f.label << " -> " << def << "\n";
-    for (const auto& x : v) out << "        " << x.pointer << ": " << x.message << "\n";
-    if (v.empty()) ++valid;
-  }
-  out << frames.size() << " host frames, " << valid << " valid (" << unchecked
-      << " suite steps not checked: deliberately invalid, or built only during a run)\n";
-  return valid == frames.size();
-}
-
-int SchemaCheck(const std::string& file, std::ostream& out, std::ostream& err) {
-  std::string error;
-  auto s = schema::FrameSchema::Load(file, &error);
-  if (!s) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
-  }
-  std::vector<schema::CheckRow> rows = schema::CheckSchema(*s);
-  bool ok = !rows.empty();
-  std::size_t width = 10;
-  for (const auto& r : rows) width = std::max(width, r.def.size());
-  out << "entry" << std::string(width - 5 + 2, ' ') << "examples  counterexamples\n";
-  int ex = 0, cex = 0;
-  for (const auto& r : rows) {
-    bool row_ok = r.problems.empty() && r.passed == r.examples && r.caught == r.counterexamples;
-    ok &= row_ok;
-    ex += r.examples;
-    cex += r.counterexamples;
-    out << r.def << std::string(width - r.def.size() + 2, ' ') << r.passed << "/" << r.examples
-        << "       " << r.caught << "/" << r.counterexamples << (row_ok ? "" : "   FAIL") << "\n";
-    for (const auto& p : r.problems) out << "    " << p << "\n";
-  }
-  out << rows.size() << " entries, " << ex << " examples, " << cex
-      << " counterexamples: " << (ok ? "all hold" : "PROBLEMS") << "\n";
-  bool bad_input = false;
-  ok &= CheckHostFrames(*s, file, out, err, &bad_input);
-  if (bad_input) return kBadInput;
-  return ok ? kOk : kFailures;
-}
-
 }  // namespace
 
 int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
@@ -552,7 +373,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
       if (rc == kOk) out << "no errors\n";
       return rc;
     }
-    if (check->parsed()) return SchemaCheck(schema_file, out, err);
+    if (check->parsed()) return SchemaCheckCommand(DataDir(), schema_file, out, err);
   } catch (const std::exception& e) {
     err << "fakehost: internal error: " << e.what() << "\n";
     return kHarnessError;
