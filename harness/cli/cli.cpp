@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -94,9 +95,39 @@ struct RunFlags {
   std::string timeout;
   int jobs = 0;
   int repeat = 1;
+  std::optional<std::int64_t> limit_cpu;     ///< --limit-cpu SECONDS (0: none)
+  std::optional<std::int64_t> limit_memory;  ///< --limit-memory MIB (0: none)
   bool strict = false;
   bool no_color = false;
 };
+
+// The profile's plugin limits, overridden by --limit-cpu / --limit-memory.
+bool ApplyLimits(const protocol::Profile& profile, const RunFlags& f, process::Limits* limits,
+                 std::ostream& err) {
+  limits->cpu_seconds = profile.limits().cpu_seconds;
+  limits->address_space_bytes = profile.limits().address_space_bytes;
+#if defined(__SANITIZE_ADDRESS__)
+  // An ASan build instruments the fixture plugins too, and ASan reserves terabytes of address
+  // space for its shadow: only an explicit --limit-memory applies there.
+  limits->address_space_bytes = 0;
+#endif
+  if (f.limit_cpu) {
+    if (*f.limit_cpu < 0 || *f.limit_cpu > 86400) {
+      err << "fakehost: --limit-cpu takes 0 (none) to 86400 seconds, got " << *f.limit_cpu << "\n";
+      return false;
+    }
+    limits->cpu_seconds = static_cast<std::uint64_t>(*f.limit_cpu);
+  }
+  if (f.limit_memory) {
+    if (*f.limit_memory != 0 && (*f.limit_memory < 16 || *f.limit_memory > (1 << 30))) {
+      err << "fakehost: --limit-memory takes 0 (none) or 16 to 2^30 MiB, got " << *f.limit_memory
+          << "\n";
+      return false;
+    }
+    limits->address_space_bytes = static_cast<std::uint64_t>(*f.limit_memory) << 20;
+  }
+  return true;
+}
 
 int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   auto profile = LoadProfile(f.protocol, err);
@@ -148,6 +179,8 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
     return kBadInput;
   }
 
+  if (!ApplyLimits(*profile, f, &plugin.spawn.limits, err)) return kBadInput;
+
   run::RunOptions options;
   options.jobs =
       f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -179,6 +212,9 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   report.scenarios =
       run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options,
                         [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
+  // Whatever a plugin left reparented to us (every Child has killed its own enclosure by now)
+  // is killed, and every zombie reaped, before the reports claim the run is over.
+  process::SweepOrphans();
   report.summary.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   run::Summarise(&report);
@@ -421,6 +457,10 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--plugin-id", rf.plugin_id, "plugin id when running a bare executable");
   run->add_option("--timeout", rf.timeout, "hard limit per scenario (default: the profile's)");
   run->add_option("--repeat", rf.repeat, "play each scenario N times (stability)");
+  run->add_option("--limit-cpu", rf.limit_cpu,
+                  "CPU seconds per plugin process, 0 for none (default: the profile's)");
+  run->add_option("--limit-memory", rf.limit_memory,
+                  "address space per plugin process in MiB, 0 for none (default: the profile's)");
   run->add_flag("--strict", rf.strict, "should-level misses fail the run");
   run->add_flag("--no-color", rf.no_color, "no ANSI colours on the console");
 

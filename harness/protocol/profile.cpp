@@ -87,6 +87,32 @@ bool ReadStopStep(Reader& r, const rapidjson::Value& v, const std::string& where
   return true;
 }
 
+// "limits": {"cpu_seconds": N, "address_space_mib": N}, each optional; 0 or absent: none.
+void ReadLimits(Reader& r, const rapidjson::Value& d, LimitsSpec* out) {
+  const rapidjson::Value* limits = r.Get(d, "/limits", false);
+  if (!limits) return;
+  if (!limits->IsObject()) {
+    r.Fail("/limits", "expected an object");
+    return;
+  }
+  std::int64_t value = 0;
+  if (r.Int(d, "/limits/cpu_seconds", &value, false) && value != 0) {
+    if (value < 0 || value > 86400) {
+      r.Fail("/limits/cpu_seconds", "expected 0 (none) to 86400");
+    } else {
+      out->cpu_seconds = static_cast<std::uint64_t>(value);
+    }
+  }
+  value = 0;
+  if (r.Int(d, "/limits/address_space_mib", &value, false) && value != 0) {
+    if (value < 16 || value > (std::int64_t{1} << 30)) {
+      r.Fail("/limits/address_space_mib", "expected 0 (none) or 16 to 2^30");
+    } else {
+      out->address_space_bytes = static_cast<std::uint64_t>(value) << 20;
+    }
+  }
+}
+
 }  // namespace
 
 const char* MessageKindName(MessageKind kind) {
@@ -243,6 +269,7 @@ bool Profile::Init(const std::string& path, std::string* error) {
   const rapidjson::Value* vars = r.Get(d, "/vars", true);
   if (vars && !vars->IsObject()) r.Fail("/vars", "expected an object");
   if (r.Int(d, "/scenario_timeout_ms", &ms, false)) scenario_timeout_ = Ms(ms);
+  ReadLimits(r, d, &limits_);
   return r.ok();
 }
 

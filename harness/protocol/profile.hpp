@@ -56,6 +56,12 @@ struct ManifestSpec {
   std::string exec;        ///< JSON pointer to an argv array (Flash); one of the two is set
 };
 
+/// Resource limits for each plugin process (profile member "limits"); 0 means none.
+struct LimitsSpec {
+  std::uint64_t cpu_seconds = 0;
+  std::uint64_t address_space_bytes = 0;
+};
+
 struct EnvironmentSpec {
   bool scrub = false;              ///< false: inherit the harness's environment
   std::vector<std::string> allow;  ///< scrub: names kept from the harness's environment
@@ -114,6 +120,8 @@ class Profile {
   /// Values available to scenarios as variables (${host.version}, ${principal}).
   const rapidjson::Value& vars() const { return doc_["vars"]; }
   Ms scenario_timeout() const { return scenario_timeout_; }
+  /// CPU time and address space each plugin process gets (`fakehost run` may override).
+  const LimitsSpec& limits() const { return limits_; }
 
  private:
   Profile() = default;
@@ -139,6 +147,7 @@ class Profile {
   std::string shutdown_notification_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
   Ms scenario_timeout_{20000};
+  LimitsSpec limits_;
 };
 
 /// Parses "TERM", "SIGTERM" or a number; 0 if unknown.

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <string>
+
 #include "harness/json/json.hpp"
 
 namespace fakehost::protocol {
@@ -12,6 +16,15 @@ std::unique_ptr<Profile> LoadRim() {
   auto p = Profile::Load("schema/rim-v1/profile.json", &error);
   EXPECT_TRUE(p) << error;
   return p;
+}
+
+// The RIM profile without its "limits" member, to be edited by tests.
+std::string ReadProfileText() {
+  std::ifstream in("schema/rim-v1/profile.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find(",\n  \"limits\"");
+  EXPECT_NE(at, std::string::npos);
+  return text.substr(0, at) + "\n}\n";
 }
 
 Classified ClassifyText(const Profile& p, const char* text, rapidjson::Document* doc) {
@@ -64,6 +77,34 @@ TEST(Profile, ClassifiesTheFourEnvelopeShapesAsRimSectionFourDoes) {
   Classified c = ClassifyText(*p, R"({"id":1,"method":7})", &d);
   EXPECT_EQ(c.kind, MessageKind::kInvalid);
   EXPECT_NE(c.reason.find("integer"), std::string::npos) << c.reason;
+}
+
+TEST(Profile, ReadsThePluginResourceLimitsOfBothProtocols) {
+  for (const char* name : {"rim-v1", "flash-v1"}) {
+    std::string error;
+    auto p = Profile::Load(std::string("schema/") + name + "/profile.json", &error);
+    ASSERT_TRUE(p) << error;
+    EXPECT_EQ(p->limits().cpu_seconds, 60u) << name;
+    EXPECT_EQ(p->limits().address_space_bytes, 4096ull << 20) << name;
+  }
+}
+
+TEST(Profile, RejectsANegativeOrTinyLimitNamingTheMember) {
+  std::string text = ReadProfileText();
+  std::string error;
+  auto bad = [&](const std::string& limits) {
+    std::string edited = text;
+    edited.insert(edited.rfind('}'), ",\"limits\": " + limits);
+    error.clear();
+    return Profile::LoadText(edited, "p.json", &error) == nullptr;
+  };
+  EXPECT_TRUE(bad(R"({"cpu_seconds": -1})"));
+  EXPECT_NE(error.find("/limits/cpu_seconds"), std::string::npos) << error;
+  EXPECT_TRUE(bad(R"({"address_space_mib": 1})"));
+  EXPECT_NE(error.find("/limits/address_space_mib"), std::string::npos) << error;
+  EXPECT_TRUE(bad(R"("lots")"));
+  EXPECT_NE(error.find("/limits"), std::string::npos) << error;
+  EXPECT_FALSE(bad(R"({"cpu_seconds": 0})")) << error;
 }
 
 TEST(Profile, ReportsTheOffendingMemberOfABadProfile) {
