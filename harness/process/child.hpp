@@ -51,7 +51,8 @@ struct SpawnSpec {
   std::vector<std::string> argv;  ///< argv[0] is the executable: a path (absolute or relative
                                   ///< to `cwd`) or a bare name resolved through PATH of `env`.
   std::string cwd;                ///< Working directory; empty means the harness's own.
-  std::vector<std::string> env;   ///< The complete environment, "KEY=VALUE" each.
+  std::vector<std::string> env;   ///< The complete environment, "KEY=VALUE" each; the
+                                  ///< Child adds FAKEHOST_SESSION=<id> (see contain.hpp).
   std::size_t stderr_cap = 256 * 1024;  ///< Bytes of stderr kept; the rest is only counted.
   Limits limits;
 };
