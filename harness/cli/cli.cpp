@@ -101,34 +101,6 @@ struct RunFlags {
   bool no_color = false;
 };
 
-// The profile's plugin limits, overridden by --limit-cpu / --limit-memory.
-bool ApplyLimits(const protocol::Profile& profile, const RunFlags& f, process::Limits* limits,
-                 std::ostream& err) {
-  limits->cpu_seconds = profile.limits().cpu_seconds;
-  limits->address_space_bytes = profile.limits().address_space_bytes;
-#if defined(__SANITIZE_ADDRESS__)
-  // An ASan build instruments the fixture plugins too, and ASan reserves terabytes of address
-  // space for its shadow: only an explicit --limit-memory applies there.
-  limits->address_space_bytes = 0;
-#endif
-  if (f.limit_cpu) {
-    if (*f.limit_cpu < 0 || *f.limit_cpu > 86400) {
-      err << "fakehost: --limit-cpu takes 0 (none) to 86400 seconds, got " << *f.limit_cpu << "\n";
-      return false;
-    }
-    limits->cpu_seconds = static_cast<std::uint64_t>(*f.limit_cpu);
-  }
-  if (f.limit_memory) {
-    if (*f.limit_memory != 0 && (*f.limit_memory < 16 || *f.limit_memory > (1 << 30))) {
-      err << "fakehost: --limit-memory takes 0 (none) or 16 to 2^30 MiB, got " << *f.limit_memory
-          << "\n";
-      return false;
-    }
-    limits->address_space_bytes = static_cast<std::uint64_t>(*f.limit_memory) << 20;
-  }
-  return true;
-}
-
 int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
   auto profile = LoadProfile(f.protocol, err);
   if (!profile) return kBadInput;
@@ -179,7 +151,12 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
     return kBadInput;
   }
 
-  if (!ApplyLimits(*profile, f, &plugin.spawn.limits, err)) return kBadInput;
+  protocol::LimitsSpec limits;
+  if (!protocol::ResolveLimits(profile->limits(), f.limit_cpu, f.limit_memory, &limits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
 
   run::RunOptions options;
   options.jobs =

@@ -337,6 +337,30 @@ constexpr SignalEntry kSignals[] = {
 };
 }  // namespace
 
+bool ResolveLimits(const LimitsSpec& profile, std::optional<std::int64_t> cpu_seconds,
+                   std::optional<std::int64_t> memory_mib, LimitsSpec* out, std::string* error) {
+  *out = profile;
+#if defined(__SANITIZE_ADDRESS__)
+  out->address_space_bytes = 0;
+#endif
+  if (cpu_seconds) {
+    if (*cpu_seconds < 0 || *cpu_seconds > 86400) {
+      *error = "--limit-cpu takes 0 (none) to 86400 seconds, got " + std::to_string(*cpu_seconds);
+      return false;
+    }
+    out->cpu_seconds = static_cast<std::uint64_t>(*cpu_seconds);
+  }
+  if (memory_mib) {
+    if (*memory_mib != 0 && (*memory_mib < 16 || *memory_mib > (std::int64_t{1} << 30))) {
+      *error =
+          "--limit-memory takes 0 (none) or 16 to 2^30 MiB, got " + std::to_string(*memory_mib);
+      return false;
+    }
+    out->address_space_bytes = static_cast<std::uint64_t>(*memory_mib) << 20;
+  }
+  return true;
+}
+
 int SignalFromName(std::string_view name) {
   if (name.substr(0, 3) == "SIG") name.remove_prefix(3);
   for (const auto& s : kSignals)

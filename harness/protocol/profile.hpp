@@ -150,6 +150,13 @@ class Profile {
   LimitsSpec limits_;
 };
 
+/// The profile's plugin limits overridden by `fakehost run --limit-cpu SECONDS` and
+/// `--limit-memory MIB` (0: none). False with `*error` naming the flag if one is out of range.
+/// In an ASan build the profile's address-space limit is dropped (only the flag applies): the
+/// fixture plugins are instrumented too, and ASan reserves terabytes for its shadow.
+bool ResolveLimits(const LimitsSpec& profile, std::optional<std::int64_t> cpu_seconds,
+                   std::optional<std::int64_t> memory_mib, LimitsSpec* out, std::string* error);
+
 /// Parses "TERM", "SIGTERM" or a number; 0 if unknown.
 int SignalFromName(std::string_view name);
 /// "SIGTERM" for 15; "signal 99" for unknown numbers.

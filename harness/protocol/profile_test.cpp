@@ -107,6 +107,23 @@ TEST(Profile, RejectsANegativeOrTinyLimitNamingTheMember) {
   EXPECT_FALSE(bad(R"({"cpu_seconds": 0})")) << error;
 }
 
+TEST(Limits, FlagsOverrideTheProfileAndZeroMeansNone) {
+  const LimitsSpec profile{60, 4096ull << 20};
+  LimitsSpec out;
+  std::string error;
+  ASSERT_TRUE(ResolveLimits(profile, std::nullopt, std::nullopt, &out, &error)) << error;
+  EXPECT_EQ(out.cpu_seconds, 60u);
+  ASSERT_TRUE(ResolveLimits(profile, 0, 256, &out, &error)) << error;
+  EXPECT_EQ(out.cpu_seconds, 0u);
+  EXPECT_EQ(out.address_space_bytes, 256ull << 20);
+  ASSERT_TRUE(ResolveLimits(profile, 5, 0, &out, &error)) << error;
+  EXPECT_EQ(out.address_space_bytes, 0u);
+  EXPECT_FALSE(ResolveLimits(profile, -1, std::nullopt, &out, &error));
+  EXPECT_NE(error.find("--limit-cpu"), std::string::npos) << error;
+  EXPECT_FALSE(ResolveLimits(profile, std::nullopt, 8, &out, &error));
+  EXPECT_NE(error.find("--limit-memory"), std::string::npos) << error;
+}
+
 TEST(Profile, ReportsTheOffendingMemberOfABadProfile) {
   std::string error;
   auto p = Profile::LoadText(R"({"name":"x","framing":"carrier-pigeon"})", "p.json", &error);
