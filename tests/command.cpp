@@ -13,7 +13,7 @@
 namespace fakehost::testing {
 
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
-                         std::chrono::milliseconds interrupt_after) {
+                         std::chrono::milliseconds interrupt_after, int interrupts) {
   CommandResult result;
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return result;
@@ -37,14 +37,17 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seco
   std::string* sinks[2] = {&result.out, &result.err};
   int open_fds = 2;
   auto until = start + deadline;
+  int sent = 0;
   bool interrupted = interrupt_after.count() <= 0;
   while (open_fds > 0) {
     auto now = std::chrono::steady_clock::now();
-    if (!interrupted && now >= start + interrupt_after) {
+    auto next_interrupt = start + interrupt_after * (sent + 1);
+    if (!interrupted && now >= next_interrupt) {
       kill(pid, SIGINT);
-      interrupted = true;
+      interrupted = ++sent >= interrupts;
+      continue;
     }
-    auto wake = interrupted ? until : std::min(until, start + interrupt_after);
+    auto wake = interrupted ? until : std::min(until, next_interrupt);
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
     if (left <= 0 && !interrupted) continue;
     if (left <= 0) {

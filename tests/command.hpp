@@ -15,9 +15,10 @@ struct CommandResult {
   double ms = 0;
 };
 
-/// `interrupt_after` > 0: send SIGINT to the command that long after it started (as Ctrl-C).
+/// `interrupt_after` > 0: send SIGINT to the command that long after it started (as Ctrl-C),
+/// `interrupts` times in all, `interrupt_after` apart.
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
-                         std::chrono::milliseconds interrupt_after = {});
+                         std::chrono::milliseconds interrupt_after = {}, int interrupts = 1);
 
 /// The fakehost binary, the fixture root and the repo root, from the build.
 std::string FakehostBin();

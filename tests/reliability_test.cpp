@@ -1,11 +1,18 @@
 // The harness against plugins that misbehave at the process level: it always finishes within
 // its limits, writes its report, names the problem, and leaves no process behind.
 #include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <thread>
 
 #include "harness/json/json.hpp"
 #include "tests/command.hpp"
@@ -239,6 +246,197 @@ TEST(Reliability, A10MiBLineFloodOnFlashIsWordedInFlashTerms) {
       EXPECT_EQ(message.find("\xC2\xA7"), std::string::npos) << message;
       EXPECT_EQ(message.find("rim."), std::string::npos) << message;
     }
+}
+
+}  // namespace
+}  // namespace fakehost::testing
+
+// Descendants that leave the plugin's process group, and resource limits. The test process is
+// made a child subreaper: whatever fakehost leaves behind when it exits (live processes and
+// the zombies it held) is reparented to the test, which can count it.
+namespace fakehost::testing {
+namespace {
+
+// A marker of this test run, put in the plugin's environment with --env, so that every
+// descendant that keeps its environment can be found in /proc, whichever group it is in.
+std::string RunMarker() {
+  return "FAKEHOST_TEST_RUN=" + std::to_string(::getpid()) + "." +
+         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+struct ProcEntry {
+  pid_t pid;
+  char state;
+  pid_t ppid;
+};
+
+std::vector<ProcEntry> AllProcesses() {
+  std::vector<ProcEntry> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = ReadFile(entry.path().string() + "/stat");
+    auto paren = stat.rfind(')');
+    if (paren == std::string::npos || paren + 4 >= stat.size()) continue;
+    found.push_back({static_cast<pid_t>(std::stol(name)), stat[paren + 2],
+                     static_cast<pid_t>(std::stol(stat.substr(paren + 4)))});
+  }
+  return found;
+}
+
+std::vector<pid_t> Marked(const std::string& marker) {
+  std::vector<pid_t> found;
+  for (const ProcEntry& p : AllProcesses()) {
+    std::string env = ReadFile("/proc/" + std::to_string(p.pid) + "/environ");
+    if (p.state != 'Z' && ('\0' + env + '\0').find('\0' + marker + '\0') != std::string::npos)
+      found.push_back(p.pid);
+  }
+  return found;
+}
+
+struct Aftermath {
+  std::vector<pid_t> alive;  ///< carrying the marker, or reparented to the test alive
+  int zombies = 0;           ///< zombies fakehost held when it exited
+};
+
+// What fakehost left: counted, then killed and reaped so that later tests start clean.
+Aftermath Collect(const std::string& marker) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // reparenting is not instant
+  Aftermath a;
+  std::set<pid_t> alive;
+  for (pid_t pid : Marked(marker)) alive.insert(pid);
+  for (const ProcEntry& p : AllProcesses()) {
+    if (p.ppid != ::getpid()) continue;
+    if (p.state == 'Z') {
+      ++a.zombies;
+    } else {
+      alive.insert(p.pid);
+    }
+  }
+  a.alive.assign(alive.begin(), alive.end());
+  for (pid_t pid : a.alive) ::kill(pid, SIGKILL);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  while (::waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+  return a;
+}
+
+struct EscapeCase {
+  const char* fixture;
+  const char*
+      containment;  ///< FAKEHOST_CONTAINMENT: "" (a cgroup if the machine allows) or "marker"
+};
+
+void PrintTo(const EscapeCase& c, std::ostream* os) {
+  *os << c.fixture << (*c.containment ? " (marker)" : "");
+}
+
+class Escape : public ::testing::TestWithParam<EscapeCase> {
+ protected:
+  void SetUp() override { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+  void TearDown() override { ::unsetenv("FAKEHOST_CONTAINMENT"); }
+};
+
+TEST_P(Escape, EveryDescendantIsKilledAndReapedHoweverItRegroups) {
+  const EscapeCase c = GetParam();
+  if (*c.containment) ::setenv("FAKEHOST_CONTAINMENT", c.containment, 1);
+  const std::string marker = RunMarker();
+  const std::string out = MakeTempDir();
+  CommandResult r = RunCommand(
+      {FakehostBin(), "run", "--protocol", "rim-v1", "--plugin", Hostile(c.fixture), "--out", out,
+       "--jobs", "2", "--no-color", "--env", marker, "--only", "handshake/accepts-offered-version"},
+      std::chrono::seconds(60));
+  const bool has_report = fs::exists(out + "/report.json");
+  fs::remove_all(out);
+  const Aftermath left = Collect(marker);
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(has_report) << r.out << r.err;
+  EXPECT_EQ(left.alive, std::vector<pid_t>{}) << "processes left by fakehost";
+  EXPECT_EQ(left.zombies, 0) << "zombies fakehost held when it exited";
+  EXPECT_EQ(Leftovers(Hostile(c.fixture), c.fixture), std::vector<std::string>{});
+}
+
+INSTANTIATE_TEST_SUITE_P(Reliability, Escape,
+                         ::testing::Values(EscapeCase{"setsid-grandchild", ""},
+                                           EscapeCase{"double-fork", ""},
+                                           EscapeCase{"ignores-sigterm-with-children", ""},
+                                           EscapeCase{"setsid-grandchild", "marker"},
+                                           EscapeCase{"double-fork", "marker"},
+                                           EscapeCase{"ignores-sigterm-with-children", "marker"}),
+                         [](const ::testing::TestParamInfo<EscapeCase>& param) {
+                           std::string name = std::string(param.param.fixture) +
+                                              (*param.param.containment ? "_marker" : "");
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
+TEST(Reliability, ACpuBurnerIsEndedByTheCpuLimitAndTheReportSaysSo) {
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  const std::string marker = RunMarker();
+  const std::string out = MakeTempDir();
+  CommandResult r = RunCommand({FakehostBin(), "run", "--protocol", "rim-v1", "--plugin",
+                                Hostile("burns-cpu"), "--out", out, "--no-color", "--env", marker,
+                                "--limit-cpu", "1", "--only", "handshake/accepts-offered-version"},
+                               std::chrono::seconds(60));
+  const std::string report = ReadFile(out + "/report.json");
+  fs::remove_all(out);
+  const Aftermath left = Collect(marker);
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("CPU time limit of 1 s reached"), std::string::npos) << r.out;
+  EXPECT_NE(report.find("CPU time limit of 1 s reached"), std::string::npos);
+  EXPECT_EQ(left.alive, std::vector<pid_t>{});
+  EXPECT_EQ(left.zombies, 0);
+}
+
+TEST(Reliability, AnUnboundedAllocatorIsEndedByTheAddressSpaceLimitAndTheReportSaysSo) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "an ASan-built fixture reserves terabytes of shadow: no address-space limit fits";
+#endif
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  const std::string marker = RunMarker();
+  const std::string out = MakeTempDir();
+  CommandResult r =
+      RunCommand({FakehostBin(), "run", "--protocol", "rim-v1", "--plugin",
+                  Hostile("allocates-without-bound"), "--out", out, "--no-color", "--env", marker,
+                  "--limit-memory", "256", "--only", "handshake/accepts-offered-version"},
+                 std::chrono::seconds(60));
+  const std::string report = ReadFile(out + "/report.json");
+  fs::remove_all(out);
+  const Aftermath left = Collect(marker);
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("address-space limit of 256 MiB reached"), std::string::npos) << r.out;
+  EXPECT_NE(report.find("address-space limit of 256 MiB reached"), std::string::npos);
+  EXPECT_EQ(left.alive, std::vector<pid_t>{});
+  EXPECT_EQ(left.zombies, 0);
+}
+
+// Ctrl-C three times: the first ends the waits, the second and third (during teardown) cut the
+// stop sequences short; the plugins and their children still die and every report is written.
+TEST(Reliability, ASecondAndThirdInterruptShortenTeardownButStillKillAndReport) {
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  const std::string marker = RunMarker();
+  const std::string out = MakeTempDir();
+  CommandResult r = RunCommand(
+      {FakehostBin(), "run", "--protocol", "rim-v1", "--plugin",
+       Hostile("ignores-sigterm-with-children"), "--jobs", "2", "--out", out, "--report",
+       "junit=" + out + "/junit.xml", "--env", marker, "--only", "handshake/*", "--no-color"},
+      std::chrono::seconds(60), std::chrono::milliseconds(700), 3);
+  rapidjson::Document report;
+  const bool has_report = json::Parse(ReadFile(out + "/report.json"), &report).ok;
+  const std::string junit = ReadFile(out + "/junit.xml");
+  fs::remove_all(out);
+  const Aftermath left = Collect(marker);
+  ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 3) << "an interrupted run ends with 3, not by the signal\n"
+                            << r.out << r.err;
+  EXPECT_TRUE(has_report) << r.out << r.err;
+  EXPECT_NE(junit.find("interrupted"), std::string::npos);
+  EXPECT_EQ(left.alive, std::vector<pid_t>{});
+  EXPECT_EQ(left.zombies, 0);
 }
 
 }  // namespace

@@ -91,6 +91,8 @@ struct RunFlags {
   std::string timeout;
   int jobs = 0;
   int repeat = 1;
+  std::optional<std::int64_t> limit_cpu;     ///< --limit-cpu SECONDS (0: none)
+  std::optional<std::int64_t> limit_memory;  ///< --limit-memory MIB (0: none)
   bool strict = false;
   bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
   bool no_color = false;
@@ -189,6 +191,13 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
     plugin.version = text(profile->manifest().version);
   }
 
+  protocol::LimitsSpec limits;
+  if (!protocol::ResolveLimits(profile->limits(), f.limit_cpu, f.limit_memory, &limits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
+
   run::RunOptions options;
   options.jobs =
       f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -232,6 +241,9 @@ int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
                           [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
   }
   if (manifest_result) report.scenarios.insert(report.scenarios.begin(), *manifest_result);
+  // Whatever a plugin left reparented to us (every Child has killed its own enclosure by now)
+  // is killed, and every zombie reaped, before the reports claim the run is over.
+  process::SweepOrphans();
   report.summary.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   run::Summarise(&report);
@@ -308,6 +320,10 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   run->add_option("--plugin-id", rf.plugin_id, "plugin id when running a bare executable");
   run->add_option("--timeout", rf.timeout, "hard limit per scenario (default: the profile's)");
   run->add_option("--repeat", rf.repeat, "play each scenario N times (stability)");
+  run->add_option("--limit-cpu", rf.limit_cpu,
+                  "CPU seconds per plugin process, 0 for none (default: the profile's)");
+  run->add_option("--limit-memory", rf.limit_memory,
+                  "address space per plugin process in MiB, 0 for none (default: the profile's)");
   run->add_flag("--strict", rf.strict, "should-level misses fail the run");
   run->add_option("--config", rf.config,
                   "FILE: the plugin's fakehost.yaml (default: fakehost.yaml beside the manifest)");

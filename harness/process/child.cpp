@@ -2,7 +2,10 @@
 // stop.cpp, the fork/exec in launch.cpp.
 #include "harness/process/child.hpp"
 
+#include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,19 +28,38 @@ namespace detail {
 namespace asio = boost::asio;
 using boost::system::error_code;
 
-ChildState::ChildState(asio::io_context& io, pid_t pid, std::size_t stderr_cap, Callbacks callbacks)
+ChildState::ChildState(asio::io_context& io, pid_t pid, const SpawnSpec& spec,
+                       std::unique_ptr<Enclosure> enclosure, Callbacks callbacks)
     : io_(io),
       in_(io),
       out_(io),
       err_(io),
       pidfd_(io),
+      hurry_(io),
       write_timer_(io),
       stop_timer_(io),
       callbacks_(std::move(callbacks)),
       pid_(pid),
+      limits_(spec.limits),
+      enclosure_(std::move(enclosure)),
       started_at_(Clock::now()),
-      stderr_cap_(stderr_cap) {
+      stderr_cap_(spec.stderr_cap) {
   stderr_text_.reserve(std::min<std::size_t>(stderr_cap_, 64 * 1024));
+}
+
+void CloseDescriptor(asio::posix::stream_descriptor& descriptor) {
+  if (!descriptor.is_open()) return;
+  const int fd = descriptor.release();  // deregisters from epoll; pending waits are aborted
+  ::close(fd);
+}
+
+bool PidfdReadable(int pidfd) {
+  pollfd p{pidfd, POLLIN, 0};
+  int rc;
+  do {
+    rc = ::poll(&p, 1, 0);
+  } while (rc < 0 && errno == EINTR);
+  return rc > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)) != 0;
 }
 
 bool ChildState::Adopt(const Launched& launched, std::string* error) {
@@ -77,8 +99,7 @@ void ChildState::ReadStdout() {
                            if (!self->alive_) return;
                          }
                          if (ec) {  // EOF, or an error that ends the stream all the same
-                           error_code ignored;
-                           self->out_.close(ignored);
+                           CloseDescriptor(self->out_);
                            if (self->callbacks_.on_stdout_eof) self->callbacks_.on_stdout_eof();
                            return;
                          }
@@ -98,8 +119,7 @@ void ChildState::ReadStderr() {
                            }
                          }
                          if (ec) {
-                           error_code ignored;
-                           self->err_.close(ignored);
+                           CloseDescriptor(self->err_);
                            return;
                          }
                          self->ReadStderr();
@@ -115,28 +135,40 @@ void ChildState::KeepStderr(std::size_t n) {
   stderr_dropped_ += n - kept;
 }
 
+// The readiness asio reports is checked against the pidfd itself before it is believed: an
+// epoll event can outlive the descriptor it was for (see CloseDescriptor) and be delivered to
+// whichever descriptor reuses asio's bookkeeping slot. Believing it made ObserveExit block in
+// waitid on a live process, and with the io_context's thread blocked that process never got
+// the EOF that would have ended it (process_test hung in RunsInParallelThreads... 1 run in 2).
 void ChildState::WatchExit() {
   pidfd_.async_wait(asio::posix::descriptor_base::wait_read,
                     [self = shared_from_this()](error_code ec) {
                       if (!self->alive_ || ec == asio::error::operation_aborted) return;
+                      if (!ec && !PidfdReadable(self->pidfd_.native_handle())) {
+                        self->WatchExit();  // a stale event: the process is still running
+                        return;
+                      }
                       if (self->ObserveExit(/*known_exited=*/true)) self->NotifyExit();
                     });
 }
 
 // Reads the exit status with WNOWAIT: the plugin stays a zombie, so its pid (the group id)
 // cannot be reused while this Child may still signal the group; Shutdown() reaps it. Waiting
-// by pid is safe for that reason too: only this Child ever reaps this pid. The pidfd serves
-// for readiness only: the kernel (6.x) makes it readable a moment before the exiting process
-// becomes waitable, and waitid(P_PIDFD) on it, non-blocking under asio, then fails with EAGAIN.
-// So `known_exited` (the pidfd is readable) makes this wait blocking, for the last
-// microseconds of the process's exit.
+// by pid is safe for that reason too: only this Child ever reaps this pid (the orphan sweep
+// skips registered plugins). The pidfd serves for readiness only: the kernel (6.x) makes it
+// readable a moment before the exiting process becomes waitable, and waitid(P_PIDFD) on it,
+// non-blocking under asio, then fails with EAGAIN. So `known_exited` (the pidfd is readable,
+// checked with poll by the caller) makes this wait blocking, for the last microseconds of the
+// process's exit. The raw syscall is used for its fifth argument: the resource usage, which
+// tells whether the CPU time limit is what ended the process.
 bool ChildState::ObserveExit(bool known_exited) {
   if (exit_) return true;
   siginfo_t info{};
+  rusage usage{};
   const int flags = WEXITED | WNOWAIT | (known_exited ? 0 : WNOHANG);
-  int rc;
+  long rc;
   do {
-    rc = ::waitid(P_PID, static_cast<id_t>(pid_), &info, flags);
+    rc = ::syscall(SYS_waitid, P_PID, static_cast<id_t>(pid_), &info, flags, &usage);
   } while (rc != 0 && errno == EINTR);
   if (rc == 0 && info.si_pid == 0) return false;  // WNOHANG: still running
   if (rc != 0 && !known_exited) return false;
@@ -148,12 +180,41 @@ bool ChildState::ObserveExit(bool known_exited) {
     } else {
       status.signal = info.si_status;
     }
+    const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    status.limit = LimitThatEndedIt(info, cpu, usage.ru_maxrss);
   }
   // A readable pidfd whose status cannot be read (rc != 0: not our child any more, which
   // nothing here allows) still means the process is gone: record an exit without code or
   // signal rather than wait for ever.
   exit_ = status;
   return true;
+}
+
+// SIGXCPU is the CPU limit's own signal; SIGKILL after the soft limit was used up is its hard
+// limit. An address-space limit has no signal of its own: allocations fail and the program
+// ends as it sees fit (abort on std::bad_alloc, an error exit), so it is named only when the
+// process ended abnormally and either came near the limit in resident memory or said on
+// stderr (what has been read of it so far) that an allocation failed.
+std::string ChildState::LimitThatEndedIt(const siginfo_t& info, double cpu_seconds,
+                                         long maxrss_kib) const {
+  const bool signalled = info.si_code != CLD_EXITED;
+  if (limits_.cpu_seconds > 0 && signalled &&
+      (info.si_status == SIGXCPU ||
+       (info.si_status == SIGKILL && cpu_seconds >= static_cast<double>(limits_.cpu_seconds)))) {
+    return "CPU time limit of " + std::to_string(limits_.cpu_seconds) + " s reached";
+  }
+  if (limits_.address_space_bytes == 0) return {};
+  if (!signalled && info.si_status == 0) return {};
+  const auto rss = static_cast<std::uint64_t>(std::max(0L, maxrss_kib)) * 1024;
+  bool said = false;
+  for (const char* phrase : {"bad_alloc", "out of memory", "Out of memory", "MemoryError",
+                             "memory allocation of", "Cannot allocate memory"}) {
+    said = said || stderr_text_.find(phrase) != std::string::npos;
+  }
+  if (!said && rss < limits_.address_space_bytes / 2) return {};
+  return "address-space limit of " + std::to_string(limits_.address_space_bytes >> 20) +
+         " MiB reached";
 }
 
 void ChildState::NotifyExit() {
@@ -231,9 +292,8 @@ std::vector<ChildState::Outcome> ChildState::CloseStdinAndTakeWrites(
   ++write_gen_;
   write_in_flight_ = false;
   stdin_open_ = false;
-  error_code ignored;
   write_timer_.cancel();
-  in_.close(ignored);
+  CloseDescriptor(in_);
   std::vector<Outcome> outcomes;
   for (PendingWrite& write : writes_) {
     outcomes.push_back({std::move(write.done), WriteOutcome::kClosed});
@@ -284,23 +344,28 @@ bool ChildState::SignalGroup(int sig) {
 //    pid counter would have to wrap all the way round between two syscalls.
 //  - Other Childs' processes are in other groups and reaped by their own Childs: no
 //    waitpid(-1) anywhere, so Childs in other threads are never disturbed.
+//  - Then the Enclosure kills whatever left the group (setsid, a double fork) and reaps the
+//    zombies reparented to the harness, by pid (see contain.hpp).
 void ChildState::Shutdown() {
   if (!alive_) return;
   alive_ = false;
-  error_code ignored;
   write_timer_.cancel();
   stop_timer_.cancel();
-  in_.close(ignored);
-  out_.close(ignored);
-  err_.close(ignored);
+  CloseDescriptor(in_);
+  CloseDescriptor(out_);
+  CloseDescriptor(err_);
+  CloseDescriptor(hurry_);
   ::kill(-pid_, SIGKILL);
   ::kill(pid_, SIGKILL);
   siginfo_t info{};
   while (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED) != 0 && errno == EINTR) {
   }
-  pidfd_.close(ignored);
+  Unregister(pid_);
+  CloseDescriptor(pidfd_);
   while (::waitid(P_PGID, static_cast<id_t>(pid_), &info, WEXITED) == 0 || errno == EINTR) {
   }
+  if (enclosure_) enclosure_->KillAll(std::chrono::milliseconds(2000));
+  enclosure_.reset();
 }
 
 namespace {
@@ -345,19 +410,20 @@ std::unique_ptr<Child> Child::Spawn(boost::asio::io_context& io, const SpawnSpec
       !ResolveExecutable(spec.argv[0], cwd, spec.env, &executable, error)) {
     return nullptr;
   }
+  detail::ReapOrphanZombies();  // the zombies left by earlier sessions' escapees
+  auto enclosure = std::make_unique<detail::Enclosure>();
   detail::Launched launched;
-  if (!detail::Launch(io, executable, spec.argv, cwd, spec.env, &launched, error)) {
-    return nullptr;
+  {
+    detail::SpawnWindow window;  // until the pid is registered, no sweep may reap it
+    if (!detail::Launch(executable, spec, cwd, *enclosure, &launched, error)) return nullptr;
+    window.Register(launched.pid);
   }
-  auto state =
-      std::make_shared<detail::ChildState>(io, launched.pid, spec.stderr_cap, std::move(callbacks));
+  enclosure->Confirm(launched.pid);
+  auto state = std::make_shared<detail::ChildState>(io, launched.pid, spec, std::move(enclosure),
+                                                    std::move(callbacks));
   std::string why;
   if (!state->Adopt(launched, &why)) {
-    ::kill(-launched.pid, SIGKILL);
-    siginfo_t info{};
-    while (::waitid(P_PID, static_cast<id_t>(launched.pid), &info, WEXITED) != 0 &&
-           errno == EINTR) {
-    }
+    state->Shutdown();  // kills and reaps the plugin and anything it started
     *error = "cannot watch " + executable + ": " + why;
     return nullptr;
   }

@@ -13,8 +13,14 @@
 // and keeping it unreaped keeps that id from being reused, so signalling the group can never
 // reach a stranger. This relies on nothing else in the harness reaping children it did not
 // start: never call wait() or waitpid(-1, ...). A process that leaves the group (setsid(),
-// setpgid()) is out of reach: it is neither signalled nor reaped; after its parent dies the harness
-// (a subreaper) inherits it, and init reaps it once the harness exits.
+// setpgid(), a double fork) is still followed: each Child encloses its plugin in a cgroup, or
+// marks it with an environment variable, and the destructor kills every process so enclosed
+// (see contain.hpp). Orphans reparented to the harness (a subreaper) are reaped by pid, never
+// with waitpid(-1), so no other Child's status is ever taken.
+//
+// Resource limits (SpawnSpec::limits) are set between fork and exec: core dumps are always
+// off; CPU time and address space when given. An exit caused by one says so in
+// ExitStatus::limit, which Describe() appends.
 #pragma once
 
 #include <sys/types.h>
@@ -35,19 +41,30 @@ namespace fakehost::process {
 
 using Clock = std::chrono::steady_clock;
 
+/// Resource limits for a plugin (and, each on its own account, every process it starts).
+struct Limits {
+  std::uint64_t cpu_seconds = 0;          ///< RLIMIT_CPU; 0: none. SIGXCPU, then SIGKILL 2 s on.
+  std::uint64_t address_space_bytes = 0;  ///< RLIMIT_AS; 0: none.
+};
+
 struct SpawnSpec {
   std::vector<std::string> argv;  ///< argv[0] is the executable: a path (absolute or relative
                                   ///< to `cwd`) or a bare name resolved through PATH of `env`.
   std::string cwd;                ///< Working directory; empty means the harness's own.
-  std::vector<std::string> env;   ///< The complete environment, "KEY=VALUE" each.
+  std::vector<std::string> env;   ///< The complete environment, "KEY=VALUE" each; the
+                                  ///< Child adds FAKEHOST_SESSION=<id> (see contain.hpp).
   std::size_t stderr_cap = 256 * 1024;  ///< Bytes of stderr kept; the rest is only counted.
+  Limits limits;
 };
 
 struct ExitStatus {
-  std::optional<int> code;       ///< Set when the process exited normally.
-  std::optional<int> signal;     ///< Set when a signal ended it.
-  Clock::time_point at;          ///< When the harness observed the exit.
-  std::string Describe() const;  ///< "exit code 0", "killed by SIGKILL", "no exit status".
+  std::optional<int> code;    ///< Set when the process exited normally.
+  std::optional<int> signal;  ///< Set when a signal ended it.
+  Clock::time_point at;       ///< When the harness observed the exit.
+  /// Set when a resource limit ended the process: "CPU time limit of 2 s reached".
+  std::string limit;
+  /// "exit code 0", "killed by SIGKILL", "no exit status"; then ": <limit>" when set.
+  std::string Describe() const;
 };
 
 struct Callbacks {
@@ -133,5 +150,21 @@ class Child {
 /// set SIGCHLD to SIG_DFL, and make this process a child subreaper so orphaned grandchildren
 /// can be reaped instead of left as zombies.
 void InitProcessEnvironment();
+
+/// What SweepOrphans found.
+struct SweepResult {
+  int killed = 0;  ///< Live processes reparented to the harness, killed.
+  int reaped = 0;  ///< Zombies reaped (those killed included).
+};
+
+/// For the end of a run, once no Child is left (or with Childs alive: their plugins are left
+/// alone): kills every process reparented to the harness and reaps every zombie it holds.
+/// Waits at most `budget`.
+SweepResult SweepOrphans(std::chrono::milliseconds budget = std::chrono::milliseconds(2000));
+
+/// Asks every running stop sequence to skip ahead to SIGKILL (a second Ctrl-C: the user wants
+/// out, but the plugins must still die). Async-signal-safe; sticky; callable many times.
+void RequestHurry();
+bool HurryRequested();
 
 }  // namespace fakehost::process

@@ -7,6 +7,7 @@
 // itself is a thin owner that calls Shutdown() on destruction.
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <array>
@@ -22,13 +23,15 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "harness/process/child.hpp"
+#include "harness/process/contain.hpp"
 #include "harness/process/launch.hpp"
 
 namespace fakehost::process::detail {
 
 class ChildState : public std::enable_shared_from_this<ChildState> {
  public:
-  ChildState(boost::asio::io_context& io, pid_t pid, std::size_t stderr_cap, Callbacks callbacks);
+  ChildState(boost::asio::io_context& io, pid_t pid, const SpawnSpec& spec,
+             std::unique_ptr<Enclosure> enclosure, Callbacks callbacks);
 
   /// Takes ownership of the descriptors in `launched`. False with `*error` if asio cannot
   /// register one; all of them are closed then, and the caller kills and reaps the child.
@@ -66,9 +69,13 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
     std::optional<std::size_t> graded;  // the stage an exit now would be graded at
     Clock::time_point start;
     std::function<void(const StopResult&)> done;
+    bool hurried = false;  // skipped ahead to SIGKILL on RequestHurry()
   };
 
   void ReadStdout();
+  std::string LimitThatEndedIt(const siginfo_t& info, double cpu_seconds, long maxrss_kib) const;
+  void WatchHurry();
+  void Hurry();
   void ReadStderr();
   void KeepStderr(std::size_t n);
   void WatchExit();
@@ -90,10 +97,13 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
   boost::asio::posix::stream_descriptor out_;
   boost::asio::posix::stream_descriptor err_;
   boost::asio::posix::stream_descriptor pidfd_;
+  boost::asio::posix::stream_descriptor hurry_;  // a duplicate of the hurry eventfd, during Stop
   boost::asio::steady_timer write_timer_;
   boost::asio::steady_timer stop_timer_;
   Callbacks callbacks_;
   const pid_t pid_;
+  const Limits limits_;
+  std::unique_ptr<Enclosure> enclosure_;
   const Clock::time_point started_at_;
   bool alive_ = true;
 
@@ -115,5 +125,17 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
   std::optional<StopRun> stop_;
   std::uint64_t stop_gen_ = 0;  // tells the running sequence's handlers from stale ones
 };
+
+/// Closes an asio descriptor after taking it out of the reactor's epoll set. A plain close()
+/// leaves the registration in place while a copy of the descriptor lives elsewhere (another
+/// thread's fork, between fork and exec), and its events then reach whichever descriptor reuses
+/// asio's bookkeeping for it.
+void CloseDescriptor(boost::asio::posix::stream_descriptor& descriptor);
+
+/// True if the pidfd is readable now (its process has exited), asked of the kernel directly.
+bool PidfdReadable(int pidfd);
+
+/// The hurry eventfd (readable once RequestHurry was called), or -1.
+int HurryFd();
 
 }  // namespace fakehost::process::detail

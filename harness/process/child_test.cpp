@@ -276,5 +276,49 @@ TEST(Child, RunsInParallelThreadsWithoutDisturbingEachOther) {
   EXPECT_TRUE(testing::HasNoChildren());
 }
 
+TEST(Child, KillsAndReapsADescendantThatLeftTheGroupAndSession) {
+  Watchdog watchdog(10s);
+  boost::asio::io_context io;
+  Recorder rec;
+  auto child = SpawnOrDie(io, FixtureSpec({"escaper"}), &rec);
+  ASSERT_TRUE(RunUntil(
+      io, [&] { return rec.out.find('\n') != std::string::npos; }, 3s));
+  const pid_t escaper = static_cast<pid_t>(std::stol(rec.out));
+  EXPECT_EQ(::getsid(escaper), escaper) << "the grandchild leads a session of its own";
+  EXPECT_NE(::getpgid(escaper), child->pid());
+  child.reset();
+  EXPECT_NE(::kill(escaper, 0), 0) << "the grandchild outlived its Child";
+  EXPECT_TRUE(testing::HasNoChildren()) << "a zombie was left unreaped";
+}
+
+TEST(Child, NamesTheCpuLimitThatEndedIt) {
+  Watchdog watchdog(60s);  // a busy machine gives the spinner its CPU second slowly
+  boost::asio::io_context io;
+  Recorder rec;
+  SpawnSpec spec = FixtureSpec({"spin"});
+  spec.limits.cpu_seconds = 1;
+  auto child = SpawnOrDie(io, spec, &rec);
+  ASSERT_TRUE(RunUntil(
+      io, [&] { return rec.exit.has_value(); }, 50s));
+  EXPECT_EQ(rec.exit->Describe(), "killed by SIGXCPU: CPU time limit of 1 s reached");
+}
+
+TEST(Child, SweepOrphansLeavesNoZombieAndSparesLivePlugins) {
+  Watchdog watchdog(10s);
+  InitProcessEnvironment();
+  boost::asio::io_context io;
+  Recorder rec;
+  auto live = SpawnOrDie(io, FixtureSpec({"never-read"}), &rec);
+  const SweepResult swept = SweepOrphans();
+  EXPECT_EQ(swept.killed, 0);
+  EXPECT_EQ(::kill(live->pid(), 0), 0) << "a registered plugin was killed by the sweep";
+  EXPECT_TRUE(live->SignalGroup(SIGTERM));
+  ASSERT_TRUE(RunUntil(
+      io, [&] { return rec.exit.has_value(); }, 3s));
+  EXPECT_EQ(rec.exit->Describe(), "killed by SIGTERM") << "the sweep stole the plugin's status";
+  live.reset();
+  EXPECT_TRUE(testing::HasNoChildren());
+}
+
 }  // namespace
 }  // namespace fakehost::process

@@ -1,23 +1,59 @@
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
 
 #include <cstring>
 #include <mutex>
 #include <string>
 
 #include "harness/process/child.hpp"
+#include "harness/process/child_state.hpp"
+#include "harness/process/contain.hpp"
 
 namespace fakehost::process {
+namespace {
+
+std::atomic<bool> g_hurry{false};
+int g_hurry_fd = -1;  // set once, by InitProcessEnvironment, before any handler can run
+
+}  // namespace
+
+namespace detail {
+int HurryFd() { return g_hurry_fd; }
+}  // namespace detail
 
 std::string ExitStatus::Describe() const {
-  if (code) return "exit code " + std::to_string(*code);
-  if (signal) {
+  std::string text = "no exit status";
+  if (code) {
+    text = "exit code " + std::to_string(*code);
+  } else if (signal) {
     const char* abbrev = ::sigabbrev_np(*signal);  // "TERM"; null for unnamed (real-time)
-    if (abbrev != nullptr) return std::string("killed by SIG") + abbrev;
-    return "killed by signal " + std::to_string(*signal);
+    text = abbrev != nullptr ? std::string("killed by SIG") + abbrev
+                             : "killed by signal " + std::to_string(*signal);
   }
-  return "no exit status";
+  if (!limit.empty()) text += ": " + limit;
+  return text;
 }
+
+SweepResult SweepOrphans(std::chrono::milliseconds budget) {
+  const detail::SweepCount count = detail::KillAndReapOrphans(budget);
+  return {count.killed, count.reaped};
+}
+
+void RequestHurry() {
+  g_hurry.store(true);
+  if (g_hurry_fd >= 0) {
+    std::uint64_t one = 1;
+    ssize_t ignored = ::write(g_hurry_fd, &one, sizeof one);  // async-signal-safe
+    (void)ignored;
+  }
+}
+
+bool HurryRequested() { return g_hurry.load(); }
 
 void InitProcessEnvironment() {
   static std::once_flag once;
@@ -29,6 +65,7 @@ void InitProcessEnvironment() {
     ::signal(SIGCHLD, SIG_DFL);
     // Orphaned grandchildren become our children instead of init's, so ~Child can reap them.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    g_hurry_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   });
 }
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,10 +62,19 @@ struct ChildSetup {
   int out;
   int err;
   const char* cwd;
+  int cgroup_procs;  // -1: no cgroup
+  Limits limits;
 
   bp::error_code on_exec_setup(bp::posix::default_launcher& launcher, const bp::filesystem::path&,
                                const char* const*) {
+    // First of all, so that nothing the plugin ever starts is born outside. A refusal is not
+    // fatal: the parent sees it (Enclosure::Confirm) and follows the marker instead.
+    if (cgroup_procs >= 0) {
+      ssize_t ignored = ::write(cgroup_procs, "0", 1);
+      (void)ignored;
+    }
     if (::setpgid(0, 0) != 0) return LastError();
+    SetLimits(limits);
     // An ignored signal stays ignored across exec (the harness ignores SIGPIPE), and the mask
     // is inherited from whichever thread forked: give the plugin what a shell would.
     struct sigaction dfl {};
@@ -86,6 +96,29 @@ struct ChildSetup {
     }
     CloseAllBut(launcher.fd_whitelist);
     return {};
+  }
+
+  // Limits only ever lower what the harness itself was given (raising needs privileges).
+  static void SetLimits(const Limits& limits) {
+    Lower(RLIMIT_CORE, 0);
+    if (limits.cpu_seconds > 0) {
+      // The soft limit sends SIGXCPU; a plugin that ignores it gets SIGKILL 2 s of CPU later.
+      rlimit cpu{limits.cpu_seconds, limits.cpu_seconds + 2};
+      rlimit now{};
+      if (::getrlimit(RLIMIT_CPU, &now) == 0 && now.rlim_max != RLIM_INFINITY) {
+        cpu.rlim_max = std::min(cpu.rlim_max, now.rlim_max);
+        cpu.rlim_cur = std::min(cpu.rlim_cur, cpu.rlim_max);
+      }
+      ::setrlimit(RLIMIT_CPU, &cpu);
+    }
+    if (limits.address_space_bytes > 0) Lower(RLIMIT_AS, limits.address_space_bytes);
+  }
+  static void Lower(int resource, rlim_t value) {
+    rlimit now{};
+    if (::getrlimit(resource, &now) != 0) return;
+    if (now.rlim_max != RLIM_INFINITY && now.rlim_max < value) value = now.rlim_max;
+    const rlimit next{value, value};
+    ::setrlimit(resource, &next);
   }
 
   // Boost 1.81's close_all() never closes the gaps between whitelisted descriptors (fixed in
@@ -129,9 +162,8 @@ void KillAndReap(pid_t pid) {
 
 }  // namespace
 
-bool Launch(boost::asio::io_context& io, const std::string& executable,
-            const std::vector<std::string>& argv, const std::string& cwd,
-            const std::vector<std::string>& env, Launched* out, std::string* error) {
+bool Launch(const std::string& executable, const SpawnSpec& spec, const std::string& cwd,
+            const Enclosure& enclosure, Launched* out, std::string* error) {
   Fd in_read, in_write, out_read, out_write, err_read, err_write;
   if (!MakePipe(&in_read, &in_write, error) || !MakePipe(&out_read, &out_write, error) ||
       !MakePipe(&err_read, &err_write, error)) {
@@ -139,23 +171,31 @@ bool Launch(boost::asio::io_context& io, const std::string& executable,
   }
 
   std::vector<const char*> args;
-  for (const std::string& arg : argv) args.push_back(arg.c_str());
+  for (const std::string& arg : spec.argv) args.push_back(arg.c_str());
   args.push_back(nullptr);
   const char** args_ptr = args.data();
   std::vector<const char*> envp;
-  for (const std::string& entry : env) envp.push_back(entry.c_str());
+  for (const std::string& entry : spec.env) envp.push_back(entry.c_str());
+  envp.push_back(enclosure.marker().c_str());
   envp.push_back(nullptr);
 
+  // The launcher runs on a private io_context that never runs: Boost.Process opens a pidfd of
+  // its own and registers it with the executor's reactor, and the detach below closes it. On
+  // the caller's context that registration could outlive the close (another thread's fork may
+  // hold a copy) and deliver the plugin's exit to an unrelated descriptor (see CloseDescriptor).
+  boost::asio::io_context launch_io;
   bp::posix::default_launcher launcher;
   launcher.env = envp.data();
-  ChildSetup setup{in_read.get(), out_write.get(), err_write.get(),
-                   cwd.empty() ? nullptr : cwd.c_str()};
+  ChildSetup setup{in_read.get(),        out_write.get(),
+                   err_write.get(),      cwd.empty() ? nullptr : cwd.c_str(),
+                   enclosure.procs_fd(), spec.limits};
   bp::error_code ec;
   pid_t pid = -1;
   const pid_t harness = ::getpid();
   try {
     // The error_code overload on an executor: the one on a context drops `ec` and throws.
-    auto proc = launcher(io.get_executor(), ec, bp::filesystem::path(executable), args_ptr, setup);
+    auto proc =
+        launcher(launch_io.get_executor(), ec, bp::filesystem::path(executable), args_ptr, setup);
     if (!ec) {
       pid = proc.id();
       // Detach at once: ~basic_process would waitpid(pid, WNOHANG) and could reap the child

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/asio/io_context.hpp>
+#include "harness/process/child.hpp"
+#include "harness/process/contain.hpp"
 
 namespace fakehost::process::detail {
 
@@ -23,14 +24,14 @@ struct Launched {
   int stderr_fd = -1;  ///< Read end of the child's stderr.
 };
 
-/// Forks and execs `executable` (an absolute path) with `argv` (argv[0] passed as given), the
-/// complete environment `env` ("KEY=VALUE") and the working directory `cwd` (absolute). The
-/// child gets its own process group, three fresh pipes as 0, 1, 2 and no other descriptor,
-/// default signal dispositions and an empty signal mask. On failure returns false with
-/// `*error` naming `executable` and the reason; nothing is left behind (a child whose exec
-/// failed is reaped before returning).
-bool Launch(boost::asio::io_context& io, const std::string& executable,
-            const std::vector<std::string>& argv, const std::string& cwd,
-            const std::vector<std::string>& env, Launched* out, std::string* error);
+/// Forks and execs `executable` (an absolute path) with `spec.argv` (argv[0] passed as given),
+/// the complete environment `spec.env` ("KEY=VALUE") plus the enclosure's marker, and the
+/// working directory `cwd` (absolute). The child enters the enclosure's cgroup (if any) before
+/// anything else, gets its own process group, `spec.limits` and no core dumps, three fresh
+/// pipes as 0, 1, 2 and no other descriptor, default signal dispositions and an empty signal
+/// mask. On failure returns false with `*error` naming `executable` and the reason; nothing is
+/// left behind (a child whose exec failed is reaped before returning).
+bool Launch(const std::string& executable, const SpawnSpec& spec, const std::string& cwd,
+            const Enclosure& enclosure, Launched* out, std::string* error);
 
 }  // namespace fakehost::process::detail

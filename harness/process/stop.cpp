@@ -1,5 +1,8 @@
 // The stop sequence: steps run one after another, each wait ends early when the exit is seen
 // (NotifyExit calls FinishStop), and the result names the step that caused the exit.
+#include <fcntl.h>
+#include <signal.h>
+
 #include <chrono>
 #include <utility>
 
@@ -40,6 +43,7 @@ void ChildState::Stop(std::vector<StopStep> steps, std::function<void(const Stop
   }
   stop_ = StopRun{std::move(steps), 0, std::nullopt, start, std::move(done)};
   ++stop_gen_;
+  WatchHurry();
   PostStopStep();  // never run user-visible effects from inside the call
 }
 
@@ -52,6 +56,10 @@ void ChildState::PostStopStep() {
 void ChildState::RunStopStep() {
   if (exit_) return;  // seen but not yet notified: NotifyExit will finish the sequence
   StopRun& run = *stop_;
+  if (!run.hurried && HurryRequested()) {
+    Hurry();
+    return;
+  }
   const std::uint64_t gen = stop_gen_;
   if (run.next == run.steps.size()) {
     if (run.steps.empty() || run.steps.back().kind == StopStep::Kind::kWait) {
@@ -92,11 +100,60 @@ void ChildState::RunStopStep() {
   }
 }
 
+// A duplicate of the hurry eventfd in this Child's event loop, for the length of a sequence:
+// a second Ctrl-C then cuts short the wait in progress.
+void ChildState::WatchHurry() {
+  const int fd = HurryFd();
+  if (fd < 0 || hurry_.is_open()) return;
+  const int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0) return;
+  error_code ec;
+  hurry_.assign(copy, ec);
+  if (ec) {
+    ::close(copy);
+    return;
+  }
+  hurry_.async_wait(asio::posix::descriptor_base::wait_read,
+                    [self = shared_from_this()](error_code wait_ec) {
+                      if (!wait_ec && self->alive_ && self->stop_ && !self->exit_) self->Hurry();
+                    });
+}
+
+// Skips to the sequence's first SIGKILL step not yet run (its later waits still end at the
+// exit), or sends SIGKILL at once when there is none and allows kStopGrace for the exit.
+void ChildState::Hurry() {
+  StopRun& run = *stop_;
+  if (run.hurried) return;
+  run.hurried = true;
+  ++stop_gen_;  // the pending step's handlers (a wait, a write) become no-ops
+  stop_timer_.cancel();
+  std::size_t kill = run.next;
+  while (kill < run.steps.size() &&
+         !(run.steps[kill].kind == StopStep::Kind::kSignal && run.steps[kill].signal == SIGKILL)) {
+    ++kill;
+  }
+  if (kill < run.steps.size()) {
+    run.next = kill;
+    PostStopStep();
+    return;
+  }
+  SignalGroup(SIGKILL);
+  run.next = run.steps.size();
+  const std::uint64_t gen = stop_gen_;
+  stop_timer_.expires_after(kStopGrace);
+  stop_timer_.async_wait([self = shared_from_this(), gen](error_code ec) {
+    if (!ec && self->alive_ && self->stop_ && gen == self->stop_gen_) {
+      self->FinishStop(/*exited=*/false);
+    }
+  });
+}
+
 void ChildState::FinishStop(bool exited) {
   StopRun run = std::move(*stop_);
   stop_.reset();
   ++stop_gen_;
   stop_timer_.cancel();
+  CloseDescriptor(hurry_);
   StopResult result;
   result.exited = exited;
   result.exited_before = exited && !run.graded;

@@ -87,6 +87,32 @@ bool ReadStopStep(Reader& r, const rapidjson::Value& v, const std::string& where
   return true;
 }
 
+// "limits": {"cpu_seconds": N, "address_space_mib": N}, each optional; 0 or absent: none.
+void ReadLimits(Reader& r, const rapidjson::Value& d, LimitsSpec* out) {
+  const rapidjson::Value* limits = r.Get(d, "/limits", false);
+  if (!limits) return;
+  if (!limits->IsObject()) {
+    r.Fail("/limits", "expected an object");
+    return;
+  }
+  std::int64_t value = 0;
+  if (r.Int(d, "/limits/cpu_seconds", &value, false) && value != 0) {
+    if (value < 0 || value > 86400) {
+      r.Fail("/limits/cpu_seconds", "expected 0 (none) to 86400");
+    } else {
+      out->cpu_seconds = static_cast<std::uint64_t>(value);
+    }
+  }
+  value = 0;
+  if (r.Int(d, "/limits/address_space_mib", &value, false) && value != 0) {
+    if (value < 16 || value > (std::int64_t{1} << 30)) {
+      r.Fail("/limits/address_space_mib", "expected 0 (none) or 16 to 2^30");
+    } else {
+      out->address_space_bytes = static_cast<std::uint64_t>(value) << 20;
+    }
+  }
+}
+
 }  // namespace
 
 const char* MessageKindName(MessageKind kind) {
@@ -251,6 +277,7 @@ bool Profile::Init(const std::string& path, std::string* error) {
   const rapidjson::Value* vars = r.Get(d, "/vars", true);
   if (vars && !vars->IsObject()) r.Fail("/vars", "expected an object");
   if (r.Int(d, "/scenario_timeout_ms", &ms, false)) scenario_timeout_ = Ms(ms);
+  ReadLimits(r, d, &limits_);
   return r.ok() && InitChecks(path, error);
 }
 
@@ -425,6 +452,30 @@ constexpr SignalEntry kSignals[] = {
     {"FPE", SIGFPE},   {"ILL", SIGILL},   {"TRAP", SIGTRAP}, {"SYS", SIGSYS},   {"XCPU", SIGXCPU},
 };
 }  // namespace
+
+bool ResolveLimits(const LimitsSpec& profile, std::optional<std::int64_t> cpu_seconds,
+                   std::optional<std::int64_t> memory_mib, LimitsSpec* out, std::string* error) {
+  *out = profile;
+#if defined(__SANITIZE_ADDRESS__)
+  out->address_space_bytes = 0;
+#endif
+  if (cpu_seconds) {
+    if (*cpu_seconds < 0 || *cpu_seconds > 86400) {
+      *error = "--limit-cpu takes 0 (none) to 86400 seconds, got " + std::to_string(*cpu_seconds);
+      return false;
+    }
+    out->cpu_seconds = static_cast<std::uint64_t>(*cpu_seconds);
+  }
+  if (memory_mib) {
+    if (*memory_mib != 0 && (*memory_mib < 16 || *memory_mib > (std::int64_t{1} << 30))) {
+      *error =
+          "--limit-memory takes 0 (none) or 16 to 2^30 MiB, got " + std::to_string(*memory_mib);
+      return false;
+    }
+    out->address_space_bytes = static_cast<std::uint64_t>(*memory_mib) << 20;
+  }
+  return true;
+}
 
 int SignalFromName(std::string_view name) {
   if (name.substr(0, 3) == "SIG") name.remove_prefix(3);

@@ -81,6 +81,12 @@ struct CheckWording {
   std::string section;
 };
 
+/// Resource limits for each plugin process (profile member "limits"); 0 means none.
+struct LimitsSpec {
+  std::uint64_t cpu_seconds = 0;
+  std::uint64_t address_space_bytes = 0;
+};
+
 struct EnvironmentSpec {
   bool scrub = false;              ///< false: inherit the harness's environment
   std::vector<std::string> allow;  ///< scrub: names kept from the harness's environment
@@ -147,6 +153,8 @@ class Profile {
   /// Values available to scenarios as variables (${host.version}, ${principal}).
   const rapidjson::Value& vars() const { return doc_["vars"]; }
   Ms scenario_timeout() const { return scenario_timeout_; }
+  /// CPU time and address space each plugin process gets (`fakehost run` may override).
+  const LimitsSpec& limits() const { return limits_; }
 
   /// The wording of engine check `id` (one of EngineChecks()); the loader guarantees it exists.
   const CheckWording& Check(std::string_view id) const;
@@ -182,7 +190,15 @@ class Profile {
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
   Ms scenario_timeout_{20000};
   std::map<std::string, CheckWording, std::less<>> checks_;
+  LimitsSpec limits_;
 };
+
+/// The profile's plugin limits overridden by `fakehost run --limit-cpu SECONDS` and
+/// `--limit-memory MIB` (0: none). False with `*error` naming the flag if one is out of range.
+/// In an ASan build the profile's address-space limit is dropped (only the flag applies): the
+/// fixture plugins are instrumented too, and ASan reserves terabytes for its shadow.
+bool ResolveLimits(const LimitsSpec& profile, std::optional<std::int64_t> cpu_seconds,
+                   std::optional<std::int64_t> memory_mib, LimitsSpec* out, std::string* error);
 
 /// Parses "TERM", "SIGTERM" or a number; 0 if unknown.
 int SignalFromName(std::string_view name);

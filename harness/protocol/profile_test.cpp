@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
+#include <string>
 
 #include "harness/json/json.hpp"
 
@@ -15,6 +17,15 @@ std::unique_ptr<Profile> LoadRim() {
   auto p = Profile::Load("schema/rim-v1/profile.json", &error);
   EXPECT_TRUE(p) << error;
   return p;
+}
+
+// The RIM profile without its "limits" member, to be edited by tests.
+std::string ReadProfileText() {
+  std::ifstream in("schema/rim-v1/profile.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find(",\n  \"limits\"");
+  EXPECT_NE(at, std::string::npos);
+  return text.substr(0, at) + "\n}\n";
 }
 
 Classified ClassifyText(const Profile& p, const char* text, rapidjson::Document* doc) {
@@ -67,6 +78,51 @@ TEST(Profile, ClassifiesTheFourEnvelopeShapesAsRimSectionFourDoes) {
   Classified c = ClassifyText(*p, R"({"id":1,"method":7})", &d);
   EXPECT_EQ(c.kind, MessageKind::kInvalid);
   EXPECT_NE(c.reason.find("integer"), std::string::npos) << c.reason;
+}
+
+TEST(Profile, ReadsThePluginResourceLimitsOfBothProtocols) {
+  for (const char* name : {"rim-v1", "flash-v1"}) {
+    std::string error;
+    auto p = Profile::Load(std::string("schema/") + name + "/profile.json", &error);
+    ASSERT_TRUE(p) << error;
+    EXPECT_EQ(p->limits().cpu_seconds, 60u) << name;
+    EXPECT_EQ(p->limits().address_space_bytes, 4096ull << 20) << name;
+  }
+}
+
+TEST(Profile, RejectsANegativeOrTinyLimitNamingTheMember) {
+  std::string text = ReadProfileText();
+  std::string error;
+  auto bad = [&](const std::string& limits) {
+    std::string edited = text;
+    edited.insert(edited.rfind('}'), ",\"limits\": " + limits);
+    error.clear();
+    return Profile::LoadText(edited, "p.json", &error) == nullptr;
+  };
+  EXPECT_TRUE(bad(R"({"cpu_seconds": -1})"));
+  EXPECT_NE(error.find("/limits/cpu_seconds"), std::string::npos) << error;
+  EXPECT_TRUE(bad(R"({"address_space_mib": 1})"));
+  EXPECT_NE(error.find("/limits/address_space_mib"), std::string::npos) << error;
+  EXPECT_TRUE(bad(R"("lots")"));
+  EXPECT_NE(error.find("/limits"), std::string::npos) << error;
+  EXPECT_FALSE(bad(R"({"cpu_seconds": 0})")) << error;
+}
+
+TEST(Limits, FlagsOverrideTheProfileAndZeroMeansNone) {
+  const LimitsSpec profile{60, 4096ull << 20};
+  LimitsSpec out;
+  std::string error;
+  ASSERT_TRUE(ResolveLimits(profile, std::nullopt, std::nullopt, &out, &error)) << error;
+  EXPECT_EQ(out.cpu_seconds, 60u);
+  ASSERT_TRUE(ResolveLimits(profile, 0, 256, &out, &error)) << error;
+  EXPECT_EQ(out.cpu_seconds, 0u);
+  EXPECT_EQ(out.address_space_bytes, 256ull << 20);
+  ASSERT_TRUE(ResolveLimits(profile, 5, 0, &out, &error)) << error;
+  EXPECT_EQ(out.address_space_bytes, 0u);
+  EXPECT_FALSE(ResolveLimits(profile, -1, std::nullopt, &out, &error));
+  EXPECT_NE(error.find("--limit-cpu"), std::string::npos) << error;
+  EXPECT_FALSE(ResolveLimits(profile, std::nullopt, 8, &out, &error));
+  EXPECT_NE(error.find("--limit-memory"), std::string::npos) << error;
 }
 
 TEST(Profile, ReportsTheOffendingMemberOfABadProfile) {

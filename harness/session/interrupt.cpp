@@ -3,8 +3,11 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdint>
+
+#include "harness/process/child.hpp"
 
 namespace fakehost::session {
 namespace {
@@ -12,16 +15,18 @@ namespace {
 std::atomic<bool> g_interrupted{false};
 int g_fd = -1;
 
-extern "C" void OnSignal(int sig) {
+extern "C" void OnSignal(int) {
+  const int saved = errno;  // a handler must leave errno as it found it
   if (g_interrupted.exchange(true)) {
-    // The second one: the user insists. Default action, re-raised.
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
+    // The second one, or later: the user insists. Teardown skips to SIGKILL; reports follow.
+    process::RequestHurry();
+    errno = saved;
     return;
   }
   std::uint64_t one = 1;
   ssize_t ignored = ::write(g_fd, &one, sizeof one);  // async-signal-safe
   (void)ignored;
+  errno = saved;
 }
 
 }  // namespace
