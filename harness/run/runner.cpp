@@ -71,8 +71,9 @@ bool CheckExecutable(const std::string& path, const std::string& what, std::stri
     return false;
   }
   if (access(path.c_str(), X_OK) != 0) {
-    *error = what + " " + path + " is not executable (chmod +x it; RIM §2: the entrypoint " +
-             "must be executable, a script needs a shebang line)";
+    *error = what + " " + path +
+             " is not executable (chmod +x it: the host runs it directly, so a script needs "
+             "its exec bit and a #! line)";
     return false;
   }
   return true;

@@ -1,5 +1,7 @@
 #include "harness/session/session.hpp"
 
+#include <fcntl.h>
+
 #include <unistd.h>
 
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -41,8 +43,11 @@ void Session::WatchInterrupt() {
   int fd = InterruptFd();
   if (fd < 0) return;
   // A duplicate per session: each event loop registers the descriptor with its own epoll, and
-  // nobody reads it, so it stays readable for all of them.
-  auto watcher = std::make_shared<boost::asio::posix::stream_descriptor>(io_, ::dup(fd));
+  // nobody reads it, so it stays readable for all of them. Close-on-exec, so no plugin started
+  // by another thread meanwhile keeps it (and with it this loop's registration) alive.
+  int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (copy < 0) return;
+  auto watcher = std::make_shared<boost::asio::posix::stream_descriptor>(io_, copy);
   watcher->async_wait(boost::asio::posix::stream_descriptor::wait_read,
                       [this, watcher](const boost::system::error_code& ec) {
                         if (!ec) ++generation_;
