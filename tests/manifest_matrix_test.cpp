@@ -122,6 +122,20 @@ class UnrunnablePlugin : public ::testing::Test {
     std::ofstream(dir_ + "/" + name) << text;
     fs::permissions(dir_ + "/" + name, perms);
   }
+  // `fakehost run` (protocol detected) fails manifest/loads-in-host, naming `where`, and runs
+  // nothing else: a manifest the host refuses is the plugin's failure (exit 1).
+  void ExpectLoadsInHostFails(const std::string& where) {
+    std::string out = MakeTempDir();
+    CommandResult r = RunCommand(
+        {FakehostBin(), "run", "--plugin", dir_, "--out", out, "--no-color", "--jobs", "2"},
+        kDeadline);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("FAIL  manifest/loads-in-host"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(where), std::string::npos) << r.out;
+    std::string report = ReadFile(out + "/report.json");
+    EXPECT_NE(report.find("\"not-run\""), std::string::npos) << "the other scenarios do not run";
+    fs::remove_all(out);
+  }
   // `fakehost run` (protocol detected) must stop before any scenario, once, with `reason`.
   void ExpectRefused(const std::string& reason) {
     std::string out = MakeTempDir();
@@ -160,16 +174,7 @@ TEST_F(UnrunnablePlugin, AFifoEntrypoint) {
 // manifest/loads-in-host fails (exit 1), with the rule, and nothing else runs.
 TEST_F(UnrunnablePlugin, AnEntrypointOutsideThePluginDirectoryFailsLoadsInHost) {
   RimManifest("/bin/true");
-  std::string out = MakeTempDir();
-  CommandResult r = RunCommand(
-      {FakehostBin(), "run", "--plugin", dir_, "--out", out, "--no-color", "--jobs", "2"},
-      kDeadline);
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("FAIL  manifest/loads-in-host"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("entrypoint-inside"), std::string::npos) << r.out;
-  std::string report = ReadFile(out + "/report.json");
-  EXPECT_NE(report.find("\"not-run\""), std::string::npos) << "the other scenarios do not run";
-  fs::remove_all(out);
+  ExpectLoadsInHostFails("entrypoint-inside");
 }
 
 // Every fixture is in its protocol's real manifest format, except the broken ones that exist to
@@ -205,14 +210,7 @@ TEST_F(UnrunnablePlugin, AManifestOnlyFlashPlugin) {
 // Malformed JSON is a manifest the host refuses: the plugin's failure, at its line:col.
 TEST_F(UnrunnablePlugin, AMalformedManifestFailsLoadsInHostAtLineAndColumn) {
   std::ofstream(dir_ + "/rim-plugin.json") << "{\n  \"plugin_id\": ,\n}";
-  std::string out = MakeTempDir();
-  CommandResult r = RunCommand(
-      {FakehostBin(), "run", "--plugin", dir_, "--out", out, "--no-color", "--jobs", "2"},
-      kDeadline);
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("FAIL  manifest/loads-in-host"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("rim-plugin.json:2:16"), std::string::npos) << r.out;
-  fs::remove_all(out);
+  ExpectLoadsInHostFails("rim-plugin.json:2:16");
 }
 
 }  // namespace

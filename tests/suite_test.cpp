@@ -93,6 +93,14 @@ std::string Dump(const Outcome& o) {
   return "exit " + std::to_string(o.command.exit_code) + "\n" + o.command.out + o.command.err;
 }
 
+// gtest test names allow only letters, digits and '_'.
+std::string ParamName(const ::testing::TestParamInfo<std::string>& p) {
+  std::string n = p.param;
+  for (char& c : n)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
 class Reference : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Reference, PassesEveryScenarioWithNoWarning) {
@@ -128,13 +136,7 @@ std::vector<std::string> ReferencePlugins() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Reference, ::testing::ValuesIn(ReferencePlugins()),
-                         [](const auto& p) {
-                           std::string n = p.param;
-                           for (char& c : n)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(All, Reference, ::testing::ValuesIn(ReferencePlugins()), ParamName);
 
 // Plugins written outside fakehost's fixtures, from the protocol texts alone, each with its
 // fakehost.yaml (examples/<protocol>/<name>/): every scenario that applies passes; what needs a
@@ -171,13 +173,7 @@ std::vector<std::string> OutsidePlugins() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, Outside, ::testing::ValuesIn(OutsidePlugins()),
-                         [](const auto& p) {
-                           std::string n = p.param;
-                           for (char& c : n)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Examples, Outside, ::testing::ValuesIn(OutsidePlugins()), ParamName);
 
 class Broken : public ::testing::TestWithParam<Fixture> {};
 
@@ -234,13 +230,7 @@ std::vector<std::string> Protocols() {
   return out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Suites, DetectionMatrix, ::testing::ValuesIn(Protocols()),
-                         [](const auto& p) {
-                           std::string n = p.param;
-                           for (char& c : n)
-                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Suites, DetectionMatrix, ::testing::ValuesIn(Protocols()), ParamName);
 
 }  // namespace
 }  // namespace fakehost::testing
