@@ -235,6 +235,21 @@ TEST(Reliability, FourMebibyteStringIdsAreAbbreviatedWithTheirSizeInEveryMessage
   EXPECT_TRUE(unknown) << r.command.out;
 }
 
+// A valid 351-byte JSON number once crashed the harness (RapidJSON's full-precision strtod):
+// it must be read, quoted exactly as sent, and the run must end with its report.
+TEST(Reliability, ALongJsonNumberIsReadAndQuotedAsSent) {
+  FloodRun r = RunFlood("rim-v1", "long-number", "heartbeat/answers-within-5s");
+  ASSERT_FALSE(r.command.timed_out) << r.command.out;
+  EXPECT_TRUE(r.command.exit_code == 0 || r.command.exit_code == 1)
+      << "exit " << r.command.exit_code << "\n"
+      << r.command.out << r.command.err;
+  ASSERT_TRUE(r.report.IsObject()) << r.command.out << r.command.err;
+  std::string number = "0." + std::string(348, '0') + "1";
+  std::string transcript = json::ToCompact(*json::Find(FirstScenario(r), "transcript"));
+  EXPECT_NE(transcript.find(number), std::string::npos) << "the number as the plugin wrote it";
+  EXPECT_NE(transcript.find("1e400"), std::string::npos);
+}
+
 TEST(Reliability, A10MiBLineFloodOnFlashIsWordedInFlashTerms) {
   FloodRun r = RunFlood("flash-v1", "line-flood", "initialize/*");
   ASSERT_FALSE(r.command.timed_out) << r.command.out;
