@@ -1,6 +1,8 @@
 #include "harness/json/json.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 
 namespace fakehost::json {
@@ -19,6 +21,23 @@ bool NumbersEqual(const rapidjson::Value& a, const rapidjson::Value& b) {
   if (a.IsInt64() && b.IsInt64()) return a.GetInt64() == b.GetInt64();
   if (a.IsUint64() && b.IsUint64()) return a.GetUint64() == b.GetUint64();
   return false;  // one is negative, the other above INT64_MAX
+}
+
+// The member of `b` named like `*member` of `a` and at the same rank among the members of that
+// name (the 2nd "k" of `a` pairs with the 2nd "k" of `b`): with duplicate keys, Find alone would
+// pair every "k" with the first and an object would not even equal itself.
+const rapidjson::Value* FindSameOccurrence(const rapidjson::Value& a,
+                                           rapidjson::Value::ConstMemberIterator member,
+                                           const rapidjson::Value& b) {
+  const std::string_view key(member->name.GetString(), member->name.GetStringLength());
+  std::size_t rank = 0;
+  for (auto it = a.MemberBegin(); it != member; ++it) {
+    if (SameString(it->name, key)) ++rank;
+  }
+  for (const auto& candidate : b.GetObject()) {
+    if (SameString(candidate.name, key) && rank-- == 0) return &candidate.value;
+  }
+  return nullptr;
 }
 
 // Parses an RFC 6901 array index: "0" or digits without a leading zero.
@@ -76,6 +95,61 @@ std::string ToCompact(const rapidjson::Value& value) {
   return ToCompact(value, &out) ? out : "<unserialisable>";
 }
 
+namespace {
+
+// Value::Accept, except that numbers listed in `lexemes` are written as they arrived.
+bool WriteAsSent(const rapidjson::Value& value, const NumberLexemes& lexemes,
+                 rapidjson::Writer<rapidjson::StringBuffer>& writer) {
+  switch (value.GetType()) {
+    case rapidjson::kNumberType:
+      if (const std::string* text = LexemeOf(value, lexemes)) {
+        return writer.RawValue(text->data(), text->size(), rapidjson::kNumberType);
+      }
+      return value.Accept(writer);
+    case rapidjson::kArrayType:
+      if (!writer.StartArray()) return false;
+      for (const auto& element : value.GetArray()) {
+        if (!WriteAsSent(element, lexemes, writer)) return false;
+      }
+      return writer.EndArray(value.Size());
+    case rapidjson::kObjectType:
+      if (!writer.StartObject()) return false;
+      for (const auto& member : value.GetObject()) {
+        if (!writer.Key(member.name.GetString(), member.name.GetStringLength()) ||
+            !WriteAsSent(member.value, lexemes, writer)) {
+          return false;
+        }
+      }
+      return writer.EndObject(value.MemberCount());
+    default:
+      return value.Accept(writer);
+  }
+}
+
+}  // namespace
+
+bool ToCompact(const rapidjson::Value& value, const NumberLexemes& lexemes, std::string* out) {
+  if (lexemes.empty()) return ToCompact(value, out);
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  if (!WriteAsSent(value, lexemes, writer)) return false;
+  out->assign(buffer.GetString(), buffer.GetSize());
+  return true;
+}
+
+std::string ToCompact(const rapidjson::Value& value, const NumberLexemes& lexemes) {
+  std::string out;
+  return ToCompact(value, lexemes, &out) ? out : "<unserialisable>";
+}
+
+const std::string* LexemeOf(const rapidjson::Value& value, const NumberLexemes& lexemes) {
+  const auto at = std::lower_bound(lexemes.begin(), lexemes.end(), &value,
+                                   [](const NumberLexeme& l, const rapidjson::Value* v) {
+                                     return std::less<const rapidjson::Value*>()(l.value, v);
+                                   });
+  return at != lexemes.end() && at->value == &value ? &at->text : nullptr;
+}
+
 std::string ToPretty(const rapidjson::Value& value) {
   rapidjson::StringBuffer buffer;
   rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
@@ -122,10 +196,9 @@ bool StrictEqual(const rapidjson::Value& a, const rapidjson::Value& b) {
       return true;
     case rapidjson::kObjectType:
       if (a.MemberCount() != b.MemberCount()) return false;
-      for (const auto& member : a.GetObject()) {
-        const rapidjson::Value* other =
-            Find(b, std::string_view(member.name.GetString(), member.name.GetStringLength()));
-        if (other == nullptr || !StrictEqual(member.value, *other)) return false;
+      for (auto member = a.MemberBegin(); member != a.MemberEnd(); ++member) {
+        const rapidjson::Value* other = FindSameOccurrence(a, member, b);
+        if (other == nullptr || !StrictEqual(member->value, *other)) return false;
       }
       return true;
   }
@@ -151,6 +224,14 @@ std::string IdKey(const rapidjson::Value& id) {
     default:
       return "x:" + ToCompact(id);  // not an id; still kept apart from every real one
   }
+}
+
+std::string IdKey(const rapidjson::Value& id, const NumberLexemes& lexemes) {
+  const IdKind kind = ClassifyId(&id);
+  if (kind == IdKind::kInteger || kind == IdKind::kString || kind == IdKind::kNull) {
+    return IdKey(id);
+  }
+  return "x:" + ToCompact(id, lexemes);
 }
 
 const rapidjson::Value* Find(const rapidjson::Value& object, std::string_view key) {

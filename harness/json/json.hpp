@@ -20,6 +20,13 @@ struct ParseLimits {
   std::size_t max_depth = 128;  ///< arrays/objects nested deeper are a parse error
 };
 
+/// A number the document cannot hold as it was sent, with the text that arrived.
+struct NumberLexeme {
+  const rapidjson::Value* value = nullptr;  ///< into the parsed document
+  std::string text;                         ///< e.g. "1e400", "18446744073709551616", "-0"
+};
+using NumberLexemes = std::vector<NumberLexeme>;
+
 struct ParseResult {
   bool ok = false;
   std::string error;  ///< set when !ok: what is wrong, e.g. "invalid encoding in string at byte 12"
@@ -27,23 +34,40 @@ struct ParseResult {
   /// JSON pointers of keys that appeared more than once in their object (each reported once,
   /// at the second occurrence's object). The document keeps every member, as RapidJSON does.
   std::vector<std::string> duplicate_keys;
+  /// Every number whose value in the document does not print back as it was sent (sorted by
+  /// address, for LexemeOf): above the double range (kept as ±inf, which ToCompact cannot write),
+  /// below it (kept as ±0), integers outside [-2^63, 2^64) (kept as the nearest double, so two of
+  /// them may be equal as values), and spellings the writer normalises ("-0", "1E2", "3.00"). Empty
+  /// for almost every frame. The pointers stay valid while the document is alive and unmodified.
+  NumberLexemes lexemes;
 };
 
 /// Parses exactly one JSON value (trailing bytes other than whitespace are an error; so is a
 /// UTF-8 byte-order mark, which RFC 8259 forbids senders to add). On failure `*doc` is null.
 /// A Document's allocator only grows: parse each frame into a fresh Document.
+/// Numbers: integers in [-2^63, 2^64) are integers, everything else the correctly rounded double
+/// (never RapidJSON's full-precision path, which crashes on long decimals); any valid JSON number
+/// parses, 1e400 and 400-digit integers included, and ParseResult::lexemes keeps what arrived.
 ParseResult Parse(std::string_view text, rapidjson::Document* doc, const ParseLimits& limits = {});
 
 /// Compact serialisation. Returns false (and leaves `out` unspecified) for NaN/Inf.
 bool ToCompact(const rapidjson::Value& value, std::string* out);
 std::string ToCompact(const rapidjson::Value& value);  ///< "<unserialisable>" on failure
+/// The same, but numbers listed in `lexemes` are written exactly as they arrived (1e400 stays
+/// "1e400", not "<unserialisable>"): use it to report or echo what a plugin sent. Fails only on
+/// NaN/Inf that no lexeme covers.
+bool ToCompact(const rapidjson::Value& value, const NumberLexemes& lexemes, std::string* out);
+std::string ToCompact(const rapidjson::Value& value, const NumberLexemes& lexemes);
+/// The text `value` arrived as if `lexemes` lists it, else nullptr.
+const std::string* LexemeOf(const rapidjson::Value& value, const NumberLexemes& lexemes);
 std::string ToPretty(const rapidjson::Value& value);
 
 /// JSON type name: "null", "boolean", "integer", "number" (non-integral or double), "string",
 /// "array", "object". `1` is "integer", `1.0` is "number".
 const char* TypeName(const rapidjson::Value& value);
 
-/// Strict equality: same JSON type and value; 1 != 1.0 != true != "1"; objects by member set.
+/// Strict equality: same JSON type and value; 1 != 1.0 != true != "1"; objects by member set
+/// (a repeated key pairs by rank: the 2nd "k" of one object with the 2nd "k" of the other).
 bool StrictEqual(const rapidjson::Value& a, const rapidjson::Value& b);
 
 /// Ids (RIM §5, Flash "Ids"): what kind of id a member holds.
@@ -52,6 +76,9 @@ IdKind ClassifyId(const rapidjson::Value* id);  ///< nullptr: absent. Integer = 
 /// A map key that keeps 2 and "2" apart: "i:2" / "s:2". Meant for kInteger and kString; other
 /// values get "n:" (null) or "x:" + compact JSON, never equal to a real id's key.
 std::string IdKey(const rapidjson::Value& id);
+/// The same, with "x:" keys built from what arrived: two ids sent as different numbers (say
+/// 18446744073709551616 and 18446744073709551617, one double apart from nothing) never share one.
+std::string IdKey(const rapidjson::Value& id, const NumberLexemes& lexemes);
 
 /// Finds a member, or nullptr (never asserts like operator[]).
 const rapidjson::Value* Find(const rapidjson::Value& object, std::string_view key);

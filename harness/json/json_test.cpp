@@ -50,6 +50,14 @@ TEST(StrictEqual, ComparesObjectsAsMemberSetsAndArraysInOrder) {
   EXPECT_FALSE(StrictEqual(Doc(R"("a\u0000b")"), Doc(R"("a\u0000c")")));
 }
 
+TEST(StrictEqual, PairsRepeatedKeysByRankSoADocumentEqualsItself) {
+  const rapidjson::Document a = Doc(R"({"k":1,"x":0,"k":2})");
+  EXPECT_TRUE(StrictEqual(a, a));
+  EXPECT_TRUE(StrictEqual(a, Doc(R"({"k":1,"x":0,"k":2})")));
+  EXPECT_FALSE(StrictEqual(a, Doc(R"({"k":2,"x":0,"k":1})")));
+  EXPECT_FALSE(StrictEqual(a, Doc(R"({"k":1,"x":0,"y":2})")));
+}
+
 TEST(TypeName, NamesEachJsonType) {
   EXPECT_STREQ(TypeName(Doc("null")), "null");
   EXPECT_STREQ(TypeName(Doc("false")), "boolean");

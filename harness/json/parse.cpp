@@ -1,7 +1,10 @@
 // Parse(): RapidJSON's iterative reader feeding the Document through a handler that adds what
-// RapidJSON lacks for hostile input: a depth cap and duplicate-key detection.
+// RapidJSON lacks for hostile input: a depth cap, duplicate-key detection and numbers read by
+// the json layer itself (numbers.hpp says why).
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -9,15 +12,16 @@
 #include <vector>
 
 #include "harness/json/json.hpp"
+#include "harness/json/numbers.hpp"
 
 namespace fakehost::json {
 namespace {
 
-// Full precision because ids and matcher values are compared exactly: the fast path may be an
-// ulp off for 17-digit decimals.
+// Numbers arrive as their lexemes and are converted by detail::Convert: exact (ids and matcher
+// values are compared exactly) without RapidJSON's full-precision strtod, which crashes.
 constexpr unsigned kParseFlags =
     rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag |
-    rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseFullPrecisionFlag;
+    rapidjson::kParseStopWhenDoneFlag | rapidjson::kParseNumbersAsStringsFlag;
 
 // Objects with up to this many keys are checked for duplicates by a linear scan (no
 // allocation); bigger ones get a hash map so a hostile 100k-key object stays linear.
@@ -84,14 +88,30 @@ struct Scratch {
   }
 };
 
+// A number that does not print back as sent: the how-manieth number of the document it is.
+struct PendingLexeme {
+  std::size_t index;
+  std::string text;
+};
+
+// Where the numbers are when RapidJSON reads a masked copy (MaskNumbers): the original text, and
+// the stream over the copy, whose position tells which number is being read.
+struct MaskedSource {
+  std::string_view original;
+  const rapidjson::MemoryStream* stream;
+};
+
 class PolicyHandler {
  public:
   PolicyHandler(rapidjson::Document* doc, Scratch* scratch, std::size_t max_depth,
-                bool check_surrogates, std::vector<std::string>* dups)
+                bool check_surrogates, std::vector<std::string>* dups,
+                std::vector<PendingLexeme>* lexemes, const MaskedSource* masked)
       : doc_(*doc),
         check_surrogates_(check_surrogates),
         max_depth_(max_depth),
         duplicates_(dups),
+        lexemes_(lexemes),
+        masked_(masked),
         levels_(scratch->levels),
         keys_(scratch->keys),
         arena_(scratch->arena) {}
@@ -101,13 +121,31 @@ class PolicyHandler {
 
   bool Null() { return NewValue() && doc_.Null(); }
   bool Bool(bool b) { return NewValue() && doc_.Bool(b); }
-  bool Int(int i) { return NewValue() && doc_.Int(i); }
-  bool Uint(unsigned u) { return NewValue() && doc_.Uint(u); }
-  bool Int64(std::int64_t i) { return NewValue() && doc_.Int64(i); }
-  bool Uint64(std::uint64_t u) { return NewValue() && doc_.Uint64(u); }
-  bool Double(double d) { return NewValue() && doc_.Double(d); }
-  bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
-    return NewValue() && doc_.RawNumber(s, n, copy);
+  // With kParseNumbersAsStringsFlag RapidJSON calls RawNumber for every number, never these.
+  bool Int(int) { return false; }
+  bool Uint(unsigned) { return false; }
+  bool Int64(std::int64_t) { return false; }
+  bool Uint64(std::uint64_t) { return false; }
+  bool Double(double) { return false; }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    std::string_view lexeme(s, n);
+    if (masked_ != nullptr) {  // the real number is in the original text at the same offset
+      const std::string_view rest = masked_->original.substr(masked_->stream->Tell() - n);
+      lexeme = rest.substr(0, detail::NumberLength(rest));
+    }
+    const detail::Number number = detail::Convert(lexeme);
+    if (!number.prints_as_sent) lexemes_->push_back({numbers_, std::string(lexeme)});
+    ++numbers_;
+    NewValue();
+    switch (number.kind) {
+      case detail::Number::kInt64:
+        return doc_.Int64(number.i);
+      case detail::Number::kUint64:
+        return doc_.Uint64(number.u);
+      case detail::Number::kDouble:
+        break;
+    }
+    return doc_.Double(number.d);
   }
   bool String(const char* s, rapidjson::SizeType n, bool copy) {
     return NewValue() && Utf8(s, n) && doc_.String(s, n, copy);
@@ -206,6 +244,9 @@ class PolicyHandler {
   bool check_surrogates_;
   std::size_t max_depth_;
   std::vector<std::string>* duplicates_;
+  std::vector<PendingLexeme>* lexemes_;
+  const MaskedSource* masked_;
+  std::size_t numbers_ = 0;
   bool depth_exceeded_ = false;
   bool lone_surrogate_ = false;
   std::vector<Level>& levels_;
@@ -225,36 +266,89 @@ std::string Describe(const char* rapidjson_message, std::size_t offset) {
 
 bool IsJsonWhitespace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// Gives each pending lexeme the address of its number: walks the document in the order the
+// numbers arrived (iteratively: a document may be nested as deep as the caller allowed).
+void AttachLexemes(const rapidjson::Value& root, std::vector<PendingLexeme>* pending,
+                   NumberLexemes* out) {
+  std::size_t index = 0;
+  std::size_t next = 0;
+  std::vector<const rapidjson::Value*> to_visit{&root};  // the next one last
+  while (!to_visit.empty() && next < pending->size()) {
+    const rapidjson::Value* value = to_visit.back();
+    to_visit.pop_back();
+    if (value->IsNumber()) {
+      if (index++ == (*pending)[next].index)
+        out->push_back({value, std::move((*pending)[next++].text)});
+    } else if (value->IsArray()) {
+      for (auto it = value->End(); it != value->Begin();) to_visit.push_back(&*--it);
+    } else if (value->IsObject()) {
+      for (auto it = value->MemberEnd(); it != value->MemberBegin();)
+        to_visit.push_back(&(--it)->value);
+    }
+  }
+  std::sort(out->begin(), out->end(), [](const NumberLexeme& a, const NumberLexeme& b) {
+    return std::less<const rapidjson::Value*>()(a.value, b.value);
+  });
+}
+
+// What one pass of RapidJSON over `input` left behind.
+struct Pass {
+  bool ok = false;
+  bool depth_exceeded = false;
+  bool lone_surrogate = false;
+  std::size_t end = 0;  // where the value ended
+};
+
+Pass Read(std::string_view input, const std::string_view original, const ParseLimits& limits,
+          rapidjson::Reader* reader, rapidjson::Document* doc, ParseResult* result,
+          std::vector<PendingLexeme>* lexemes) {
+  thread_local Scratch scratch;
+  scratch.Reset();
+  result->duplicate_keys.clear();
+  lexemes->clear();
+  // A raw MemoryStream, not EncodedInputStream: that one silently skips a byte-order mark,
+  // which RFC 8259 forbids senders to add.
+  rapidjson::MemoryStream stream(input.data(), input.size());
+  const MaskedSource masked{original, &stream};
+  Pass pass;
+  auto generate = [&](rapidjson::Document& target) {
+    PolicyHandler handler(&target, &scratch, limits.max_depth, MayHoldLowSurrogateEscape(input),
+                          &result->duplicate_keys, lexemes,
+                          input.data() == original.data() ? nullptr : &masked);
+    pass.ok = !reader->Parse<kParseFlags>(stream, handler).IsError();
+    pass.depth_exceeded = handler.depth_exceeded();
+    pass.lone_surrogate = handler.lone_surrogate();
+    return pass.ok;
+  };
+  doc->Populate(generate);
+  pass.end = stream.Tell();
+  return pass;
+}
+
 }  // namespace
 
 ParseResult Parse(std::string_view text, rapidjson::Document* doc, const ParseLimits& limits) {
   ParseResult result;
-  // A raw MemoryStream, not EncodedInputStream: that one silently skips a byte-order mark,
-  // which RFC 8259 forbids senders to add.
-  rapidjson::MemoryStream stream(text.data(), text.size());
   thread_local rapidjson::Reader reader;  // keeps its string stack between calls
-  thread_local Scratch scratch;
-  scratch.Reset();
-  const bool check_surrogates = MayHoldLowSurrogateEscape(text);
-  bool depth_exceeded = false;
-  bool lone_surrogate = false;
-  auto generate = [&](rapidjson::Document& target) {
-    PolicyHandler handler(&target, &scratch, limits.max_depth, check_surrogates,
-                          &result.duplicate_keys);
-    const rapidjson::ParseResult parsed = reader.Parse<kParseFlags>(stream, handler);
-    depth_exceeded = handler.depth_exceeded();
-    lone_surrogate = handler.lone_surrogate();
-    return !parsed.IsError();
-  };
-  doc->Populate(generate);
+  std::vector<PendingLexeme> lexemes;
+  Pass pass = Read(text, text, limits, &reader, doc, &result, &lexemes);
+  std::string masked;
+  std::string_view read = text;
+  if (!pass.ok && reader.GetParseErrorCode() == rapidjson::kParseErrorNumberTooBig) {
+    // RapidJSON refuses valid numbers such as 1e400 as "too big" before we see them. Read a copy
+    // with every number masked as 0; the handler takes each one's text from `text`.
+    masked = detail::MaskNumbers(text);
+    read = masked;
+    pass = Read(read, text, limits, &reader, doc, &result, &lexemes);
+  }
 
-  if (reader.HasParseError()) {
-    if (depth_exceeded) {
+  if (!pass.ok) {
+    if (pass.depth_exceeded) {
       // The iterative reader reports the offset of the bracket that went too deep.
       result.error_offset = reader.GetErrorOffset();
       result.error = "nesting deeper than " + std::to_string(limits.max_depth) +
                      " levels at byte " + std::to_string(result.error_offset);
-    } else if (lone_surrogate) {
+    } else if (pass.lone_surrogate) {
       // The reader stops just after the string's closing quote.
       result.error_offset = reader.GetErrorOffset() - 1;
       result.error = "lone surrogate escape (\\uD800-\\uDFFF) in the string ending at byte " +
@@ -268,8 +362,8 @@ ParseResult Parse(std::string_view text, rapidjson::Document* doc, const ParseLi
     doc->SetNull();
     return result;
   }
-  for (std::size_t at = stream.Tell(); at < text.size(); ++at) {
-    if (!IsJsonWhitespace(text[at])) {
+  for (std::size_t at = pass.end; at < read.size(); ++at) {
+    if (!IsJsonWhitespace(read[at])) {
       result.error_offset = at;
       result.error = "unexpected bytes after the JSON value at byte " + std::to_string(at);
       result.duplicate_keys.clear();
@@ -277,6 +371,7 @@ ParseResult Parse(std::string_view text, rapidjson::Document* doc, const ParseLi
       return result;
     }
   }
+  if (!lexemes.empty()) AttachLexemes(*doc, &lexemes, &result.lexemes);
   result.ok = true;
   return result;
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Builds the fuzz seed corpora from the repository's own files.
+
+Usage: make_seeds.py SOURCE_DIR OUT_DIR
+
+OUT_DIR/json             every frame example in the protocol schemas, and small JSON files
+OUT_DIR/length_prefixed  those examples framed as RIM v1 does (u32 LE length + payload)
+OUT_DIR/ndjson           those examples as NDJSON lines
+OUT_DIR/scenario         every scenario file of both suites
+Files under SOURCE_DIR/fuzz/regressions/<corpus>/ are copied in too: inputs that once crashed.
+"""
+import hashlib
+import json
+import pathlib
+import shutil
+import struct
+import sys
+
+MAX_SEED = 8192  # libFuzzer's default -max_len is the largest seed: keep runs fast
+
+
+def examples(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "examples" and isinstance(value, list):
+                yield from value
+            yield from examples(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from examples(value)
+
+
+def fdp_trailer(limit, pieces):
+    """Bytes that wire_fuzz.cpp's FuzzedDataProvider reads back (from the end) as: limit in
+    [0, 300], no huge limit, then the piece sizes, each in [0, 300]."""
+    consumed = [limit >> 8, limit & 0xFF, 0, len(pieces)]
+    for p in pieces:
+        consumed += [p >> 8, p & 0xFF]
+    return bytes(reversed(consumed))
+
+
+def write(folder, data):
+    folder.mkdir(parents=True, exist_ok=True)
+    if len(data) <= MAX_SEED:
+        (folder / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def main():
+    src, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    if out.exists():
+        shutil.rmtree(out)
+    frames = []
+    for schema in sorted(src.glob("schema/*/plugin-protocol-v1.schema.json")):
+        frames += [json.dumps(e, separators=(",", ":")).encode() for e in
+                   examples(json.loads(schema.read_text()))]
+    for path in sorted(src.glob("schema/**/*.json")) + sorted(src.glob("fixtures/**/*.json")):
+        write(out / "json", path.read_bytes())
+    for i, frame in enumerate(frames):
+        write(out / "json", frame)
+        batch = frames[i:i + 3]
+        pieces = [i % 7 + 1, 5, 40][: i % 4]
+        write(out / "length_prefixed",
+              b"".join(struct.pack("<I", len(f)) + f for f in batch) + fdp_trailer(300, pieces))
+        write(out / "ndjson", b"".join(f + b"\n" for f in batch) + fdp_trailer(300, pieces))
+    for path in sorted(src.glob("scenarios/**/*.yaml")):
+        write(out / "scenario", path.read_bytes())
+    for path in sorted(src.glob("fuzz/regressions/*/*")):
+        write(out / path.parent.name, path.read_bytes())
+    (out / "stamp").write_text("")
+
+
+if __name__ == "__main__":
+    main()
