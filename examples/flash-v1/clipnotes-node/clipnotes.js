@@ -7,15 +7,15 @@
 //   sources  clipnotes.notes   warm catalog of notes, pushed with `publish`
 //   query    {}                evaluator: arithmetic and unit conversions
 //   status   notes             the note count, refreshed by a poll cadence
-//   commands note add|rm|remind|sync
+//   commands note add|rm|remind|sync|export|doctor
 //   navigation clipnotes://note/<id>, clipnotes://add?text=...
 //   listen   core:session.opened, core:status.observed
 
 const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { Wire } = require('./lib/wire');
-const { evaluate } = require('./lib/calc');
+const { Wire, LINE_CAP } = require('./lib/wire');
+const { evaluate, UNITS } = require('./lib/calc');
 const json = require('./lib/json');
 
 const PROTOCOL_VERSION = 1;
@@ -61,6 +61,10 @@ function readConfig() {
     syncDir: typeof cfg.sync_dir === 'string' && path.isAbsolute(cfg.sync_dir) ? cfg.sync_dir : null,
     refreshSeconds: int(cfg.refresh_seconds, 30, 1, 86400),
     maxNotes: int(cfg.max_notes, 5000, 1, MAX_ROWS),
+    // Testing only: filler appended to `note export`, to check the outbound
+    // frame limit (a padded export over 10 MiB must come back as
+    // "response exceeded outbound frame limit").
+    exportPaddingBytes: int(cfg.export_padding_bytes, 0, 0, 4 * LINE_CAP),
   };
 }
 const config = readConfig();
@@ -300,6 +304,8 @@ async function performCommand(req, params) {
     case 'rm': return removeNote(commandText(params, 'rm'));
     case 'remind': return remind(req, commandText(params, 'remind'));
     case 'sync': return sync();
+    case 'export': return exportNotes();
+    case 'doctor': return doctor();
     default: return { ok: false, error: 'unknown note subcommand' };
   }
 }
@@ -418,6 +424,146 @@ async function sync() {
   } finally {
     syncing = false;
   }
+}
+
+// note export: the whole store (live notes) as JSON, in the reply's message.
+// Nothing here checks the size: the wire's outbound limit replaces a reply
+// over 10 MiB with "response exceeded outbound frame limit" under the same id.
+function exportNotes() {
+  const out = {
+    version: 1,
+    exported: new Date().toISOString(),
+    notes: live().map((n) => ({ id: n.id, text: n.text, created: n.created, updated: n.updated })),
+  };
+  if (config.exportPaddingBytes > 0) out.padding = '.'.repeat(config.exportPaddingBytes);
+  return { ok: true, message: JSON.stringify(out) };
+}
+
+// note doctor: a verbose, content-free diagnostic report on stderr (never on
+// stdout: that is the protocol stream) and, when there is a data directory,
+// in <data dir>/doctor.txt, since Flash logs only 20 stderr lines per 10 s.
+// The reply is a one-line summary. It yields between evaluator dimensions so
+// other requests (evaluate's 50 ms deadline) are served meanwhile.
+async function doctor() {
+  const started = Date.now();
+  const lines = [];
+  let checks = 0;
+  let problems = 0;
+  const check = (ok, what, detail) => {
+    checks++;
+    if (!ok) problems++;
+    lines.push((ok ? 'ok    ' : 'FAIL  ') + what + (detail ? '  (' + detail + ')' : ''));
+  };
+  const problem = (ok, what, detail) => {
+    check(ok, what, ok ? '' : detail);
+  };
+  const info = (text) => lines.push('      ' + text);
+  lines.push('clipnotes doctor ' + new Date(started).toISOString());
+
+  lines.push('== environment');
+  info('node ' + process.version + ' on ' + process.platform + '/' + process.arch + ', pid ' + process.pid);
+  for (const k of ['FLASH_PLUGIN_ID', 'FLASH_PLUGIN_VERSION', 'FLASH_PLUGIN_DATA_DIR', 'FLASH_PLUGIN_PARENT_PID', 'FLASH_PLUGIN_CONFIG']) {
+    check(typeof process.env[k] === 'string' && process.env[k] !== '', k + ' is set');
+  }
+  check(process.env.FLASH_PLUGIN_ID === undefined || process.env.FLASH_PLUGIN_ID === 'clipnotes', 'FLASH_PLUGIN_ID is clipnotes');
+  const ppid = process.env.FLASH_PLUGIN_PARENT_PID;
+  let parentAlive = false;
+  if (ppid && /^[1-9][0-9]{0,9}$/.test(ppid)) { try { process.kill(Number(ppid), 0); parentAlive = true; } catch (e) { parentAlive = e.code === 'EPERM'; } }
+  check(parentAlive, 'the host process (FLASH_PLUGIN_PARENT_PID) is alive');
+  info('environment keys: ' + Object.keys(process.env).sort().join(' '));
+
+  lines.push('== settings (values are not shown)');
+  let cfg = null;
+  try { cfg = JSON.parse(process.env.FLASH_PLUGIN_CONFIG || '{}'); } catch (_) { /* reported below */ }
+  check(cfg !== null && typeof cfg === 'object' && !Array.isArray(cfg), 'FLASH_PLUGIN_CONFIG is a JSON object');
+  const known = { host_call_timeout_ms: 'hostCallTimeoutMs', sync_settle_ms: 'syncSettleMs', sync_dir: 'syncDir', refresh_seconds: 'refreshSeconds', max_notes: 'maxNotes', export_padding_bytes: 'exportPaddingBytes' };
+  const defaults = { hostCallTimeoutMs: 5000, syncSettleMs: 750, syncDir: null, refreshSeconds: 30, maxNotes: 5000, exportPaddingBytes: 0 };
+  for (const [key, field] of Object.entries(known)) {
+    const given = cfg && typeof cfg === 'object' && Object.prototype.hasOwnProperty.call(cfg, key);
+    if (!given) { info(key + ': not set, default in use'); continue; }
+    problem(config[field] !== defaults[field] || cfg[key] === defaults[field], key + ' is valid', 'invalid: the default is used');
+  }
+  for (const key of cfg && typeof cfg === 'object' ? Object.keys(cfg) : []) {
+    if (!Object.prototype.hasOwnProperty.call(known, key)) info('unknown setting ignored: ' + key.slice(0, 64));
+  }
+
+  lines.push('== storage');
+  check(dataDir !== null, 'a data directory is configured');
+  if (dataDir) {
+    let writable = false;
+    try { fs.accessSync(dataDir, fs.constants.W_OK); writable = true; } catch (_) { /* reported */ }
+    check(writable, 'the data directory is writable');
+    let st = null;
+    try { st = fs.statSync(notesFile); } catch (_) { /* none yet */ }
+    if (!st) info('notes.json does not exist yet');
+    else {
+      let readable = true;
+      try { readNotesFile(notesFile); } catch (_) { readable = false; }
+      check(readable, 'notes.json parses', st.size + ' bytes');
+      check(st.mtimeMs === notesMtime, 'notes.json matches what is loaded', st.mtimeMs === notesMtime ? '' : 'changed on disk; the next refresh re-reads it');
+    }
+  }
+  const sdir = config.syncDir || (dataDir ? path.join(dataDir, 'sync') : null);
+  check(sdir !== null, 'a sync directory is available');
+
+  lines.push('== store');
+  const l = live();
+  info(notes.length + ' notes, ' + l.length + ' live, ' + (notes.length - l.length) + ' deleted, ' + l.filter((n) => n.remind_at).length + ' reminders pending');
+  check(l.length <= config.maxNotes, 'within max_notes');
+  const ids = new Set();
+  for (const n of notes) {
+    const bytes = Buffer.byteLength(n.text, 'utf8');
+    const dup = ids.has(n.id);
+    ids.add(n.id);
+    info('note ' + n.id + '  ' + bytes + ' B  created ' + new Date(n.created || 0).toISOString() + '  updated ' + new Date(n.updated || 0).toISOString()
+      + (n.used ? '  used ' + new Date(n.used).toISOString() : '') + (n.deleted ? '  deleted' : '') + (n.remind_at ? '  remind ' + new Date(n.remind_at).toISOString() : ''));
+    if (dup || bytes > MAX_NOTE_BYTES) check(false, 'note ' + n.id + ' is sound', dup ? 'duplicate id' : 'over 64 KiB');
+  }
+  const catalogBytes = l.reduce((sum, n) => sum + Buffer.byteLength(JSON.stringify(noteRow(n)), 'utf8') + 1, 20);
+  check(l.length <= MAX_ROWS && catalogBytes <= MAX_CATALOG_BYTES, 'the catalog fits its quotas', l.length + ' rows, ' + catalogBytes + ' bytes');
+  const exportBytes = Buffer.byteLength(exportNotes().message, 'utf8');
+  check(exportBytes + 64 <= LINE_CAP, 'note export fits in one 10 MiB line', exportBytes + ' bytes');
+  info('poll set: ' + Object.keys(pollSet()).length + ' registrations; status observed: ' + statusObserved);
+
+  // Every unit spelling against every other of its dimension, through the real
+  // evaluator: each must be claimed, agree with the canonical units' result,
+  // and answer well inside the 50 ms query deadline.
+  lines.push('== evaluator');
+  const byDim = new Map();
+  for (const [name, [dim, , canon]] of UNITS) {
+    if (!byDim.has(dim)) byDim.set(dim, []);
+    byDim.get(dim).push([name, canon]);
+  }
+  let slowest = 0;
+  for (const [dim, names] of byDim) {
+    await new Promise((r) => setImmediate(r));
+    let ok = 0;
+    for (const [a, ca] of names) {
+      for (const [b, cb] of names) {
+        const q = '1 ' + a + ' to ' + b;
+        const t0 = process.hrtime.bigint();
+        const got = evaluate(q);
+        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+        slowest = Math.max(slowest, ms);
+        const want = evaluate('1 ' + ca + ' to ' + cb);
+        const good = got.length === 1 && want.length === 1 && got[0].title === want[0].title;
+        if (good) ok++;
+        lines.push((good ? 'ok    ' : 'FAIL  ') + dim + ': ' + q + ' = ' + (got.length ? got[0].title : '(not claimed)') + '  ' + ms.toFixed(3) + ' ms');
+      }
+    }
+    check(ok === names.length * names.length, dim + ': every spelling converts', ok + '/' + names.length * names.length);
+  }
+  check(slowest < 50, 'the slowest evaluation is inside the 50 ms query deadline', slowest.toFixed(3) + ' ms');
+
+  const summary = 'Doctor: ' + checks + ' checks, ' + (problems === 0 ? 'no problems' : problems + (problems === 1 ? ' problem' : ' problems'));
+  lines.push('== ' + summary + ' in ' + (Date.now() - started) + ' ms');
+  const report = lines.map((x) => 'clipnotes doctor: ' + x).join('\n') + '\n';
+  let where = 'stderr';
+  if (dataDir) {
+    try { writeFileAtomic(path.join(dataDir, 'doctor.txt'), report); where += ' and doctor.txt'; } catch (_) { /* stderr still has it */ }
+  }
+  try { process.stderr.write(report); } catch (_) { /* nobody reads stderr */ }
+  return { ok: true, message: summary + ' (full report on ' + where + ')' };
 }
 
 function touch(n) {

@@ -40,10 +40,12 @@ function start(config = {}, extraEnv = {}) {
       for (const w of [...waiters]) if (w.pred(f)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(f); }
     }
   });
-  child.stderr.on('data', () => {});
+  let stderrBytes = 0;
+  child.stderr.on('data', (d) => { stderrBytes += d.length; });
   let nextId = 1;
   const h = {
     child, frames, dataDir,
+    stderrBytes: () => stderrBytes,
     send(obj) { child.stdin.write(JSON.stringify(obj) + '\n'); },
     raw(text) { child.stdin.write(text); },
     request(method, params = {}, extra = {}) { const id = nextId++; h.send({ id, method, params, deadline_ms: 10000, ...extra }); return id; },
@@ -189,6 +191,39 @@ test('outbound responses over 10 MiB are replaced under the same id', async () =
   const resp = lines.filter((f) => 'id' in f);
   assert.deepEqual(resp[0], { id: 42, result: { ok: false, error: 'response exceeded outbound frame limit' } });
   assert.deepEqual(resp[1], { id: 43, result: { ok: true } });
+});
+
+test('note export: the store as its message; padded past 10 MiB, replaced by the wire under the same id', async () => {
+  const cmd = (sub, args = []) => ({ kind: 'command', command: 'note', subcommand: sub, args, raw: ['note', sub, ...args].join(' ') });
+  let h = start();
+  await h.init();
+  assert.equal((await h.reply(h.request('perform', cmd('add', ['buy', 'tea'])))).ok, true);
+  const r = await h.reply(h.request('perform', cmd('export')));
+  assert.equal(r.ok, true);
+  assert.deepEqual(JSON.parse(r.message).notes.map((n) => n.text), ['buy tea']);
+  h.child.stdin.end();
+  assert.equal(await h.exited(), 0);
+  h = start({ export_padding_bytes: 10485760 });
+  await h.init();
+  const id = h.request('perform', cmd('export'));
+  assert.deepEqual(await h.reply(id, 10000), { ok: false, error: 'response exceeded outbound frame limit' });
+  assert.deepEqual(await h.reply(h.request('ping')), { ok: true }); // still serving
+  h.child.stdin.end();
+  assert.equal(await h.exited(), 0);
+});
+
+test('note doctor: over 64 KiB of report on stderr only, a one-line summary as the answer', async () => {
+  const h = start();
+  await h.init();
+  const id = h.request('perform', { kind: 'command', command: 'note', subcommand: 'doctor', args: [], raw: 'note doctor' });
+  const r = await h.reply(id, 10000);
+  assert.equal(r.ok, true);
+  assert.match(r.message, /^Doctor: \d+ checks, no problems \(full report on stderr and doctor\.txt\)$/);
+  await new Promise((res) => setTimeout(res, 100)); // let the stderr pipe drain
+  assert.ok(h.stderrBytes() >= 65536, 'stderr ' + h.stderrBytes() + ' bytes');
+  assert.ok(fs.readFileSync(path.join(h.dataDir, 'doctor.txt'), 'utf8').length >= 65536);
+  h.child.stdin.end();
+  assert.equal(await h.exited(), 0);
 });
 
 test('exits when FLASH_PLUGIN_PARENT_PID dies', async () => {

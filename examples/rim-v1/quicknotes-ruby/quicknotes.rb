@@ -136,28 +136,47 @@ class HostCalls
     @next = 0
   end
 
+  # One request sent to the host and not yet answered.
+  Pending = Struct.new(:id, :method, :queue, :timer)
+
   # Returns [:result, value] or [:error, {"code" => ..., "message" => ...}].
   def call(method, params)
+    wait(start(method, params))
+  end
+
+  # Sends the request and returns at once, so several calls can be in flight; collect each
+  # answer with #wait, in any order (the host may answer them in any order, §4).
+  def start(method, params)
     queue = Queue.new
     id = @lock.synchronize do
       @next += 1
       "qn-#{@next}".tap { |key| @pending[key] = queue }
     end
+    pending = Pending.new(id, method, queue, nil)
     message = { 'jsonrpc' => '2.0', 'id' => id, 'method' => method }
     message['params'] = params unless params.nil?
     unless @wire.send_message(message)
       forget(id)
-      return [:error, { 'code' => nil, 'message' => 'could not send the request to the host' }]
+      queue.push(:unsent)
+      return pending
     end
-    timer = Thread.new do
+    pending.timer = Thread.new do
       sleep HOST_CALL_TIMEOUT
       queue.push(:timeout)
     end
-    answer = queue.pop
-    timer.kill
-    if answer == :timeout
-      forget(id)
-      return [:error, { 'code' => nil, 'message' => "the host did not answer #{method}" }]
+    pending
+  end
+
+  # The answer to a call made with #start: [:result, value] or [:error, error object].
+  def wait(pending)
+    answer = pending.queue.pop
+    pending.timer&.kill
+    case answer
+    when :unsent
+      return [:error, { 'code' => nil, 'message' => 'could not send the request to the host' }]
+    when :timeout
+      forget(pending.id)
+      return [:error, { 'code' => nil, 'message' => "the host did not answer #{pending.method}" }]
     end
     return [:result, answer['result']] if answer.key?('result')
 
@@ -264,6 +283,7 @@ end
 # The commands the manifest declares. Each gets validated args and the invoking principal.
 class Commands
   PANEL_ID = 'quicknotes'
+  PINNED_PANEL_ID = 'quicknotes.pinned'
   MAX_LIMIT = 200
 
   def initialize(store, host, log)
@@ -356,11 +376,7 @@ class Commands
   def show_notes_panel(args, who)
     listing = list_notes({ 'tag' => args['tag'], 'limit' => 20 }, who)
     notes = listing['payload']
-    panel = {
-      'panelId' => PANEL_ID,
-      'title' => 'Quick Notes',
-      'items' => notes.map { |n| { 'id' => n['id'], 'text' => n['text'], 'tags' => n['tags'], 'pinned' => n['pinned'] } }
-    }
+    panel = panel_params(PANEL_ID, 'Quick Notes', notes)
     kind, answer = @host.call('rim.ui.update_panel', panel)
     shown = kind == :result
     message =
@@ -371,6 +387,34 @@ class Commands
         "Could not update the panel: #{panel_problem(answer)}"
       end
     { 'payload' => { 'shown' => shown, 'notes' => notes }, 'message' => message }
+  end
+
+  # Refreshes both panels at once: the newest notes and the pinned ones. Both
+  # rim.ui.update_panel requests go out before either answer is awaited (the host answers in
+  # any order, matched by id), and the payload lists what the host said to each, in the order
+  # they were sent: its result, or its error object.
+  def refresh_panels(_args, who)
+    notes = sorted_notes(who)
+    panels = [
+      panel_params(PANEL_ID, 'Quick Notes', notes.first(20)),
+      panel_params(PINNED_PANEL_ID, 'Quick Notes: Pinned', notes.select { |n| n['pinned'] }.first(20))
+    ]
+    calls = panels.map { |panel| @host.start('rim.ui.update_panel', panel) }
+    answers = calls.map { |call| @host.wait(call) }
+    refused = answers.count { |kind, _| kind == :error }
+    answers.each_with_index do |(kind, answer), i|
+      next if kind == :result
+
+      @log.call('warn', "panel #{panels[i]['panelId']} update refused: #{answer['code'].inspect} #{answer['message']}")
+    end
+    message =
+      if refused.zero?
+        'Refreshed both Quick Notes panels'
+      else
+        first_error = answers.find { |kind, _| kind == :error }[1]
+        "Refreshed #{panels.size - refused} of #{panels.size} panels: #{panel_problem(first_error)}"
+      end
+    { 'payload' => answers.map { |_, answer| answer }, 'message' => message }
   end
 
   def delete_notes(args, who)
@@ -387,6 +431,12 @@ class Commands
   end
 
   private
+
+  # rim.ui.update_panel's params; §17 says the shape is not frozen.
+  def panel_params(panel_id, title, notes)
+    { 'panelId' => panel_id, 'title' => title,
+      'items' => notes.map { |n| { 'id' => n['id'], 'text' => n['text'], 'tags' => n['tags'], 'pinned' => n['pinned'] } } }
+  end
 
   def panel_problem(error)
     case error['code']

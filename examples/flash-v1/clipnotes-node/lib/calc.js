@@ -174,4 +174,4 @@ function evaluate(query) {
   return [];
 }
 
-module.exports = { evaluate, format };
+module.exports = { evaluate, format, UNITS };
