@@ -99,8 +99,7 @@ int RunCase(const Case& c, const std::string& fakehost, const std::string& fixtu
   rusage usage{};
   auto start = std::chrono::steady_clock::now();
   int code = Run(argv, &usage);
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%-17s exit %d  %6.1f s  peak RSS %8.1f MiB\n", c.name.c_str(), code, seconds,
               static_cast<double>(usage.ru_maxrss) / 1024.0);
   std::printf("  report.json %9.2f MiB  junit %9.2f MiB  markdown %9.2f MiB  html %9.2f MiB\n",
@@ -134,9 +133,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  fs::path base = keep.empty() ? fs::temp_directory_path() / ("flood_bench." +
-                                                               std::to_string(::getpid()))
-                               : fs::path(keep);
+  fs::path base = keep.empty()
+                      ? fs::temp_directory_path() / ("flood_bench." + std::to_string(::getpid()))
+                      : fs::path(keep);
   std::printf("fakehost %s\n", fakehost.c_str());
   for (const auto& c : kCases) {
     bool wanted = only.empty();

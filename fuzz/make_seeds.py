@@ -7,6 +7,8 @@ OUT_DIR/json             every frame example in the protocol schemas, and small 
 OUT_DIR/length_prefixed  those examples framed as RIM v1 does (u32 LE length + payload)
 OUT_DIR/ndjson           those examples as NDJSON lines
 OUT_DIR/scenario         every scenario file of both suites
+OUT_DIR/plugin_config    every fakehost.yaml (fixtures, examples)
+OUT_DIR/manifest         every manifest of the fixtures and examples
 Files under SOURCE_DIR/fuzz/regressions/<corpus>/ are copied in too: inputs that once crashed.
 """
 import hashlib
@@ -64,6 +66,11 @@ def main():
         write(out / "ndjson", b"".join(f + b"\n" for f in batch) + fdp_trailer(300, pieces))
     for path in sorted(src.glob("scenarios/**/*.yaml")):
         write(out / "scenario", path.read_bytes())
+    for path in sorted(src.glob("**/fakehost.yaml")):
+        write(out / "plugin_config", path.read_bytes())
+    for name in ("rim-plugin.json", "manifest.json"):
+        for path in sorted(src.glob("fixtures/**/" + name)) + sorted(src.glob("examples/**/" + name)):
+            write(out / "manifest", path.read_bytes())
     for path in sorted(src.glob("fuzz/regressions/*/*")):
         write(out / path.parent.name, path.read_bytes())
     (out / "stamp").write_text("")

@@ -229,7 +229,7 @@ void Session::OnFrame(wire::Frame& frame) {
   protocol::Classified c = profile_.Classify(*doc);
   entry.kind = protocol::MessageKindName(c.kind);
   entry.method = Quote(c.method);  // plugin text: keep messages readable
-  if (c.id) entry.id = IdText(*c.id);
+  if (c.id) entry.id = Quote(json::ToCompact(*c.id, parsed.lexemes));  // as it was written
 
   Inbound in;
   in.frame = index;
@@ -364,6 +364,14 @@ void Session::CheckOrder(const Inbound& in) {
 }
 
 void Session::OnPluginRequest(Inbound& in) {
+  // An id that is neither an integer nor a string (1e400, true) cannot be echoed faithfully and
+  // no protocol here accepts it: the schema check has already said so, and the host stays
+  // silent rather than answer under an id the plugin never wrote.
+  json::IdKind k = json::ClassifyId(json::Find(*in.doc, "id"));
+  if (k != json::IdKind::kInteger && k != json::IdKind::kString) {
+    Note(in.frame, "fake host: not answered: its id is neither an integer nor a string");
+    return;
+  }
   protocol::HostResponder::Answer answer =
       host_.Decide(in.method, json::Find(*in.doc, "params"), in.at);
   Note(in.frame, "fake host: " + answer.why);

@@ -1,0 +1,59 @@
+// The fakehost.yaml reader (run::ParsePluginConfig, then CheckPluginConfig against both
+// profiles) on arbitrary text. Beyond the sanitizers: a refused file says why, at a place in
+// the file; an accepted one has no error and only triggers with a method.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/json/json.hpp"
+#include "harness/run/plugin_config.hpp"
+
+namespace {
+
+[[noreturn]] void Fail(const char* what) {
+  std::fprintf(stderr, "fakehost.yaml fuzz: %s\n", what);
+  std::abort();
+}
+
+const std::vector<std::unique_ptr<fakehost::protocol::Profile>>& Profiles() {
+  static const auto profiles = [] {
+    std::vector<std::unique_ptr<fakehost::protocol::Profile>> out;
+    for (const char* name : {"rim-v1", "flash-v1"}) {
+      std::string error;
+      auto p = fakehost::protocol::Profile::Load(
+          std::string(FUZZ_SOURCE_DIR) + "/schema/" + name + "/profile.json", &error);
+      if (!p) Fail(error.c_str());
+      out.push_back(std::move(p));
+    }
+    return out;
+  }();
+  return profiles;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  fakehost::run::PluginConfig config;
+  std::vector<fakehost::scenario::LoadError> errors;
+  bool ok = fakehost::run::ParsePluginConfig(text, "fakehost.yaml", &config, &errors);
+  if (ok != errors.empty()) Fail("the verdict and the errors disagree");
+  for (const auto& e : errors)
+    if (e.message.empty() || e.loc.file != "fakehost.yaml") Fail("an error without its place");
+  if (!ok) return 0;
+  for (const auto& [name, trigger] : config.triggers) {
+    const rapidjson::Value* method = trigger ? fakehost::json::Find(*trigger, "method") : nullptr;
+    if (!method || !method->IsString() || method->GetStringLength() == 0)
+      Fail("a trigger accepted without a method");
+  }
+  for (const auto& profile : Profiles()) {
+    std::vector<fakehost::scenario::LoadError> checked;
+    bool fits = fakehost::run::CheckPluginConfig(config, *profile, &checked);
+    if (fits != checked.empty()) Fail("the check's verdict and its errors disagree");
+  }
+  return 0;
+}
