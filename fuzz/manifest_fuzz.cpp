@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "fuzz/profiles.hpp"
 #include "harness/plugin/manifest.hpp"
 
 namespace {
@@ -18,28 +18,13 @@ namespace {
   std::abort();
 }
 
-const std::vector<std::unique_ptr<fakehost::protocol::Profile>>& Profiles() {
-  static const auto profiles = [] {
-    std::vector<std::unique_ptr<fakehost::protocol::Profile>> out;
-    for (const char* name : {"rim-v1", "flash-v1"}) {
-      std::string error;
-      auto p = fakehost::protocol::Profile::Load(
-          std::string(FUZZ_SOURCE_DIR) + "/schema/" + name + "/profile.json", &error);
-      if (!p) Fail(error.c_str());
-      out.push_back(std::move(p));
-    }
-    return out;
-  }();
-  return profiles;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   int lines = 1;
   for (char c : text) lines += c == '\n';
-  for (const auto& profile : Profiles()) {
+  for (const auto& profile : fakehost::fuzz::ShippedProfiles()) {
     // The plugin directory does not exist: entrypoint rules report, never touch a real file.
     fakehost::plugin::ManifestCheck check = fakehost::plugin::CheckManifestText(
         *profile, text, profile->manifest().file, "/nonexistent/fakehost-fuzz-plugin");

@@ -4,11 +4,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "fuzz/profiles.hpp"
 #include "harness/json/json.hpp"
 #include "harness/run/plugin_config.hpp"
 
@@ -17,21 +17,6 @@ namespace {
 [[noreturn]] void Fail(const char* what) {
   std::fprintf(stderr, "fakehost.yaml fuzz: %s\n", what);
   std::abort();
-}
-
-const std::vector<std::unique_ptr<fakehost::protocol::Profile>>& Profiles() {
-  static const auto profiles = [] {
-    std::vector<std::unique_ptr<fakehost::protocol::Profile>> out;
-    for (const char* name : {"rim-v1", "flash-v1"}) {
-      std::string error;
-      auto p = fakehost::protocol::Profile::Load(
-          std::string(FUZZ_SOURCE_DIR) + "/schema/" + name + "/profile.json", &error);
-      if (!p) Fail(error.c_str());
-      out.push_back(std::move(p));
-    }
-    return out;
-  }();
-  return profiles;
 }
 
 }  // namespace
@@ -50,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!method || !method->IsString() || method->GetStringLength() == 0)
       Fail("a trigger accepted without a method");
   }
-  for (const auto& profile : Profiles()) {
+  for (const auto& profile : fakehost::fuzz::ShippedProfiles()) {
     std::vector<fakehost::scenario::LoadError> checked;
     bool fits = fakehost::run::CheckPluginConfig(config, *profile, &checked);
     if (fits != checked.empty()) Fail("the check's verdict and its errors disagree");

@@ -281,30 +281,6 @@ bool Profile::Init(const std::string& path, std::string* error) {
   return r.ok() && InitChecks(path, error);
 }
 
-const std::vector<EngineCheck>& EngineChecks() {
-  static const std::vector<EngineCheck> checks = {
-      {"not-json", {"frame", "error"}, false},
-      {"duplicate-key", {"frame", "key"}, false},
-      {"invalid-envelope", {"frame", "reason"}, false},
-      {"null-reply-id", {"frame"}, false},
-      {"bad-reply-id", {"frame", "type"}, false},
-      {"reply-id-type", {"frame", "request", "method", "id", "type", "request_id"}, false},
-      {"unknown-reply-id", {"frame", "id"}, false},
-      {"duplicate-reply", {"frame", "request", "method", "request_id", "first"}, false},
-      {"before-handshake", {"what"}, false},
-      {"after-shutdown", {"what", "notification"}, false},
-      {"stdin-blocked", {"frame", "ms"}, false},
-      {"schema", {"frame", "def", "violations"}, false},
-      {"host-frame-invalid", {"frame", "def", "violations"}, false},
-      {"oversized", {"frame", "size", "max"}, false},
-      {"truncated", {"frame", "received", "expected"}, false},
-      {"truncated-by-teardown", {"frame", "received", "expected"}, false},
-      {"header-text", {"hex", "text"}, true},
-      {"header-big-endian", {"size"}, true},
-  };
-  return checks;
-}
-
 // Reads "checks": {id: {"text": "...", "section": "..."}}. Every check the engine raises must be
 // worded, and a wording may use only the placeholders the engine fills in, so a typo in a
 // profile is an error at load time rather than a "{fram}" in a report.

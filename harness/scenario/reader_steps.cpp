@@ -245,6 +245,45 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
   return false;
 }
 
+bool Reader::ReadAnswer(const Entry& body, const Scope& scope, Answer* out) {
+  if (!body.value.IsMap()) {
+    Error(body.value.Mark(),
+          "answer takes a map: {to: NAME, result: ...} or {to: NAME, error: ...}");
+    return false;
+  }
+  const std::vector<Entry> entries = Entries(body.value);
+  const Entry* to = Find(entries, "to");
+  if (to == nullptr) {
+    Error(body.key_node.Mark(), "answer needs to: (the name an expect captured a request under)");
+    return false;
+  }
+  if (!Identifier(to->value, "to", &out->to)) return false;
+  if (auto it = scope.find(out->to); it == scope.end() || it->second.is_send) {
+    Error(to->value.Mark(),
+          "answer to '" + out->to + "' names no earlier expect with 'as: " + out->to + "'");
+    return false;
+  }
+  auto reply = std::make_shared<rapidjson::Document>();
+  reply->SetObject();
+  bool ok = true;
+  for (const Entry& e : entries) {
+    if (&e == to) continue;
+    JsonPtr value = Json(e.value);
+    if (value == nullptr) {
+      ok = false;
+      continue;
+    }
+    auto& a = reply->GetAllocator();
+    reply->AddMember(rapidjson::Value(e.key.c_str(), a), rapidjson::Value(*value, a), a);
+  }
+  if (reply->ObjectEmpty()) {
+    Error(body.key_node.Mark(), "answer needs the reply's members beside to: (result: or error:)");
+    return false;
+  }
+  out->reply = reply;
+  return ok;
+}
+
 bool Reader::DefineName(const std::string& name, const YamlMark& mark, bool is_send, Scope* scope) {
   auto it = scope->find(name);
   if (it != scope->end()) {
