@@ -61,5 +61,25 @@ TEST(CliInput, TheTimeoutFlagSpeaksTheScenarioDurationGrammar) {
   EXPECT_NE(r.err.find("bad duration '100000h' (longer than 1h)"), std::string::npos) << r.err;
 }
 
+// Flags: a mistake is exit 2 and says what was meant, before anything runs.
+TEST(CliInput, AnEnvWithoutAnEqualsSignIsBadInput) {
+  CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--env", "FOO", "--", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--env takes KEY=VALUE, got 'FOO'"), std::string::npos) << r.err;
+}
+
+TEST(CliInput, AMistypedFlagSuggestsTheNearestOne) {
+  CommandResult r = Fakehost({"run", "--protocl", "rim-v1", "--", "/bin/true"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("did you mean --protocol?"), std::string::npos) << r.err;
+}
+
+TEST(CliInput, AnUnknownProtocolListsTheKnownOnes) {
+  CommandResult r = Fakehost({"list", "--protocol", "rim-v2"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("unknown protocol 'rim-v2' (known: flash-v1, rim-v1)"), std::string::npos)
+      << r.err;
+}
+
 }  // namespace
 }  // namespace fakehost::testing

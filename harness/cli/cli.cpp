@@ -53,7 +53,7 @@ std::string DataDir() {
 std::unique_ptr<protocol::Profile> LoadProfile(const std::string& name, std::ostream& err) {
   std::string path = DataDir() + "/schema/" + name + "/profile.json";
   if (!fs::exists(path)) {
-    err << "fakehost: unknown protocol '" << name << "' (no " << path << ")\n";
+    err << "fakehost: " << UnknownProtocol(DataDir(), name) << "\n";
     return nullptr;
   }
   std::string error;
@@ -98,7 +98,56 @@ struct RunFlags {
   bool no_color = false;
 };
 
+// Levenshtein distance, for suggesting the flag a user probably meant.
+std::size_t Distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean --protocol?" for the first argument that looks like a mistyped flag of the
+// subcommand it was given to, or "".
+std::string NearestFlag(CLI::App& app, int argc, char** argv) {
+  CLI::App* command = nullptr;
+  for (int i = 1; i < argc && !command; ++i)
+    for (CLI::App* sub : app.get_subcommands({}))
+      if (sub->get_name() == argv[i]) command = sub;
+  if (!command) return {};
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.rfind("--", 0) != 0) continue;
+    arg = arg.substr(0, arg.find('='));
+    std::string best;
+    std::size_t best_distance = 3;  // at most two edits away
+    for (const CLI::Option* o : command->get_options()) {
+      for (const std::string& name : o->get_lnames()) {
+        if ("--" + name == arg) return {};  // a real flag: not the mistake
+        std::size_t d = Distance(arg, "--" + name);
+        if (d < best_distance) best_distance = d, best = "--" + name;
+      }
+    }
+    if (!best.empty()) return "; did you mean " + best + "?";
+  }
+  return {};
+}
+
 int Run(const RunFlags& f, std::ostream& out, std::ostream& err) {
+  for (const std::string& kv : f.env) {
+    if (kv.find('=') == std::string::npos || kv.front() == '=') {
+      err << "fakehost: --env takes KEY=VALUE, got '" << kv << "'\n";
+      return kBadInput;
+    }
+  }
   auto profile = LoadProfile(f.protocol, err);
   if (!profile) return kBadInput;
   auto frame_schema = LoadFrameSchema(*profile, err);
@@ -369,7 +418,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kOk;
   } catch (const CLI::ParseError& e) {
     std::string help = e.get_name() == "CallForHelp" ? "" : "run 'fakehost --help' for usage";
-    err << "fakehost: " << e.what() << "\n" << help << "\n";
+    err << "fakehost: " << e.what() << NearestFlag(app, argc, argv) << "\n" << help << "\n";
     return kBadInput;
   }
   try {

@@ -23,6 +23,12 @@ std::vector<plugin::KnownProtocol> KnownProtocols(const std::string& data_dir) {
   return known;
 }
 
+std::string UnknownProtocol(const std::string& data_dir, const std::string& name) {
+  std::string known;
+  for (const auto& p : KnownProtocols(data_dir)) known += (known.empty() ? "" : ", ") + p.name;
+  return "unknown protocol '" + name + "' (known: " + (known.empty() ? "none" : known) + ")";
+}
+
 bool PickProtocol(const std::string& data_dir, std::string* protocol, const std::string& plugin_dir,
                   std::ostream& err) {
   if (!protocol->empty()) return true;
@@ -41,7 +47,7 @@ int ManifestCheckCommand(const std::string& data_dir, const std::string& dir, st
   if (!PickProtocol(data_dir, &protocol, dir, err)) return kBadInput;
   const std::string profile_path = data_dir + "/schema/" + protocol + "/profile.json";
   if (!fs::exists(profile_path)) {
-    err << "fakehost: unknown protocol '" << protocol << "' (no " << profile_path << ")\n";
+    err << "fakehost: " << UnknownProtocol(data_dir, protocol) << "\n";
     return kBadInput;
   }
   std::string error;

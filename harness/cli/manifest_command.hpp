@@ -14,6 +14,9 @@ namespace fakehost::cli {
 /// Every protocol with a profile under `<data_dir>/schema/`, with its manifest file name.
 std::vector<plugin::KnownProtocol> KnownProtocols(const std::string& data_dir);
 
+/// "unknown protocol 'rim-v2' (known: flash-v1, rim-v1)", for a protocol with no profile.
+std::string UnknownProtocol(const std::string& data_dir, const std::string& name);
+
 /// Leaves a given --protocol alone; otherwise sets it to the protocol whose manifest
 /// `plugin_dir` holds. False, with a message on `err`, when that cannot be told.
 bool PickProtocol(const std::string& data_dir, std::string* protocol, const std::string& plugin_dir,
