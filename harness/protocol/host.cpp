@@ -131,11 +131,13 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
   // profile answers by itself (RIM rim.log, Flash storage): which method a plugin calls is its
   // own business, how the host answers it the scenario's.
   if (held_.count("*")) {
+    ++wildcard_answers_;
     a.hold = true;
     a.why = "held by the scenario";
     return a;
   }
   if (auto it = overrides_.find("*"); it != overrides_.end()) {
+    ++wildcard_answers_;
     Fill(it->second, method, "", &a);
     a.why = "scenario reply";
     return a;

@@ -43,6 +43,9 @@ class HostResponder {
     rapidjson::Document body;  ///< the reply's members; valid unless hold
     std::string why;           ///< "profile reply", "capability ui.panel not granted", ...
   };
+  /// How many requests a scenario's "*" held or answered: none means the plugin's calls were
+  /// all ones the profile answers itself, so what the scenario scripted was never exercised.
+  std::size_t wildcard_answers() const { return wildcard_answers_; }
   /// `params` is the request's params (nullptr when absent); builtins read it.
   Answer Decide(std::string_view method, const rapidjson::Value* params, Clock::time_point now);
 
@@ -60,6 +63,7 @@ class HostResponder {
   std::map<std::string, rapidjson::Document, std::less<>> overrides_;
   std::map<std::string, std::deque<Clock::time_point>, std::less<>> calls_;  // per capability
   rapidjson::Document storage_{rapidjson::kObjectType};  // builtin storage, per connection
+  std::size_t wildcard_answers_ = 0;
 };
 
 }  // namespace fakehost::protocol

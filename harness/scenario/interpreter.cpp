@@ -4,6 +4,7 @@
 // verdicts; doing both at once would have hidden a verdict change inside a move.
 #include "harness/scenario/interpreter.hpp"
 
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -106,9 +107,18 @@ class StandInParent {
   StandInParent& operator=(const StandInParent&) = delete;
   ~StandInParent() { Kill(); }
   bool Start() {
+    const pid_t parent = ::getpid();
     pid_ = ::fork();
     if (pid_ == 0) {
-      ::syscall(SYS_close_range, 3U, ~0U, 0U);
+      // fakehost's own interrupt handlers are not the stand-in's; and it dies with fakehost
+      // (the parent-death signal, and the check for a parent gone before it was set).
+      struct sigaction dfl {};
+      dfl.sa_handler = SIG_DFL;
+      ::sigaction(SIGINT, &dfl, nullptr);
+      ::sigaction(SIGTERM, &dfl, nullptr);
+      if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent ||
+          ::syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
+        ::_exit(1);
       for (;;) ::pause();
     }
     return pid_ > 0;
@@ -208,6 +218,15 @@ class Player {
   std::size_t checks_ = 0;      // steps run that check the plugin (not fragment set-up)
   StandInParent stand_in_;      // the plugin's "host" when a step kills it
   std::string not_applicable_;  // why the scenario's checks fell away (an empty for_each)
+  std::string untested_;        // why what the scenario scripts was never exercised
+  /// The reason a scenario that scripts the host's answer to "*" is untested when the plugin's
+  /// calls were all ones the host answers by itself (RIM rim.log, Flash storage).
+  std::string WildcardUnused() const {
+    return "the plugin's host calls were all ones the host answers by itself (such as a log), "
+           "so the answer this scenario scripts was never exercised: give a trigger in " +
+           (plugin_.config_file.empty() ? std::string("fakehost.yaml") : plugin_.config_file) +
+           " that calls another host method";
+  }
 };
 
 bool Player::Miss(const Step& step, std::string message, std::string expected, std::string actual,
@@ -553,6 +572,10 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
       if (found->kind == MessageKind::kRequest) captured_requests_[expect.as] = *found;
     }
     if (expect.reply) {
+      if (found->answered_by_host) {
+        untested_ = WildcardUnused();
+        return false;
+      }
       rapidjson::Document reply;
       if (!Instantiate(expect.reply, &reply, step)) return false;
       session_.Reply(*found, reply);
@@ -634,10 +657,17 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
 bool Player::DoAnswer(const Step& step, const Answer& answer) {
   auto it = captured_requests_.find(answer.to);
   if (it == captured_requests_.end())
-    return ScenarioBug(step, "answer to '" + answer.to + "': no plugin request was captured by it");
+    return ScenarioBug(step, "answer to '" + answer.to +
+                                 "': no plugin request was captured by it (or it was answered)");
+  if (it->second.answered_by_host) {
+    // The host answered it itself (a log, storage): nothing is pending for the step to answer.
+    untested_ = WildcardUnused();
+    return false;
+  }
   rapidjson::Document reply;
   if (!Instantiate(answer.reply, &reply, step)) return false;
   session_.Reply(it->second, reply);
+  captured_requests_.erase(it);
   return true;
 }
 
@@ -736,12 +766,12 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
     item_ = nullptr;
     if (!go_on) return false;
   }
-  if (matched == 0) {
-    // Nothing to check is not a pass: the scenario does not apply to this plugin.
+  if (matched == 0 && not_applicable_.empty()) {
+    // Remembered, and the steps go on: if nothing else checks the plugin, this is why the
+    // scenario does not apply to it.
     not_applicable_ = "the manifest declares no item at " + each.items +
                       (each.where ? " matching " + json::ToCompact(where) : std::string()) +
                       ", so there is nothing for this scenario to check";
-    return false;
   }
   return true;
 }
@@ -1053,7 +1083,14 @@ ScenarioResult Player::Run() {
   result_.stderr_bytes_dropped = session_.stderr_dropped();
   if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
   // A scenario passes only if it checked something the plugin did.
-  if (result_.status == Status::kPass && (!not_applicable_.empty() || checks_ == 0)) {
+  if (result_.status == Status::kPass && !untested_.empty()) {
+    result_.status = Status::kUntested;
+    result_.skip_reason = untested_;
+  } else if (result_.status == Status::kPass && scenario_.host_replies.count("*") &&
+             session_.host().wildcard_answers() == 0) {
+    result_.status = Status::kUntested;
+    result_.skip_reason = WildcardUnused();
+  } else if (result_.status == Status::kPass && checks_ == 0) {
     result_.status = Status::kSkip;
     result_.skip_reason = !not_applicable_.empty()
                               ? not_applicable_

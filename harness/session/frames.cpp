@@ -270,7 +270,14 @@ void Session::OnResponse(Inbound& in, TranscriptEntry& entry) {
   const rapidjson::Value* id = json::Find(*in.doc, "id");
   std::string n = std::to_string(in.frame);
   json::IdKind k = json::ClassifyId(id);
-  if (id && k != json::IdKind::kNull)
+  // An open request under this id takes the answer first; only then is it an echo of noise.
+  auto open_request = [&](const std::string& key) {
+    auto [first, last] = requests_.equal_range(key);
+    for (auto r = first; r != last; ++r)
+      if (!r->second.answer_frame) return true;
+    return false;
+  };
+  if (id && k != json::IdKind::kNull && !open_request(json::IdKey(*id)))
     if (auto noise = noise_.find(json::IdKey(*id)); noise != noise_.end()) {
       // The Flash Rust SDK's older generation echoed such ids; its current one drops them.
       // Either is conforming: the scenario's requirement is that the plugin goes on serving.

@@ -225,7 +225,7 @@ class Session {
   std::multimap<std::string, PendingRequest> requests_;  // by IdKey, in the order sent
   // Requests the host sent deliberately invalid and the protocol does not accept as requests
   // (ids of the wrong type): an answer echoing one is allowed, none is owed. By IdKey.
-  std::map<std::string, std::size_t> noise_;
+  std::multimap<std::string, std::size_t> noise_;
   std::map<std::string, std::int64_t> next_ids_;  // per id sequence, by method or ""
   Clock::time_point started_;
   std::optional<Clock::time_point> exit_seen_;
