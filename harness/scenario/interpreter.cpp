@@ -4,9 +4,6 @@
 // verdicts; doing both at once would have hidden a verdict change inside a move.
 #include "harness/scenario/interpreter.hpp"
 
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +15,7 @@
 #include <set>
 
 #include "harness/json/json.hpp"
+#include "harness/process/stand_in.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/template.hpp"
 #include "harness/session/session.hpp"
@@ -95,46 +93,6 @@ bool HasStep(const std::vector<Step>& steps) {
   }
   return false;
 }
-
-// A process standing in for the host, for scenarios that end it (Flash: "A plugin should also
-// exit when FLASH_PLUGIN_PARENT_PID dies"). fakehost cannot die in a scenario; this can. The
-// child only pauses: after fork() in a threaded program it may call async-signal-safe
-// functions alone, and it closes every inherited descriptor so it holds no plugin's pipe.
-class StandInParent {
- public:
-  StandInParent() = default;
-  StandInParent(const StandInParent&) = delete;
-  StandInParent& operator=(const StandInParent&) = delete;
-  ~StandInParent() { Kill(); }
-  bool Start() {
-    const pid_t parent = ::getpid();
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      // fakehost's own interrupt handlers are not the stand-in's; and it dies with fakehost
-      // (the parent-death signal, and the check for a parent gone before it was set).
-      struct sigaction dfl {};
-      dfl.sa_handler = SIG_DFL;
-      ::sigaction(SIGINT, &dfl, nullptr);
-      ::sigaction(SIGTERM, &dfl, nullptr);
-      if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent ||
-          ::syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
-        ::_exit(1);
-      for (;;) ::pause();
-    }
-    return pid_ > 0;
-  }
-  void Kill() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    pid_ = -1;
-  }
-  pid_t pid() const { return pid_; }
-
- private:
-  pid_t pid_ = -1;
-};
 
 // Patterns of a filter with the variables filled in, once per step.
 struct Patterns {
@@ -214,11 +172,11 @@ class Player {
   std::size_t step_number_ = 0;
   Clock::time_point hard_deadline_;
   Ms hard_limit_{0};
-  bool stopped_ = false;        // a `shutdown` step ran: the teardown is not needed
-  std::size_t checks_ = 0;      // steps run that check the plugin (not fragment set-up)
-  StandInParent stand_in_;      // the plugin's "host" when a step kills it
-  std::string not_applicable_;  // why the scenario's checks fell away (an empty for_each)
-  std::string untested_;        // why what the scenario scripts was never exercised
+  bool stopped_ = false;             // a `shutdown` step ran: the teardown is not needed
+  std::size_t checks_ = 0;           // steps run that check the plugin (not fragment set-up)
+  process::StandInParent stand_in_;  // the plugin's "host" when a step kills it
+  std::string not_applicable_;       // why the scenario's checks fell away (an empty for_each)
+  std::string untested_;             // why what the scenario scripts was never exercised
   /// The reason a scenario that scripts the host's answer to "*" is untested when the plugin's
   /// calls were all ones the host answers by itself (RIM rim.log, Flash storage).
   std::string WildcardUnused() const {
