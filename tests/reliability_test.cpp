@@ -387,46 +387,38 @@ INSTANTIATE_TEST_SUITE_P(Reliability, Escape,
                            return name;
                          });
 
-TEST(Reliability, ACpuBurnerIsEndedByTheCpuLimitAndTheReportSaysSo) {
+// Runs a hostile fixture under one resource-limit flag and checks that the limit ended it, that
+// the console and report.json both name the limit, and that nothing is left behind.
+void ExpectEndedByLimit(const std::string& fixture, const std::string& flag,
+                        const std::string& value, const std::string& named) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   const std::string marker = RunMarker();
   const std::string out = MakeTempDir();
-  CommandResult r = RunCommand({FakehostBin(), "run", "--protocol", "rim-v1", "--plugin",
-                                Hostile("burns-cpu"), "--out", out, "--no-color", "--env", marker,
-                                "--limit-cpu", "1", "--only", "handshake/accepts-offered-version"},
-                               std::chrono::seconds(60));
+  CommandResult r = RunCommand(
+      {FakehostBin(), "run", "--protocol", "rim-v1", "--plugin", Hostile(fixture), "--out", out,
+       "--no-color", "--env", marker, flag, value, "--only", "handshake/accepts-offered-version"},
+      std::chrono::seconds(60));
   const std::string report = ReadFile(out + "/report.json");
   fs::remove_all(out);
   const Aftermath left = Collect(marker);
   ASSERT_FALSE(r.timed_out) << r.out << r.err;
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("CPU time limit of 1 s reached"), std::string::npos) << r.out;
-  EXPECT_NE(report.find("CPU time limit of 1 s reached"), std::string::npos);
+  EXPECT_NE(r.out.find(named), std::string::npos) << r.out;
+  EXPECT_NE(report.find(named), std::string::npos);
   EXPECT_EQ(left.alive, std::vector<pid_t>{});
   EXPECT_EQ(left.zombies, 0);
+}
+
+TEST(Reliability, ACpuBurnerIsEndedByTheCpuLimitAndTheReportSaysSo) {
+  ExpectEndedByLimit("burns-cpu", "--limit-cpu", "1", "CPU time limit of 1 s reached");
 }
 
 TEST(Reliability, AnUnboundedAllocatorIsEndedByTheAddressSpaceLimitAndTheReportSaysSo) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "an ASan-built fixture reserves terabytes of shadow: no address-space limit fits";
 #endif
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-  const std::string marker = RunMarker();
-  const std::string out = MakeTempDir();
-  CommandResult r =
-      RunCommand({FakehostBin(), "run", "--protocol", "rim-v1", "--plugin",
-                  Hostile("allocates-without-bound"), "--out", out, "--no-color", "--env", marker,
-                  "--limit-memory", "256", "--only", "handshake/accepts-offered-version"},
-                 std::chrono::seconds(60));
-  const std::string report = ReadFile(out + "/report.json");
-  fs::remove_all(out);
-  const Aftermath left = Collect(marker);
-  ASSERT_FALSE(r.timed_out) << r.out << r.err;
-  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("address-space limit of 256 MiB reached"), std::string::npos) << r.out;
-  EXPECT_NE(report.find("address-space limit of 256 MiB reached"), std::string::npos);
-  EXPECT_EQ(left.alive, std::vector<pid_t>{});
-  EXPECT_EQ(left.zombies, 0);
+  ExpectEndedByLimit("allocates-without-bound", "--limit-memory", "256",
+                     "address-space limit of 256 MiB reached");
 }
 
 // Ctrl-C three times: the first ends the waits, the second and third (during teardown) cut the
