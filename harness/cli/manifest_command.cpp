@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "harness/cli/cli.hpp"
+#include "harness/cli/command.hpp"
 #include "harness/protocol/profile.hpp"
 
 namespace fakehost::cli {
@@ -74,6 +75,28 @@ int ManifestCheckCommand(const std::string& data_dir, const std::string& dir, st
   out << check.file << ": refused, " << check.problems.size()
       << (check.problems.size() == 1 ? " problem" : " problems") << " (" << host << ")\n";
   return kFailures;
+}
+
+}  // namespace fakehost::cli
+
+namespace fakehost::cli {
+
+void AddManifestCommands(CLI::App& app, Commands* commands) {
+  struct Flags {
+    std::string dir, protocol;
+  };
+  auto f = std::make_shared<Flags>();
+  CLI::App* manifest = app.add_subcommand("manifest", "work with a plugin's manifest");
+  manifest->require_subcommand(1);
+  CLI::App* check =
+      manifest->add_subcommand("check", "check a manifest as the real host's loader would");
+  check->add_option("dir", f->dir, "the plugin directory")->required();
+  check->add_option("--protocol,-p", f->protocol,
+                    "rim-v1 or flash-v1 (default: detected from the directory)");
+  commands->push_back({check, [f](const Context& ctx) {
+                         return ManifestCheckCommand(ctx.data_dir, f->dir, f->protocol, ctx.out,
+                                                     ctx.err);
+                       }});
 }
 
 }  // namespace fakehost::cli

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "harness/cli/cli.hpp"
+#include "harness/cli/command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/run/runner.hpp"
@@ -201,6 +202,21 @@ int SchemaCheckCommand(const std::string& data_dir, const std::string& file, std
   ok &= CheckHostFrames(data_dir, *s, file, out, err, &bad_input);
   if (bad_input) return kBadInput;
   return ok ? kOk : kFailures;
+}
+
+}  // namespace fakehost::cli
+
+namespace fakehost::cli {
+
+void AddSchemaCommands(CLI::App& app, Commands* commands) {
+  auto file = std::make_shared<std::string>();
+  CLI::App* schema = app.add_subcommand("schema", "work with a protocol's frame schema");
+  schema->require_subcommand(1);
+  CLI::App* check = schema->add_subcommand("check", "certify a schema's examples");
+  check->add_option("file", *file, "the schema file")->required();
+  commands->push_back({check, [file](const Context& ctx) {
+                         return SchemaCheckCommand(ctx.data_dir, *file, ctx.out, ctx.err);
+                       }});
 }
 
 }  // namespace fakehost::cli

@@ -1,0 +1,62 @@
+// What every subcommand shares: where the data lives, and how a command file wires itself in.
+//
+// Each command lives in its own file, which adds its flags to the CLI::App it is given and
+// registers the action to run when it was the one parsed. cli.cpp only parses and dispatches, so
+// a new command is one file and one line there.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fakehost::protocol {
+class Profile;
+}
+namespace fakehost::schema {
+class FrameSchema;
+}
+
+namespace fakehost::cli {
+
+/// What a command's action may use.
+struct Context {
+  std::string data_dir;  ///< profiles under schema/, suites under scenarios/
+  std::ostream& out;
+  std::ostream& err;
+};
+
+/// A parsed (sub)command and what to do when it was given. `app` is the innermost App
+/// (`schema check`, not `schema`).
+struct Command {
+  CLI::App* app;
+  std::function<int(const Context&)> action;
+};
+using Commands = std::vector<Command>;
+
+/// Where profiles, schemas and suites live: $FAKEHOST_HOME, else the source tree the binary was
+/// built from.
+std::string DataDir();
+
+/// The profile `<data_dir>/schema/<name>/profile.json`, or null with a message on `err` (an
+/// unknown protocol lists the known ones).
+std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, const std::string& name,
+                                               std::ostream& err);
+
+/// The profile's frame schema; null (with a message on `err`) when it cannot be loaded, and null
+/// without one when the profile names none.
+std::unique_ptr<schema::FrameSchema> LoadFrameSchema(const protocol::Profile& profile,
+                                                     std::ostream& err);
+
+/// Now, as "2026-12-02T04:59:32Z".
+std::string NowIso8601();
+
+/// The flags of `fakehost run`, and `list`/`lint`, wired onto `app`.
+void AddRunCommand(CLI::App& app, Commands* commands);
+void AddListCommands(CLI::App& app, Commands* commands);
+void AddManifestCommands(CLI::App& app, Commands* commands);
+void AddSchemaCommands(CLI::App& app, Commands* commands);
+
+}  // namespace fakehost::cli

@@ -1,0 +1,50 @@
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+#include "harness/cli/command.hpp"
+#include "harness/cli/manifest_command.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/schema/schema.hpp"
+
+#ifndef FAKEHOST_DATA_DIR
+#define FAKEHOST_DATA_DIR "."
+#endif
+
+namespace fakehost::cli {
+
+std::string DataDir() {
+  if (const char* home = std::getenv("FAKEHOST_HOME"); home && *home) return home;
+  return FAKEHOST_DATA_DIR;
+}
+
+std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, const std::string& name,
+                                               std::ostream& err) {
+  std::string path = data_dir + "/schema/" + name + "/profile.json";
+  if (!std::filesystem::exists(path)) {
+    err << "fakehost: " << UnknownProtocol(data_dir, name) << "\n";
+    return nullptr;
+  }
+  std::string error;
+  auto profile = protocol::Profile::Load(path, &error);
+  if (!profile) err << "fakehost: " << error << "\n";
+  return profile;
+}
+
+std::unique_ptr<schema::FrameSchema> LoadFrameSchema(const protocol::Profile& profile,
+                                                     std::ostream& err) {
+  if (profile.schema_path().empty()) return nullptr;
+  std::string error;
+  auto s = schema::FrameSchema::Load(profile.schema_path(), &error);
+  if (!s) err << "fakehost: " << error << "\n";
+  return s;
+}
+
+std::string NowIso8601() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace fakehost::cli

@@ -1,0 +1,276 @@
+// `fakehost run`: plays a suite against one plugin and writes its reports.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include "harness/cli/cli.hpp"
+#include "harness/cli/command.hpp"
+#include "harness/cli/manifest_command.hpp"
+#include "harness/json/json.hpp"
+#include "harness/process/child.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/run/manifest_scenario.hpp"
+#include "harness/run/runner.hpp"
+#include "harness/scenario/duration.hpp"
+#include "harness/scenario/interpreter.hpp"
+#include "harness/schema/schema.hpp"
+#include "harness/session/interrupt.hpp"
+
+#ifndef FAKEHOST_VERSION
+#define FAKEHOST_VERSION "0.0.0"
+#endif
+
+namespace fakehost::cli {
+namespace {
+
+struct RunFlags {
+  std::string protocol;
+  std::string plugin_dir;
+  std::vector<std::string> argv;
+  std::string suite;
+  std::vector<std::string> only, skip, env, reports;
+  std::string out_dir = "reports/latest";
+  std::string transcripts_dir;  ///< --transcripts DIR: one JSON-lines file per scenario
+  std::string plugin_id;
+  std::string config;  ///< --config FILE: the plugin's fakehost.yaml, when not beside it
+  std::string timeout;
+  int jobs = 0;
+  int repeat = 1;
+  std::optional<std::int64_t> limit_cpu;     ///< --limit-cpu SECONDS (0: none)
+  std::optional<std::int64_t> limit_memory;  ///< --limit-memory MIB (0: none)
+  bool strict = false;
+  bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
+  bool no_color = false;
+};
+
+int Run(const RunFlags& f, const Context& ctx) {
+  std::ostream& out = ctx.out;
+  std::ostream& err = ctx.err;
+  for (const std::string& kv : f.env) {
+    if (kv.find('=') == std::string::npos || kv.front() == '=') {
+      err << "fakehost: --env takes KEY=VALUE, got '" << kv << "'\n";
+      return kBadInput;
+    }
+  }
+  auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
+  if (!profile) return kBadInput;
+  auto frame_schema = LoadFrameSchema(*profile, err);
+  if (!profile->schema_path().empty() && !frame_schema) return kBadInput;
+
+  std::string suite = f.suite.empty() ? ctx.data_dir + "/scenarios/" + f.protocol : f.suite;
+  std::vector<scenario::Scenario> scenarios;
+  std::vector<std::string> errors;
+  if (!run::LoadSuite(suite, *profile, &scenarios, &errors)) {
+    for (const auto& e : errors) err << e << "\n";
+    err << "fakehost: the suite has errors; nothing was run\n";
+    return kBadInput;
+  }
+  // manifest/loads-in-host heads the suite of a plugin that has a manifest: it is played here,
+  // before anything is spawned, not by the interpreter.
+  if (!f.plugin_dir.empty()) scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
+  auto selected = run::Select(scenarios, f.only, f.skip);
+  if (selected.empty()) {
+    err << "fakehost: no scenario selected (" << scenarios.size() << " in " << suite
+        << "); check --only/--skip\n";
+    return kBadInput;
+  }
+  bool manifest_selected = !f.plugin_dir.empty() && selected.front() == &scenarios.front();
+  if (manifest_selected) selected.erase(selected.begin());
+
+  // Report destinations are checked before anything runs.
+  std::vector<std::unique_ptr<report::Reporter>> files;
+  files.push_back(report::MakeJsonReporter(f.out_dir + "/report.json"));
+  for (const auto& spec : f.reports) {
+    auto eq = spec.find('=');
+    std::string format = spec.substr(0, eq);
+    if (eq == std::string::npos || eq + 1 == spec.size()) {
+      err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
+      return kBadInput;
+    }
+    std::string error;
+    auto reporter = report::MakeFileReporter(format, spec.substr(eq + 1), &error);
+    if (!reporter) {
+      err << "fakehost: --report " << spec << ": " << error << "\n";
+      return kBadInput;
+    }
+    files.push_back(std::move(reporter));
+  }
+  if (!f.transcripts_dir.empty())
+    files.push_back(report::MakeTranscriptsReporter(f.transcripts_dir));
+
+  // The manifest as the real host reads it. A refused one is the plugin's failure: nothing
+  // else runs, since its host would never start it.
+  plugin::ManifestCheck check;
+  std::optional<scenario::ScenarioResult> manifest_result;
+  if (!f.plugin_dir.empty()) {
+    auto m0 = std::chrono::steady_clock::now();
+    check = plugin::CheckManifest(*profile, f.plugin_dir);
+    if (!check.readable) {
+      err << "fakehost: " << check.error << "\n";
+      return kBadInput;
+    }
+    if (manifest_selected || !check.loads)
+      manifest_result = run::ManifestResult(
+          *profile, check,
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m0).count());
+  }
+
+  run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
+  scenario::PluginTarget plugin;
+  std::string error;
+  // An entrypoint that cannot be run is bad input (exit 2, nothing to run), even where the
+  // manifest check also lists it; any other refusal is the plugin's failure.
+  auto refused_for = [&](std::string_view rule) {
+    return std::any_of(check.problems.begin(), check.problems.end(),
+                       [&](const plugin::ManifestProblem& p) { return p.rule == rule; });
+  };
+  bool unrunnable = !check.loads && !refused_for("entrypoint-inside") &&
+                    (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));
+  if (check.loads || f.plugin_dir.empty() || unrunnable) {
+    if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
+      err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+  } else {
+    plugin.dir = f.plugin_dir;
+  }
+  if (!check.loads && check.manifest && !unrunnable) {
+    auto text = [&](const std::string& pointer) {
+      const rapidjson::Value* v =
+          pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
+      return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+    };
+    plugin.id = text(profile->manifest().id);
+    plugin.version = text(profile->manifest().version);
+  }
+
+  protocol::LimitsSpec limits;
+  if (!protocol::ResolveLimits(profile->limits(), f.limit_cpu, f.limit_memory, &limits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
+
+  run::RunOptions options;
+  options.jobs =
+      f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.repeat = f.repeat;
+  options.play.strict = f.strict;
+  options.play.interrupted = &session::InterruptFlag();
+  if (!f.timeout.empty() && !scenario::ParseDuration(f.timeout, &options.play.timeout, &error)) {
+    err << "fakehost: --timeout: " << error << "\n";
+    return kBadInput;
+  }
+
+  run::RunReport report;
+  report.tool_version = FAKEHOST_VERSION;
+  report.protocol = profile->name();
+  report.protocol_title = profile->title();
+  report.suite = suite;
+  report.started_at = NowIso8601();
+  report.strict = f.strict;
+  report.jobs = options.jobs;
+  report.plugin = {plugin.id, plugin.version, plugin.dir, plugin.spawn.argv};
+
+  process::InitProcessEnvironment();
+  session::InstallInterruptHandlers();
+
+  auto console = report::MakeConsoleReporter(
+      out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
+  console->RunStarting(report);
+  auto t0 = std::chrono::steady_clock::now();
+  if (manifest_result) console->ScenarioEnded(*manifest_result);
+  if (manifest_result && !check.loads) {
+    for (const scenario::Scenario* s : selected) {
+      scenario::ScenarioResult r = scenario::ResultFor(*s, scenario::Status::kNotRun);
+      r.skip_reason = std::string("its host refuses this plugin's manifest (see ") +
+                      run::kManifestScenarioId + ")";
+      console->ScenarioEnded(r);
+      report.scenarios.push_back(std::move(r));
+    }
+  } else {
+    report.scenarios =
+        run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options,
+                          [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
+  }
+  if (manifest_result) report.scenarios.insert(report.scenarios.begin(), *manifest_result);
+  // Whatever a plugin left reparented to us (every Child has killed its own enclosure by now)
+  // is killed, and every zombie reaped, before the reports claim the run is over.
+  process::SweepOrphans();
+  report.summary.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  run::Summarise(&report);
+  console->RunEnded(report, &error);
+
+  bool written = true;
+  for (auto& r : files) {
+    if (!r->RunEnded(report, &error)) {
+      err << "fakehost: " << error << "\n";
+      written = false;
+    }
+  }
+  if (!written || report.summary.errored > 0 || session::InterruptFlag().load())
+    return kHarnessError;
+  const run::Summary& m = report.summary;
+  // The manifest check alone is not a check of the plugin's protocol behaviour.
+  int manifest_passed = manifest_result && manifest_result->status == scenario::Status::kPass;
+  if (m.passed - manifest_passed + m.failed + m.warned == 0) {
+    err << "fakehost: no scenario checked anything about this plugin (" << m.untested
+        << " untested, " << m.skipped << " not applicable): this is not a pass\n";
+    return kFailures;
+  }
+  if (f.fail_untested && m.untested > 0) {
+    err << "fakehost: " << m.untested
+        << " scenarios untested (--fail-untested): give their triggers in fakehost.yaml\n";
+    return kFailures;
+  }
+  return m.failed > 0 ? kFailures : kOk;
+}
+
+}  // namespace
+
+void AddRunCommand(CLI::App& app, Commands* commands) {
+  auto rf = std::make_shared<RunFlags>();
+  CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
+  run->add_option("--protocol,-p", rf->protocol,
+                  "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
+  run->add_option("--plugin", rf->plugin_dir, "plugin directory (with its manifest)");
+  run->add_option("argv", rf->argv, "after --: a bare executable and its arguments");
+  run->add_option("--suite", rf->suite, "scenario directory (default scenarios/<protocol>)");
+  run->add_option("--only", rf->only, "run only scenario ids matching this glob (repeatable)");
+  run->add_option("--skip", rf->skip, "skip scenario ids matching this glob (repeatable)");
+  run->add_option("--jobs,-j", rf->jobs, "scenarios in parallel (default: cores)");
+  run->add_option("--report", rf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  run->add_option("--transcripts", rf->transcripts_dir,
+                  "DIR: every frame of every scenario, as JSON lines");
+  run->add_option("--out", rf->out_dir, "directory for report.json (default reports/latest)");
+  run->add_option("--env", rf->env, "KEY=VALUE added to the plugin's environment (repeatable)");
+  run->add_option("--plugin-id", rf->plugin_id, "plugin id when running a bare executable");
+  run->add_option("--timeout", rf->timeout, "hard limit per scenario (default: the profile's)");
+  run->add_option("--repeat", rf->repeat, "play each scenario N times (stability)");
+  run->add_option("--limit-cpu", rf->limit_cpu,
+                  "CPU seconds per plugin process, 0 for none (default: the profile's)");
+  run->add_option("--limit-memory", rf->limit_memory,
+                  "address space per plugin process in MiB, 0 for none (default: the profile's)");
+  run->add_flag("--strict", rf->strict, "should-level misses fail the run");
+  run->add_option("--config", rf->config,
+                  "FILE: the plugin's fakehost.yaml (default: fakehost.yaml beside the manifest)");
+  run->add_flag("--fail-untested", rf->fail_untested,
+                "a scenario left untested (a trigger is missing) fails the run");
+  run->add_flag("--no-color", rf->no_color, "no ANSI colours on the console");
+  commands->push_back({run, [rf](const Context& ctx) {
+                         if (rf->plugin_dir.empty() == rf->argv.empty()) {
+                           ctx.err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
+                           return int{kBadInput};
+                         }
+                         if (!PickProtocol(ctx.data_dir, &rf->protocol, rf->plugin_dir, ctx.err))
+                           return int{kBadInput};
+                         return Run(*rf, ctx);
+                       }});
+}
+
+}  // namespace fakehost::cli
