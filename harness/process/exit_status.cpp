@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 
+#include "harness/os/signals.hpp"
 #include "harness/process/child.hpp"
 #include "harness/process/child_state.hpp"
 #include "harness/process/contain.hpp"
@@ -31,9 +32,7 @@ std::string ExitStatus::Describe() const {
   if (code) {
     text = "exit code " + std::to_string(*code);
   } else if (signal) {
-    const char* abbrev = ::sigabbrev_np(*signal);  // "TERM"; null for unnamed (real-time)
-    text = abbrev != nullptr ? std::string("killed by SIG") + abbrev
-                             : "killed by signal " + std::to_string(*signal);
+    text = "killed by " + os::SignalName(*signal);
   }
   if (!limit.empty()) text += ": " + limit;
   return text;

@@ -1,5 +1,7 @@
 #include "harness/protocol/profile.hpp"
 
+#include "harness/os/signals.hpp"
+
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -78,7 +80,7 @@ bool ReadStopStep(Reader& r, const rapidjson::Value& v, const std::string& where
     out->time = Ms(wait->GetInt64());
   } else if (const rapidjson::Value* sig = json::Find(v, "signal")) {
     out->kind = StopStepSpec::Kind::kSignal;
-    out->signal = sig->IsString() ? SignalFromName(sig->GetString()) : 0;
+    out->signal = sig->IsString() ? os::SignalNumber(sig->GetString()) : 0;
     if (out->signal == 0) return r.Fail(where + "/signal", "expected a signal name");
   } else {
     return r.Fail(where, "expected one of write, close_stdin, wait_ms, signal");
@@ -416,19 +418,6 @@ const std::vector<StopStepSpec>* Profile::StopSequence(std::string_view name) co
   return it == stop_sequences_.end() ? nullptr : &it->second;
 }
 
-namespace {
-struct SignalEntry {
-  const char* name;
-  int number;
-};
-constexpr SignalEntry kSignals[] = {
-    {"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ABRT", SIGABRT}, {"KILL", SIGKILL},
-    {"SEGV", SIGSEGV}, {"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1},
-    {"USR2", SIGUSR2}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"BUS", SIGBUS},
-    {"FPE", SIGFPE},   {"ILL", SIGILL},   {"TRAP", SIGTRAP}, {"SYS", SIGSYS},   {"XCPU", SIGXCPU},
-};
-}  // namespace
-
 bool ResolveLimits(const LimitsSpec& profile, std::optional<std::int64_t> cpu_seconds,
                    std::optional<std::int64_t> memory_mib, LimitsSpec* out, std::string* error) {
   *out = profile;
@@ -451,24 +440,6 @@ bool ResolveLimits(const LimitsSpec& profile, std::optional<std::int64_t> cpu_se
     out->address_space_bytes = static_cast<std::uint64_t>(*memory_mib) << 20;
   }
   return true;
-}
-
-int SignalFromName(std::string_view name) {
-  if (name.substr(0, 3) == "SIG") name.remove_prefix(3);
-  for (const auto& s : kSignals)
-    if (name == s.name) return s.number;
-  int n = 0;
-  for (char ch : name) {
-    if (ch < '0' || ch > '9' || n > 64) return 0;
-    n = n * 10 + (ch - '0');
-  }
-  return n;
-}
-
-std::string SignalName(int signal) {
-  for (const auto& s : kSignals)
-    if (signal == s.number) return std::string("SIG") + s.name;
-  return "signal " + std::to_string(signal);
 }
 
 const rapidjson::Value* Profile::trigger(std::string_view name) const {

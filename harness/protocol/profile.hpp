@@ -200,9 +200,4 @@ class Profile {
 bool ResolveLimits(const LimitsSpec& profile, std::optional<std::int64_t> cpu_seconds,
                    std::optional<std::int64_t> memory_mib, LimitsSpec* out, std::string* error);
 
-/// Parses "TERM", "SIGTERM" or a number; 0 if unknown.
-int SignalFromName(std::string_view name);
-/// "SIGTERM" for 15; "signal 99" for unknown numbers.
-std::string SignalName(int signal);
-
 }  // namespace fakehost::protocol

@@ -213,13 +213,5 @@ TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
       << error;
 }
 
-TEST(Signals, ParseNamesAndNumbers) {
-  EXPECT_EQ(SignalFromName("TERM"), SIGTERM);
-  EXPECT_EQ(SignalFromName("SIGKILL"), SIGKILL);
-  EXPECT_EQ(SignalFromName("9"), 9);
-  EXPECT_EQ(SignalFromName("BOGUS"), 0);
-  EXPECT_EQ(SignalName(SIGTERM), "SIGTERM");
-}
-
 }  // namespace
 }  // namespace fakehost::protocol

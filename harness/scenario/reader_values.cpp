@@ -3,6 +3,7 @@
 #include <csignal>
 #include <limits>
 
+#include "harness/os/signals.hpp"
 #include "harness/scenario/duration.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/matcher_internal.hpp"
@@ -12,21 +13,6 @@
 
 namespace fakehost::scenario::internal {
 namespace {
-
-struct SignalName {
-  const char* name;
-  int number;
-};
-constexpr SignalName kSignals[] = {
-    {"HUP", SIGHUP},       {"INT", SIGINT},   {"QUIT", SIGQUIT},   {"ILL", SIGILL},
-    {"TRAP", SIGTRAP},     {"ABRT", SIGABRT}, {"BUS", SIGBUS},     {"FPE", SIGFPE},
-    {"KILL", SIGKILL},     {"USR1", SIGUSR1}, {"SEGV", SIGSEGV},   {"USR2", SIGUSR2},
-    {"PIPE", SIGPIPE},     {"ALRM", SIGALRM}, {"TERM", SIGTERM},   {"CHLD", SIGCHLD},
-    {"CONT", SIGCONT},     {"STOP", SIGSTOP}, {"TSTP", SIGTSTP},   {"TTIN", SIGTTIN},
-    {"TTOU", SIGTTOU},     {"URG", SIGURG},   {"XCPU", SIGXCPU},   {"XFSZ", SIGXFSZ},
-    {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF}, {"WINCH", SIGWINCH}, {"IO", SIGIO},
-    {"SYS", SIGSYS},
-};
 
 bool IsIdentifier(std::string_view s) {
   if (s.empty() || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_')) {
@@ -183,23 +169,10 @@ bool Reader::Pointer(const YamlNode& node, const std::string& what, std::string*
 
 bool Reader::SignalOf(const YamlNode& node, int* number, std::string* name) {
   const std::string text = node.IsScalar() ? node.Scalar() : std::string();
-  int n = 0;
-  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (!text.empty() && ec == std::errc() && ptr == text.data() + text.size() && n >= 1 && n <= 64) {
+  if (int n = os::SignalNumber(text); n != 0) {
     *number = n;
-    *name = "signal " + text;
-    for (const SignalName& s : kSignals) {
-      if (s.number == n) *name = std::string("SIG") + s.name;
-    }
+    *name = os::SignalName(n);
     return true;
-  }
-  const std::string_view bare = std::string_view(text).substr(text.rfind("SIG", 0) == 0 ? 3 : 0);
-  for (const SignalName& s : kSignals) {
-    if (bare == s.name) {
-      *number = s.number;
-      *name = std::string("SIG") + s.name;
-      return true;
-    }
   }
   Error(node.Mark(), "unknown signal '" + text +
                          "' (a name such as TERM, KILL, INT, HUP, USR1, "

@@ -1,0 +1,291 @@
+// The step loop, variables, matching, and how a miss is recorded (see player.hpp).
+#include "harness/scenario/player.hpp"
+
+#include "harness/json/json.hpp"
+#include "harness/scenario/template.hpp"
+
+namespace fakehost::scenario::player {
+
+std::string MsText(Ms ms) { return std::to_string(ms.count()) + " ms"; }
+std::string MsText(double ms) { return std::to_string(static_cast<long long>(ms + 0.5)) + " ms"; }
+
+std::string Join(const std::vector<Mismatch>& mismatches) {
+  std::string out;
+  for (const auto& m : mismatches) out += (out.empty() ? "" : "; ") + m.ToString();
+  return out;
+}
+
+bool IsEmptyValue(const rapidjson::Value& v) {
+  return v.IsNull() || (v.IsBool() && !v.GetBool()) || (v.IsArray() && v.Empty()) ||
+         (v.IsString() && v.GetStringLength() == 0);
+}
+
+void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out) {
+  out->SetObject();
+  auto& a = out->GetAllocator();
+  const rapidjson::Value* args = item.IsObject() ? json::Find(item, "arguments") : nullptr;
+  if (!args || !args->IsArray()) return;
+  for (const auto& arg : args->GetArray()) {
+    const rapidjson::Value* name = arg.IsObject() ? json::Find(arg, "name") : nullptr;
+    const rapidjson::Value* type = arg.IsObject() ? json::Find(arg, "type") : nullptr;
+    const rapidjson::Value* required = arg.IsObject() ? json::Find(arg, "required") : nullptr;
+    if (!name || !name->IsString() || !required || !required->IsBool() || !required->GetBool())
+      continue;
+    std::string_view t = type && type->IsString() ? type->GetString() : "string";
+    rapidjson::Value v;
+    if (t == "number" || t == "integer")
+      v.SetInt(1);
+    else if (t == "boolean")
+      v.SetBool(true);
+    else if (t == "object")
+      v.SetObject();
+    else if (t == "array")
+      v.SetArray();
+    else
+      v.SetString("fakehost", a);
+    out->AddMember(rapidjson::Value(*name, a), v, a);
+  }
+}
+
+bool Player::Miss(const Step& step, std::string message, std::string expected, std::string actual,
+                  std::optional<std::size_t> frame) {
+  Failure f;
+  f.level = step.level;
+  f.check = "step";
+  f.step = step_number_;
+  f.step_kind = step.kind;
+  f.loc = step.loc;
+  f.message = std::move(message);
+  if (!step.note.empty()) f.message += " (" + NoteText(step.note) + ")";
+  f.expected = std::move(expected);
+  f.actual = std::move(actual);
+  f.frame = frame;
+  result_.failures.push_back(std::move(f));
+  return step.level != Level::kMust;
+}
+
+std::string Player::NoteText(const std::string& note) const {
+  if (!HasVariables(note)) return note;
+  rapidjson::Document in, out;
+  in.SetString(note.c_str(), static_cast<rapidjson::SizeType>(note.size()), in.GetAllocator());
+  std::string error;
+  if (!Substitute(
+          in, [this](std::string_view p) { return Lookup(p); }, out.GetAllocator(), &out, &error))
+    return note;
+  return out.IsString() ? std::string(out.GetString(), out.GetStringLength())
+                        : json::ToCompact(out);
+}
+
+bool Player::ScenarioBug(const Step& step, std::string message) {
+  Miss(step, "scenario error: " + std::move(message));
+  result_.failures.back().harness_error = true;
+  return false;
+}
+
+const rapidjson::Value* Player::Lookup(std::string_view path) const {
+  std::string_view head = path.substr(0, path.find('.'));
+  std::string_view rest = head.size() < path.size() ? path.substr(head.size() + 1) : "";
+  const rapidjson::Value* v = nullptr;
+  if (head == "item") {
+    v = item_;
+  } else if (head == "item_args") {
+    v = item_ ? &item_args_ : nullptr;
+  } else if (auto c = captures_.find(std::string(head)); c != captures_.end()) {
+    v = c->second.get();
+  } else {
+    v = json::Find(vars_, head);
+  }
+  while (v && !rest.empty()) {
+    std::string_view seg = rest.substr(0, rest.find('.'));
+    rest = seg.size() < rest.size() ? rest.substr(seg.size() + 1) : "";
+    if (v->IsObject()) {
+      v = json::Find(*v, seg);
+    } else if (v->IsArray() && !seg.empty() &&
+               std::all_of(seg.begin(), seg.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      std::size_t i = std::stoul(std::string(seg));
+      v = i < v->Size() ? &(*v)[static_cast<rapidjson::SizeType>(i)] : nullptr;
+    } else {
+      v = nullptr;
+    }
+  }
+  return v;
+}
+
+bool Player::Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step) {
+  if (!templ) {
+    out->SetNull();
+    return true;
+  }
+  std::string error;
+  if (!Substitute(
+          *templ, [this](std::string_view p) { return Lookup(p); }, out->GetAllocator(), out,
+          &error))
+    return ScenarioBug(step, error);
+  return true;
+}
+
+bool Player::InstantiatePatterns(const Filter& filter, Patterns* p, const Step& step) {
+  p->has_result = filter.result != nullptr;
+  p->has_error = filter.error != nullptr;
+  p->has_params = filter.params != nullptr;
+  p->has_message = filter.message != nullptr;
+  return Instantiate(filter.result, &p->result, step) &&
+         Instantiate(filter.error, &p->error, step) &&
+         Instantiate(filter.params, &p->params, step) &&
+         Instantiate(filter.message, &p->message, step);
+}
+
+Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
+                      std::vector<Mismatch>* why) const {
+  switch (filter.kind) {
+    case Filter::Kind::kReplyTo: {
+      if (in.kind != MessageKind::kResponse) return Outcome::kNo;
+      auto named = named_.find(filter.name);
+      const rapidjson::Value* id = json::Find(*in.doc, "id");
+      if (named == named_.end() || !id || !json::StrictEqual(*id, named->second.id))
+        return Outcome::kNo;
+      break;
+    }
+    case Filter::Kind::kResponse:
+      if (in.kind != MessageKind::kResponse) return Outcome::kNo;
+      break;
+    case Filter::Kind::kRequest:
+      if (in.kind != MessageKind::kRequest || (in.method != filter.name && filter.name != "*"))
+        return Outcome::kNo;
+      break;
+    case Filter::Kind::kNotification:
+      if (in.kind != MessageKind::kNotification || in.method != filter.name) return Outcome::kNo;
+      break;
+    case Filter::Kind::kAny:
+      break;
+  }
+  bool ok = true;
+  const rapidjson::Value& doc = *in.doc;
+  if (p.has_result) ok &= Match(p.result, json::Find(doc, "result"), why, "/result");
+  if (p.has_error) ok &= Match(p.error, json::Find(doc, "error"), why, "/error");
+  if (p.has_params) ok &= Match(p.params, json::Find(doc, "params"), why, "/params");
+  if (p.has_message) ok &= Match(p.message, &doc, why, "");
+  return ok ? Outcome::kYes : Outcome::kWrongContent;
+}
+
+std::string Player::Describe(const Filter& filter) const {
+  switch (filter.kind) {
+    case Filter::Kind::kReplyTo: {
+      auto named = named_.find(filter.name);
+      if (named == named_.end()) return "a reply to " + filter.name;
+      return "a reply to " + filter.name + " (" + json::Abbreviate(named->second.method) + ", id " +
+             json::Abbreviate(json::ToCompact(named->second.id)) + ", frame #" +
+             std::to_string(named->second.frame) + ")";
+    }
+    case Filter::Kind::kResponse:
+      return "a response";
+    case Filter::Kind::kRequest:
+      return filter.name == "*" ? "a request from the plugin"
+                                : "a " + filter.name + " request from the plugin";
+    case Filter::Kind::kNotification:
+      return "a " + filter.name + " notification";
+    case Filter::Kind::kAny:
+      break;
+  }
+  return "a frame";
+}
+
+std::string Player::Summarise(const Inbound& in) const {
+  const session::TranscriptEntry* e = session_.Entry(in.frame);
+  if (!e)  // tallied without an entry: the document still says what it was
+    return "#" + std::to_string(in.frame) + " " + protocol::MessageKindName(in.kind) +
+           (in.method.empty() ? "" : " " + json::Abbreviate(in.method)) + ": " +
+           json::Abbreviate(json::ToCompact(*in.doc), 300);
+  std::string s = "#" + std::to_string(in.frame) + " " + e->kind;
+  if (!e->method.empty()) s += " " + e->method;
+  if (!e->id.empty()) s += " id " + e->id;
+  return s + ": " + json::Abbreviate(e->text, 300);
+}
+
+bool Player::DoForEach(const Step& step, const ForEach& each) {
+  const rapidjson::Value* items =
+      plugin_.manifest ? json::Resolve(*plugin_.manifest, each.items) : nullptr;
+  rapidjson::Document where;
+  if (!Instantiate(each.where, &where, step)) return false;
+  static const rapidjson::Value kNone(rapidjson::kArrayType);
+  if (!items || !items->IsArray()) items = &kNone;
+  std::size_t matched = 0;
+  for (const auto& declared : items->GetArray()) {
+    // The item as the host reads it: what the manifest leaves out takes its default.
+    rapidjson::Document item;
+    item.CopyFrom(declared, item.GetAllocator());
+    if (each.defaults && item.IsObject())
+      for (const auto& d : each.defaults->GetObject())
+        if (!json::Find(item, std::string_view(d.name.GetString(), d.name.GetStringLength())))
+          item.AddMember(rapidjson::Value(d.name, item.GetAllocator()),
+                         rapidjson::Value(d.value, item.GetAllocator()), item.GetAllocator());
+    if (each.where && !Match(where, &item, nullptr)) continue;
+    ++matched;
+    item_ = &item;
+    SampleArgs(item, &item_args_);
+    bool go_on = RunSteps(each.steps);
+    item_ = nullptr;
+    if (!go_on) return false;
+  }
+  if (matched == 0 && not_applicable_.empty()) {
+    // Remembered, and the steps go on: if nothing else checks the plugin, this is why the
+    // scenario does not apply to it.
+    not_applicable_ = "the manifest declares no item at " + each.items +
+                      (each.where ? " matching " + json::ToCompact(where) : std::string()) +
+                      ", so there is nothing for this scenario to check";
+  }
+  return true;
+}
+
+bool Player::RunStep(const Step& step) {
+  return std::visit(
+      [&](const auto& body) -> bool {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, Send>)
+          return DoSend(step, body);
+        else if constexpr (std::is_same_v<T, SendRaw>)
+          return DoSendRaw(step, body);
+        else if constexpr (std::is_same_v<T, Expect>)
+          return DoExpect(step, body);
+        else if constexpr (std::is_same_v<T, ExpectNone>)
+          return DoExpectNone(step, body);
+        else if constexpr (std::is_same_v<T, Answer>)
+          return DoAnswer(step, body);
+        else if constexpr (std::is_same_v<T, CloseStdin>) {
+          session_.CloseStdin();
+          return true;
+        } else if constexpr (std::is_same_v<T, KillParent>) {
+          stand_in_.Kill();
+          return true;
+        } else if constexpr (std::is_same_v<T, Signal>) {
+          session_.SignalGroup(body.signal);
+          return true;
+        } else if constexpr (std::is_same_v<T, Sleep>) {
+          session_.RunUntil([&] { return Interrupted(); }, Deadline(Clock::now() + body.duration));
+          return true;
+        } else if constexpr (std::is_same_v<T, ExpectExit>)
+          return DoExpectExit(step, body);
+        else if constexpr (std::is_same_v<T, Shutdown>)
+          return DoShutdown(step, body);
+        else
+          return DoForEach(step, body);
+      },
+      step.body);
+}
+
+bool Player::RunSteps(const std::vector<Step>& steps) {
+  for (const Step& step : steps) {
+    if (Interrupted()) return false;
+    if (Clock::now() >= hard_deadline_) {
+      Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
+                     " before this step could run");
+      result_.failures.back().level = Level::kMust;
+      return false;
+    }
+    ++step_number_;
+    if (!RunStep(step)) return false;
+  }
+  return true;
+}
+
+}  // namespace fakehost::scenario::player

@@ -1,0 +1,158 @@
+// The player of one scenario, shared by the files that hold its parts:
+//   player.cpp         the step loop, variables, matching and how a miss is recorded
+//   player_prepare.cpp what is settled before the plugin is spawned (applicability, triggers,
+//                      variables, who answers the plugin's requests)
+//   player_run.cpp     prepare / play / teardown / assemble, and Play()
+//   steps_send.cpp     steps that send: send, send_raw, answer
+//   steps_expect.cpp   steps that wait for frames: expect, expect_none
+//   steps_exit.cpp     steps about the process: expect_exit, shutdown
+// Internal to the scenario layer; interpreter.hpp is the interface.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/json/rapidjson.hpp"
+#include "harness/process/stand_in.hpp"
+#include "harness/scenario/interpreter.hpp"
+#include "harness/scenario/matcher.hpp"
+#include "harness/session/session.hpp"
+
+namespace fakehost::scenario::player {
+
+using Clock = session::Clock;
+using protocol::MessageKind;
+using session::Inbound;
+
+/// "250 ms".
+std::string MsText(Ms ms);
+std::string MsText(double ms);
+/// The mismatches as one "; "-separated sentence.
+std::string Join(const std::vector<Mismatch>& mismatches);
+/// Whether a manifest value declares nothing. A present object declares its surface even when
+/// it is {} (Flash's `query: {}` and `hints: {}` declare an evaluator and a hints provider).
+bool IsEmptyValue(const rapidjson::Value& v);
+/// Arguments for a manifest item declaring `arguments: [{name, type, required}]` (RIM §9):
+/// every required argument gets a harmless value of its declared type, so each declared
+/// command can be run without knowing what it does.
+void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out);
+
+// A request the scenario sent and named with `as`.
+struct Named {
+  std::size_t frame = 0;
+  std::string method;
+  std::optional<Ms> deadline;  // the step's own deadline_ms, else the profile's for the method
+  rapidjson::Document id;
+  Clock::time_point sent;
+};
+
+enum class Outcome { kNo, kYes, kWrongContent };
+
+// Patterns of a filter with the variables filled in, once per step.
+struct Patterns {
+  rapidjson::Document result, error, params, message;
+  bool has_result = false, has_error = false, has_params = false, has_message = false;
+};
+
+class Player {
+ public:
+  Player(const Scenario& scenario, const protocol::Profile& profile,
+         const schema::FrameSchema* schema, const PluginTarget& plugin, const PlayOptions& options)
+      : scenario_(scenario),
+        profile_(profile),
+        plugin_(plugin),
+        options_(options),
+        session_(profile, schema, session::Session::Options{}) {}
+
+  /// Prepare, then play, tear down and assemble: the scenario's result.
+  ScenarioResult Run();
+
+ private:
+  /// Settles what can be settled without the plugin: false when the scenario does not apply,
+  /// is untested or cannot be set up (the result says which).
+  bool Prepare();
+  /// Spawns the plugin and plays the steps, then checks that every request had its answer.
+  void PlaySteps();
+  /// Stops the plugin if no `shutdown` step did (an ungraded teardown).
+  void Teardown();
+  /// Turns the session's findings, exit and transcript into the result, and grades it.
+  void Assemble();
+
+  bool RunSteps(const std::vector<Step>& steps);
+  bool RunStep(const Step& step);
+  bool DoSend(const Step& step, const Send& send);
+  bool DoSendRaw(const Step& step, const SendRaw& raw);
+  bool DoExpect(const Step& step, const Expect& expect);
+  bool DoExpectNone(const Step& step, const ExpectNone& none);
+  bool DoAnswer(const Step& step, const Answer& answer);
+  bool DoExpectExit(const Step& step, const ExpectExit& exit);
+  bool DoShutdown(const Step& step, const Shutdown& shutdown);
+  bool DoForEach(const Step& step, const ForEach& each);
+
+  /// Records a miss at `step`; returns true if the steps may go on (a should/may-level miss).
+  bool Miss(const Step& step, std::string message, std::string expected = {},
+            std::string actual = {}, std::optional<std::size_t> frame = {});
+  bool ScenarioBug(const Step& step, std::string message);
+  std::string NoteText(const std::string& note) const;  ///< a step's note, variables filled in
+  bool Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step);
+  bool InstantiatePatterns(const Filter& filter, Patterns* out, const Step& step);
+  const rapidjson::Value* Lookup(std::string_view path) const;
+  Outcome Check(const Filter& filter, const Patterns& patterns, const Inbound& in,
+                std::vector<Mismatch>* why) const;
+  std::string Describe(const Filter& filter) const;
+  std::string Summarise(const Inbound& in) const;
+  Clock::time_point Deadline(Clock::time_point wanted) const {
+    return std::min(wanted, hard_deadline_);
+  }
+  bool HitHardLimit(Clock::time_point wanted) const {
+    return wanted > hard_deadline_ && Clock::now() >= hard_deadline_;
+  }
+  bool Interrupted() const { return options_.interrupted && options_.interrupted->load(); }
+  void BuildVars();
+  bool PluginEnvironment(process::SpawnSpec* spawn, std::string* error);
+  std::string Unmet() const;
+  /// Why the scenario cannot be run on this plugin yet: a trigger it sends that the plugin's
+  /// fakehost.yaml does not give, with the YAML to add; "" when every trigger is there.
+  std::string MissingTrigger() const;
+  /// Holds the plugin requests a step answers itself, so the fake host does not answer first.
+  void HoldAnsweredBySteps();
+  /// Counts a step that checks the plugin (not set-up from a fragment).
+  void Checked(const Step& step) {
+    if (!step.from_fragment) ++checks_;
+  }
+
+  const Scenario& scenario_;
+  const protocol::Profile& profile_;
+  const PluginTarget& plugin_;
+  const PlayOptions& options_;
+  session::Session session_;
+  ScenarioResult result_;
+  rapidjson::Document vars_;
+  std::map<std::string, Named> named_;
+  std::map<std::string, std::shared_ptr<rapidjson::Document>> captures_;
+  std::map<std::string, Inbound> captured_requests_;  // by `as`, for `answer` steps
+  const rapidjson::Value* item_ = nullptr;
+  rapidjson::Document item_args_;  // ${item_args}: the item's required arguments, filled by type
+  std::string data_dir_;           // ${scenario.data_dir}, removed when the scenario ends
+  std::size_t step_number_ = 0;
+  Clock::time_point hard_deadline_;
+  Ms hard_limit_{0};
+  bool stopped_ = false;             // a `shutdown` step ran: the teardown is not needed
+  std::size_t checks_ = 0;           // steps run that check the plugin (not fragment set-up)
+  process::StandInParent stand_in_;  // the plugin's "host" when a step kills it
+  std::string not_applicable_;       // why the scenario's checks fell away (an empty for_each)
+  std::string untested_;             // why what the scenario scripts was never exercised
+  /// The reason a scenario that scripts the host's answer to "*" is untested when the plugin's
+  /// calls were all ones the host answers by itself (RIM rim.log, Flash storage).
+  std::string WildcardUnused() const {
+    return "the plugin's host calls were all ones the host answers by itself (such as a log), "
+           "so the answer this scenario scripts was never exercised: give a trigger in " +
+           (plugin_.config_file.empty() ? std::string("fakehost.yaml") : plugin_.config_file) +
+           " that calls another host method";
+  }
+};
+
+}  // namespace fakehost::scenario::player

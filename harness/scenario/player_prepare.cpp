@@ -1,0 +1,140 @@
+// What is settled before the plugin is spawned: whether the scenario applies, whether its
+// triggers are given, its variables, and which plugin requests the steps answer themselves.
+#include "harness/scenario/player.hpp"
+
+#include "harness/json/json.hpp"
+#include "harness/scenario/template.hpp"
+
+namespace fakehost::scenario::player {
+
+void Player::BuildVars() {
+  vars_.SetObject();
+  auto& a = vars_.GetAllocator();
+  for (const auto& m : profile_.vars().GetObject())
+    vars_.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  rapidjson::Value plugin(rapidjson::kObjectType);
+  plugin.AddMember("id", rapidjson::Value(plugin_.id.c_str(), a), a);
+  plugin.AddMember("version", rapidjson::Value(plugin_.version.c_str(), a), a);
+  plugin.AddMember("dir", rapidjson::Value(plugin_.dir.c_str(), a), a);
+  vars_.AddMember("plugin", plugin, a);
+  rapidjson::Value* host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
+  if (!host) {
+    vars_.AddMember("host", rapidjson::Value(rapidjson::kObjectType), a);
+    host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
+  }
+  if (host->IsObject() && !json::Find(*host, "pid"))
+    host->AddMember("pid",
+                    rapidjson::Value(static_cast<std::int64_t>(stand_in_.pid() > 0 ? stand_in_.pid()
+                                                                                   : ::getpid())),
+                    a);
+  rapidjson::Value sc(rapidjson::kObjectType);
+  sc.AddMember("id", rapidjson::Value(scenario_.id.c_str(), a), a);
+  sc.AddMember("data_dir", rapidjson::Value(data_dir_.c_str(), a), a);
+  const JsonPtr& given = scenario_.config ? scenario_.config : plugin_.config;
+  std::string config = given ? json::ToCompact(*given) : "{}";
+  sc.AddMember("config_json", rapidjson::Value(config.c_str(), a), a);
+  vars_.AddMember("scenario", sc, a);
+  rapidjson::Value manifest;
+  if (plugin_.manifest) manifest.CopyFrom(*plugin_.manifest, a);
+  vars_.AddMember("manifest", manifest, a);
+  for (const auto& [name, value] : scenario_.vars) {
+    rapidjson::Value v;
+    if (value) v.CopyFrom(*value, a);
+    if (auto* old = const_cast<rapidjson::Value*>(json::Find(vars_, name)))
+      *old = v;
+    else
+      vars_.AddMember(rapidjson::Value(name.c_str(), a), v, a);
+  }
+}
+
+bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
+  const rapidjson::Value* env = profile_.plugin_env();
+  if (!env) return true;
+  for (const auto& m : env->GetObject()) {
+    rapidjson::Document value;
+    if (!Substitute(
+            m.value, [this](std::string_view p) { return Lookup(p); }, value.GetAllocator(), &value,
+            error)) {
+      *error = "profile plugin_env " + std::string(m.name.GetString()) + ": " + *error;
+      return false;
+    }
+    std::string name = m.name.GetString();
+    std::string text = value.IsString() ? std::string(value.GetString(), value.GetStringLength())
+                                        : json::ToCompact(value);
+    auto& vars = spawn->env;
+    vars.erase(std::remove_if(vars.begin(), vars.end(),
+                              [&](const std::string& kv) { return kv.rfind(name + "=", 0) == 0; }),
+               vars.end());
+    vars.push_back(name + "=" + text);
+  }
+  return true;
+}
+
+namespace {
+// Every trigger the steps send, in the order written.
+void TriggersOf(const std::vector<Step>& steps, std::vector<std::string>* out) {
+  for (const Step& s : steps) {
+    if (const auto* send = std::get_if<Send>(&s.body);
+        send && !send->trigger.empty() &&
+        std::find(out->begin(), out->end(), send->trigger) == out->end())
+      out->push_back(send->trigger);
+    if (const auto* f = std::get_if<ForEach>(&s.body)) TriggersOf(f->steps, out);
+  }
+}
+}  // namespace
+
+std::string Player::MissingTrigger() const {
+  std::vector<std::string> needed;
+  TriggersOf(scenario_.steps, &needed);
+  for (const std::string& name : needed) {
+    if (plugin_.triggers.count(name)) continue;
+    std::string where =
+        plugin_.config_file.empty() ? "a fakehost.yaml beside the manifest" : plugin_.config_file;
+    std::string does, example;
+    if (const rapidjson::Value* t = profile_.trigger(name)) {
+      if (const rapidjson::Value* d = json::Find(*t, "does"); d && d->IsString())
+        does = d->GetString();
+      if (const rapidjson::Value* e = json::Find(*t, "example")) example = json::ToCompact(*e);
+    }
+    return "needs the trigger '" + name + "'" +
+           (does.empty() ? "" : " (a request on which the plugin " + does + ")") + "; add it to " +
+           where + ":\n  triggers:\n    " + name + ": " +
+           (example.empty() ? "{method: ..., params: {...}}" : example);
+  }
+  return {};
+}
+
+void Player::HoldAnsweredBySteps() {
+  // Requests a step answers itself must not be answered by the fake host first: those an
+  // expect replies to, and those it captures for a later `answer`.
+  std::set<std::string> answered;
+  std::function<void(const std::vector<Step>&)> names = [&](const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      if (const auto* a = std::get_if<Answer>(&s.body)) answered.insert(a->to);
+      if (const auto* f = std::get_if<ForEach>(&s.body)) names(f->steps);
+    }
+  };
+  names(scenario_.steps);
+  std::function<void(const std::vector<Step>&)> hold = [&](const std::vector<Step>& steps) {
+    for (const Step& s : steps) {
+      if (const auto* e = std::get_if<Expect>(&s.body);
+          e && e->filter.kind == Filter::Kind::kRequest && (e->reply || answered.count(e->as)))
+        session_.host().Hold(e->filter.name);
+      if (const auto* f = std::get_if<ForEach>(&s.body)) hold(f->steps);
+    }
+  };
+  hold(scenario_.steps);
+}
+
+std::string Player::Unmet() const {
+  for (const auto& pointer : scenario_.requires_) {
+    const rapidjson::Value* v =
+        plugin_.manifest ? json::Resolve(*plugin_.manifest, pointer) : nullptr;
+    if (!v || IsEmptyValue(*v))
+      return plugin_.manifest ? "the plugin's manifest declares nothing at " + pointer
+                              : "the plugin has no manifest (needed: " + pointer + ")";
+  }
+  return {};
+}
+
+}  // namespace fakehost::scenario::player

@@ -1,0 +1,194 @@
+// One scenario from start to result: prepare, play, tear down, assemble.
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "harness/json/json.hpp"
+#include "harness/scenario/player.hpp"
+
+namespace fakehost::scenario {
+namespace player {
+namespace {
+
+template <typename T>
+bool HasStep(const std::vector<Step>& steps) {
+  for (const Step& s : steps) {
+    if (std::holds_alternative<T>(s.body)) return true;
+    if (const auto* f = std::get_if<ForEach>(&s.body); f && HasStep<T>(f->steps)) return true;
+  }
+  return false;
+}
+
+Failure HarnessFailure(std::string check, std::string message) {
+  Failure f;
+  f.harness_error = true;
+  f.check = std::move(check);
+  f.message = std::move(message);
+  return f;
+}
+
+}  // namespace
+
+ScenarioResult Player::Run() {
+  result_ = ResultFor(scenario_, Status::kNotRun);
+  Clock::time_point start = Clock::now();
+  if (!Prepare()) return std::move(result_);
+  PlaySteps();
+  Assemble();
+  if (!data_dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(data_dir_, ec);
+  }
+  result_.duration_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  return std::move(result_);
+}
+
+bool Player::Prepare() {
+  if (std::string unmet = Unmet(); !unmet.empty()) {
+    result_.status = Status::kSkip;
+    result_.skip_reason = unmet;
+    return false;
+  }
+  if (std::string missing = MissingTrigger(); !missing.empty()) {
+    result_.status = Status::kUntested;
+    result_.skip_reason = missing;
+    return false;
+  }
+  hard_limit_ = options_.timeout.count()    ? options_.timeout
+                : scenario_.timeout.count() ? scenario_.timeout
+                                            : profile_.scenario_timeout();
+  hard_deadline_ = Clock::now() + hard_limit_;
+  if (HasStep<KillParent>(scenario_.steps) && !stand_in_.Start()) {
+    result_.failures.push_back(
+        HarnessFailure("stand-in", "could not start a stand-in host process for kill_parent"));
+    result_.status = Status::kError;
+    return false;
+  }
+  if (profile_.plugin_env()) {
+    char templ[] = "/tmp/fakehost-data-XXXXXX";
+    if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
+  }
+  BuildVars();
+  if (!profile_.granted_from_manifest().empty() && plugin_.manifest) {
+    std::vector<std::string> granted;
+    if (const rapidjson::Value* caps =
+            json::Resolve(*plugin_.manifest, profile_.granted_from_manifest());
+        caps && caps->IsArray())
+      for (const auto& c : caps->GetArray())
+        if (c.IsString()) granted.emplace_back(c.GetString());
+    session_.host().SetGranted(std::move(granted));
+  }
+  for (const auto& [method, reply] : scenario_.host_replies) {
+    if (reply.kind == HostReply::Kind::kHold)
+      session_.host().Hold(method);
+    else if (reply.reply)
+      session_.host().Override(method, *reply.reply);
+  }
+  HoldAnsweredBySteps();
+  return true;
+}
+
+void Player::PlaySteps() {
+  process::SpawnSpec spawn = plugin_.spawn;
+  std::string error;
+  if (!PluginEnvironment(&spawn, &error)) {
+    result_.failures.push_back(HarnessFailure("environment", error));
+    return;
+  }
+  if (!session_.Start(spawn, &error)) {
+    result_.failures.push_back(
+        HarnessFailure("spawn", "the plugin could not be started: " + error));
+    return;
+  }
+  bool completed = RunSteps(scenario_.steps);
+  result_.steps_run = step_number_;
+  // Any miss already explains what is missing; a request it left open is not news.
+  bool clean = result_.failures.empty();
+  if (completed && clean && !session_.exited() && !stopped_) {
+    // Give answers already on their way a moment: the requests stay pending otherwise.
+    auto unanswered = [&] {
+      for (const auto& [key, req] : session_.requests())
+        if (!req.answer_frame) return true;
+      return false;
+    };
+    session_.RunUntil([&] { return !unanswered() || session_.gone(); },
+                      Deadline(Clock::now() + Ms(50)));
+  }
+  // After a graded shutdown the host has abandoned whatever was still open, as a real host
+  // does; before it, every request must have had its answer.
+  if (completed && clean && !stopped_) {
+    for (const auto& [key, req] : session_.requests()) {
+      if (req.answer_frame) continue;
+      Failure f;
+      f.check = "unanswered";
+      f.message = "request #" + std::to_string(req.frame) + " (" + json::Abbreviate(req.method) +
+                  ", id " + req.id_text +
+                  ") was never answered; every request gets exactly one answer";
+      f.frame = req.frame;
+      result_.failures.push_back(std::move(f));
+    }
+  }
+  if (Interrupted()) {
+    result_.status = Status::kNotRun;
+    result_.skip_reason = "interrupted";
+  }
+  Teardown();
+}
+
+void Player::Teardown() {
+  if (session_.exited()) return;
+  const auto* teardown = profile_.StopSequence("teardown");
+  process::StopResult r = session_.Stop(*teardown, /*graded=*/false);
+  if (!stopped_) {
+    result_.exit.stop_stage = r.exited_before ? "" : "teardown: " + r.stage_label;
+    result_.exit.stop_ms = static_cast<double>(r.elapsed.count());
+  }
+}
+
+void Player::Assemble() {
+  for (const auto& finding : session_.findings()) {
+    Failure f;
+    f.level = finding.severity == session::Severity::kShould ? Level::kShould : Level::kMust;
+    f.harness_error = finding.severity == session::Severity::kError;
+    f.check = finding.check;
+    f.message = finding.message;
+    f.frame = finding.frame;
+    result_.failures.push_back(std::move(f));
+  }
+  if (const auto& st = session_.exit_status()) {
+    result_.exit.exited = true;
+    result_.exit.description = st->Describe();
+    result_.exit.code = st->code;
+    result_.exit.signal = st->signal;
+    result_.exit.at_ms = session_.ElapsedMs(st->at);
+  }
+  result_.transcript = session_.transcript();
+  result_.stderr_tail = session_.StderrTail(4096);
+  result_.stderr_bytes_dropped = session_.stderr_dropped();
+  if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
+  // A scenario passes only if it checked something the plugin did.
+  if (result_.status == Status::kPass && !untested_.empty()) {
+    result_.status = Status::kUntested;
+    result_.skip_reason = untested_;
+  } else if (result_.status == Status::kPass && scenario_.host_replies.count("*") &&
+             session_.host().wildcard_answers() == 0) {
+    result_.status = Status::kUntested;
+    result_.skip_reason = WildcardUnused();
+  } else if (result_.status == Status::kPass && checks_ == 0) {
+    result_.status = Status::kSkip;
+    result_.skip_reason = !not_applicable_.empty()
+                              ? not_applicable_
+                              : "none of this scenario's checks applied to this plugin";
+  }
+}
+
+}  // namespace player
+
+ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
+                    const schema::FrameSchema* schema, const PluginTarget& plugin,
+                    const PlayOptions& options) {
+  player::Player p(scenario, profile, schema, plugin, options);
+  return p.Run();
+}
+
+}  // namespace fakehost::scenario

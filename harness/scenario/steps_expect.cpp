@@ -1,0 +1,152 @@
+// Steps that wait for the plugin's frames: expect and expect_none.
+#include "harness/scenario/player.hpp"
+
+#include "harness/json/json.hpp"
+
+namespace fakehost::scenario::player {
+
+bool Player::DoExpect(const Step& step, const Expect& expect) {
+  Checked(step);
+  Patterns patterns;
+  if (!InstantiatePatterns(expect.filter, &patterns, step)) return false;
+  Clock::time_point start = Clock::now();
+  Clock::time_point base = start;
+  Ms within = expect.within;
+  if (expect.filter.kind == Filter::Kind::kReplyTo) {
+    auto named = named_.find(expect.filter.name);
+    if (named == named_.end())
+      return ScenarioBug(step, "reply_to " + expect.filter.name + ": no request by that name");
+    base = named->second.sent;  // deadlines count from the request, as the host's do
+    if (within.count() == 0)
+      within = named->second.deadline ? *named->second.deadline
+                                      : profile_.DeadlineFor(named->second.method);
+  }
+  if (within.count() == 0) within = profile_.default_deadline();
+  Clock::time_point wanted = base + within;
+
+  Inbound* found = nullptr;
+  Outcome outcome = Outcome::kNo;
+  std::vector<Mismatch> why;
+  std::string nearest;
+  session_.RunUntil(
+      [&] {
+        for (auto& in : session_.inbox()) {
+          if (in.consumed) continue;
+          std::vector<Mismatch> local;
+          Outcome o = Check(expect.filter, patterns, in, &local);
+          if (o == Outcome::kYes ||
+              (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
+            found = &in;
+            outcome = o;
+            why = std::move(local);
+            return true;
+          }
+          if (o == Outcome::kWrongContent && nearest.empty())
+            nearest = Summarise(in) + " — " + Join(local);
+        }
+        return session_.gone() || Interrupted();
+      },
+      Deadline(wanted));
+
+  std::string what = Describe(expect.filter);
+  if (found) {
+    found->consumed = true;
+    if (outcome == Outcome::kWrongContent)
+      return Miss(step, what + " arrived but does not match", Join(why), Summarise(*found),
+                  found->frame);
+    if (expect.not_before && found->at - start < *expect.not_before)
+      return Miss(step,
+                  found->at < start
+                      ? what + " had already arrived before the step began"
+                      : what + " arrived after " +
+                            MsText(session_.ElapsedMs(found->at) - session_.ElapsedMs(start)) +
+                            ", earlier than allowed",
+                  "not before " + MsText(*expect.not_before), Summarise(*found), found->frame);
+    if (!expect.as.empty()) {
+      captures_[expect.as] = found->doc;
+      if (found->kind == MessageKind::kRequest) captured_requests_[expect.as] = *found;
+    }
+    if (expect.reply) {
+      if (found->answered_by_host) {
+        untested_ = WildcardUnused();
+        return false;
+      }
+      rapidjson::Document reply;
+      if (!Instantiate(expect.reply, &reply, step)) return false;
+      session_.Reply(*found, reply);
+    }
+    return true;
+  }
+  if (Interrupted()) return false;
+  std::string gone = session_.GoneReason();
+  if (session_.gone() && !gone.empty())
+    return Miss(step, "while waiting for " + what + ", " + gone, what,
+                nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
+  if (HitHardLimit(wanted))
+    return Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
+                          " while waiting for " + what);
+  return Miss(step, "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what,
+              nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
+}
+
+bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
+  Checked(step);
+  Patterns patterns;
+  if (!InstantiatePatterns(none.filter, &patterns, step)) return false;
+  rapidjson::Document barrier_id;
+  std::size_t barrier_frame = 0;
+  Clock::time_point wanted;
+  if (none.barrier) {
+    rapidjson::Document msg;
+    msg.SetObject();
+    auto& a = msg.GetAllocator();
+    rapidjson::Value id = session_.NextId(profile_.barrier_method());
+    barrier_id.CopyFrom(id, barrier_id.GetAllocator());
+    msg.AddMember("id", id, a);
+    msg.AddMember("method", rapidjson::Value(profile_.barrier_method().c_str(), a), a);
+    barrier_frame = session_.Send(std::move(msg), false);
+    wanted = Clock::now() + profile_.DeadlineFor(profile_.barrier_method());
+  } else {
+    wanted = Clock::now() + none.window;
+  }
+  Inbound* offending = nullptr;
+  bool barrier_answered = false;
+  session_.RunUntil(
+      [&] {
+        for (auto& in : session_.inbox()) {
+          if (in.consumed) continue;
+          if (none.barrier && in.kind == MessageKind::kResponse) {
+            const rapidjson::Value* id = json::Find(*in.doc, "id");
+            if (id && json::StrictEqual(*id, barrier_id)) {
+              in.consumed = true;
+              barrier_answered = true;
+              return true;
+            }
+          }
+          if (Check(none.filter, patterns, in, nullptr) == Outcome::kYes) {
+            offending = &in;
+            return true;
+          }
+        }
+        return session_.gone() || Interrupted();
+      },
+      Deadline(wanted));
+  std::string what = Describe(none.filter);
+  if (offending) {
+    // Left unconsumed: a later step may still expect it (a should-level "not yet" followed by a
+    // must-level "eventually").
+    return Miss(step, what + " arrived, but none may", "no " + what.substr(what.find(' ') + 1),
+                Summarise(*offending), offending->frame);
+  }
+  if (!none.barrier || barrier_answered || Interrupted()) return true;
+  std::string barrier = profile_.barrier_method() + " id " + json::ToCompact(barrier_id) +
+                        " (frame #" + std::to_string(barrier_frame) + ")";
+  if (session_.gone())
+    return Miss(step, "before the barrier " + barrier + " was answered, " + session_.GoneReason() +
+                          ", so the absence of " + what + " could not be shown");
+  return Miss(step, "the barrier " + barrier + " was not answered within " +
+                        MsText(profile_.DeadlineFor(profile_.barrier_method())) +
+                        ", so the absence of " + what + " could not be shown");
+}
+
+}  // namespace fakehost::scenario::player

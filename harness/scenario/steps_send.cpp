@@ -1,0 +1,192 @@
+// Steps that send: send, send_raw, answer.
+#include "harness/scenario/player.hpp"
+
+#include "harness/json/json.hpp"
+#include "harness/wire/codec.hpp"
+
+namespace fakehost::scenario::player {
+
+bool Player::DoSend(const Step& step, const Send& send) {
+  rapidjson::Document msg;
+  std::string error;
+  Send resolved;  // a trigger's request: the plugin's method and params in the step's place
+  const Send* s = &send;
+  if (!send.trigger.empty()) {
+    auto t = plugin_.triggers.find(send.trigger);
+    if (t == plugin_.triggers.end() || !t->second)
+      return ScenarioBug(step, "the plugin gives no trigger '" + send.trigger + "'");
+    resolved = send;
+    const rapidjson::Value* method = json::Find(*t->second, "method");
+    resolved.method = method && method->IsString() ? method->GetString() : "";
+    if (const rapidjson::Value* params = json::Find(*t->second, "params")) {
+      auto doc = std::make_shared<rapidjson::Document>();
+      doc->CopyFrom(*params, doc->GetAllocator());
+      resolved.params = doc;
+    }
+    s = &resolved;
+  }
+  rapidjson::Value auto_id;
+  if (s->id_mode == Send::IdMode::kAuto) auto_id = session_.NextId(s->method);
+  if (!BuildSendMessage(
+          *s, [this](std::string_view p) { return Lookup(p); }, auto_id, &msg, &error))
+    return ScenarioBug(step,
+                       (send.trigger.empty() ? "" : "trigger " + send.trigger + ": ") + error);
+  std::optional<Ms> deadline;
+  if (send.deadline_ms) {
+    rapidjson::Document d;
+    if (!Instantiate(send.deadline_ms, &d, step)) return false;
+    if (!d.IsInt64() || d.GetInt64() <= 0 || d.GetInt64() > 3600000)
+      return ScenarioBug(step, "deadline_ms is " + json::ToCompact(d) +
+                                   ", not a number of milliseconds from 1 to 3600000");
+    deadline = Ms(d.GetInt64());
+    // The profile's request members that carry the deadline get this one instead.
+    if (const rapidjson::Value* members = profile_.request_members())
+      for (const auto& m : members->GetObject())
+        if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}" &&
+            !json::Find(msg, std::string_view(m.name.GetString(), m.name.GetStringLength())))
+          msg.AddMember(rapidjson::Value(m.name, msg.GetAllocator()),
+                        rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
+                        msg.GetAllocator());
+  }
+  msg = session::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
+  auto& fa = msg.GetAllocator();  // the frame's allocator: `a` went with the old document
+  if (send.pad_to) {
+    // Grow one string so the payload is exactly pad_to bytes: each 'x' adds one byte.
+    rapidjson::Value* target = nullptr;
+    std::string ptr = send.pad_pointer.empty() ? std::string("/params/data") : send.pad_pointer;
+    auto cut = ptr.rfind('/');
+    rapidjson::Value* parent =
+        const_cast<rapidjson::Value*>(json::Resolve(msg, ptr.substr(0, cut)));
+    if (parent && parent->IsObject()) {
+      std::string key(ptr.substr(cut + 1));
+      if (!json::Find(*parent, key))
+        parent->AddMember(rapidjson::Value(key.c_str(), fa), rapidjson::Value(""), fa);
+      target = const_cast<rapidjson::Value*>(json::Resolve(msg, ptr));
+    }
+    if (!target || !target->IsString())
+      return ScenarioBug(step, "pad_at " + ptr + " is not a string in an object");
+    std::size_t size = json::ToCompact(msg).size();
+    if (size > send.pad_to)
+      return ScenarioBug(step, "the frame is already " + std::to_string(size) +
+                                   " bytes, more than pad_to " + std::to_string(send.pad_to));
+    std::string padded(target->GetString(), target->GetStringLength());
+    padded.append(send.pad_to - size, 'x');
+    target->SetString(padded.data(), static_cast<rapidjson::SizeType>(padded.size()), fa);
+  }
+  Named named;
+  named.method = s->method;
+  named.deadline = deadline;
+  if (const rapidjson::Value* id = json::Find(msg, "id"))
+    named.id.CopyFrom(*id, named.id.GetAllocator());
+  named.sent = Clock::now();
+  named.frame = session_.Send(std::move(msg), send.invalid);
+  if (!send.as.empty()) named_[send.as] = std::move(named);
+  return true;
+}
+
+bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
+  std::string body;
+  body.reserve(raw.bytes.size() * raw.repeat);
+  for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
+  std::string bytes;
+  std::string note;
+  if (raw.framed && profile_.framing() == wire::Framing::kLengthPrefixed) {
+    std::uint32_t length = raw.length ? *raw.length : static_cast<std::uint32_t>(body.size());
+    bytes = wire::LengthHeader(length) + body;
+    if (raw.length && *raw.length != body.size())
+      note = "header announces " + std::to_string(length) + " bytes, " +
+             std::to_string(body.size()) + " follow";
+  } else if (raw.framed) {
+    bytes = body + "\n";
+  } else {
+    bytes = std::move(body);
+  }
+  // One honest frame written the hard way is still a request the plugin must answer.
+  bool one_frame = raw.framed && (!raw.length || *raw.length == body.size());
+  std::string payload = one_frame ? body : std::string();
+  std::size_t index;
+  if (raw.chunk == 0 || raw.chunk >= bytes.size()) {
+    index = session_.SendRaw(std::move(bytes), std::move(note));
+  } else {
+    std::size_t chunks = (bytes.size() + raw.chunk - 1) / raw.chunk;
+    note += (note.empty() ? "" : "; ") + std::string("written in ") + std::to_string(chunks) +
+            " chunks of " + std::to_string(raw.chunk) + " bytes, " + MsText(raw.delay) + " apart";
+    index = session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note));
+  }
+  if (one_frame) session_.TrackRawRequest(index, payload);
+  if (!raw.as.empty()) {
+    const session::PendingRequest* req = session_.RequestByFrame(index);
+    rapidjson::Document doc;
+    const rapidjson::Value* id = nullptr;
+    if (req && json::Parse(payload, &doc).ok) id = json::Find(doc, "id");
+    if (!id)
+      return ScenarioBug(step, "send_raw with as: " + raw.as +
+                                   " must carry exactly one framed request the protocol accepts");
+    Named named;
+    named.frame = index;
+    named.method = req->method;
+    named.id.CopyFrom(*id, named.id.GetAllocator());
+    named.sent = req->sent;
+    named_[raw.as] = std::move(named);
+  }
+  return true;
+}
+
+bool Player::DoAnswer(const Step& step, const Answer& answer) {
+  auto it = captured_requests_.find(answer.to);
+  if (it == captured_requests_.end())
+    return ScenarioBug(step, "answer to '" + answer.to +
+                                 "': no plugin request was captured by it (or it was answered)");
+  if (it->second.answered_by_host) {
+    // The host answered it itself (a log, storage): nothing is pending for the step to answer.
+    untested_ = WildcardUnused();
+    return false;
+  }
+  rapidjson::Document reply;
+  if (!Instantiate(answer.reply, &reply, step)) return false;
+  session_.Reply(it->second, reply);
+  captured_requests_.erase(it);
+  return true;
+}
+
+}  // namespace fakehost::scenario::player
+
+namespace fakehost::scenario {
+
+bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::Value& auto_id,
+                      rapidjson::Document* out, std::string* error) {
+  out->SetObject();
+  auto& a = out->GetAllocator();
+  switch (send.id_mode) {
+    case Send::IdMode::kAuto:
+      out->AddMember("id", rapidjson::Value(auto_id, a), a);
+      break;
+    case Send::IdMode::kNull:
+      out->AddMember("id", rapidjson::Value(), a);
+      break;
+    case Send::IdMode::kExplicit: {
+      rapidjson::Value id;
+      if (send.id && !Substitute(*send.id, lookup, a, &id, error)) return false;
+      out->AddMember("id", id, a);
+      break;
+    }
+    case Send::IdMode::kNone:
+      break;
+  }
+  out->AddMember("method", rapidjson::Value(send.method.c_str(), a), a);
+  if (send.params) {
+    rapidjson::Value params;
+    if (!Substitute(*send.params, lookup, a, &params, error)) return false;
+    out->AddMember("params", params, a);
+  }
+  if (send.members) {
+    rapidjson::Value members;
+    if (!Substitute(*send.members, lookup, a, &members, error)) return false;
+    for (auto& m : members.GetObject())
+      if (!json::Find(*out, std::string_view(m.name.GetString(), m.name.GetStringLength())))
+        out->AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  }
+  return true;
+}
+
+}  // namespace fakehost::scenario
