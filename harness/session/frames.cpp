@@ -264,89 +264,66 @@ void Session::OnFrame(wire::Frame& frame) {
   }
 }
 
-// One message per way a reply's id can be wrong; over 60 lines because each case words its own
-// finding with the ids and methods it quotes.
+// One finding per way a reply's id can be wrong, each worded from the profile's checks table
+// with the ids and methods it quotes.
 void Session::OnResponse(Inbound& in, TranscriptEntry& entry) {
-  const rapidjson::Value* id = json::Find(*in.doc, "id");
+  const rapidjson::Value& id = *json::Find(*in.doc, "id");  // Classify: a response has an id
   std::string n = std::to_string(in.frame);
-  json::IdKind k = json::ClassifyId(id);
-  // An open request under this id takes the answer first; only then is it an echo of noise.
-  auto open_request = [&](const std::string& key) {
-    auto [first, last] = requests_.equal_range(key);
-    for (auto r = first; r != last; ++r)
-      if (!r->second.answer_frame) return true;
-    return false;
-  };
-  if (id && k != json::IdKind::kNull && !open_request(json::IdKey(*id)))
-    if (auto noise = noise_.find(json::IdKey(*id)); noise != noise_.end()) {
+  Correlator::Reply reply = correlator_.OnReply(id, in.frame);
+  const PendingRequest* req = reply.request;
+  if (req) in.method = req->method;
+  switch (reply.what) {
+    case Correlator::Case::kEchoesNoise:
       // The Flash Rust SDK's older generation echoed such ids; its current one drops them.
       // Either is conforming: the scenario's requirement is that the plugin goes on serving.
       in.echoes_noise = true;
-      if (const TranscriptEntry* req = Entry(noise->second)) in.method = req->method;
-      entry.notes.push_back("echoes the id of #" + std::to_string(noise->second) +
+      if (const TranscriptEntry* noise = Entry(reply.noise_frame)) in.method = noise->method;
+      entry.notes.push_back("echoes the id of #" + std::to_string(reply.noise_frame) +
                             ", a request the host sent deliberately invalid: allowed, not judged");
-      noise_.erase(noise);
       return;
-    }
-  if (k == json::IdKind::kNull) {
-    Raise({Severity::kMust, "null-reply-id", profile_.CheckMessage("null-reply-id", {{"frame", n}}),
-           in.frame});
-    return;
-  }
-  if (k != json::IdKind::kInteger && k != json::IdKind::kString) {
-    Raise({Severity::kMust, "bad-reply-id",
-           profile_.CheckMessage("bad-reply-id", {{"frame", n}, {"type", json::TypeName(*id)}}),
-           in.frame});
-    return;
-  }
-  std::string key = json::IdKey(*id);
-  auto it = requests_.find(key);
-  if (it == requests_.end()) {
-    // Same digits under the other JSON type: the plugin did not echo the id unchanged.
-    std::string other = key[0] == 'i' ? "s:" + key.substr(2) : "i:" + key.substr(2);
-    if (auto o = requests_.find(other); o != requests_.end()) {
-      in.method = o->second.method;
+    case Correlator::Case::kNullId:
+      Raise({Severity::kMust, "null-reply-id",
+             profile_.CheckMessage("null-reply-id", {{"frame", n}}), in.frame});
+      return;
+    case Correlator::Case::kBadIdType:
+      Raise({Severity::kMust, "bad-reply-id",
+             profile_.CheckMessage("bad-reply-id", {{"frame", n}, {"type", json::TypeName(id)}}),
+             in.frame});
+      return;
+    case Correlator::Case::kIdTypeChanged:
       Raise({Severity::kMust, "reply-id-type",
              profile_.CheckMessage("reply-id-type", {{"frame", n},
-                                                     {"request", std::to_string(o->second.frame)},
-                                                     {"method", Quote(o->second.method)},
-                                                     {"id", IdText(*id)},
-                                                     {"type", json::TypeName(*id)},
-                                                     {"request_id", o->second.id_text}}),
+                                                     {"request", std::to_string(req->frame)},
+                                                     {"method", Quote(req->method)},
+                                                     {"id", IdText(id)},
+                                                     {"type", json::TypeName(id)},
+                                                     {"request_id", req->id_text}}),
              in.frame});
-    } else {
+      return;
+    case Correlator::Case::kUnknownId:
       Raise({Severity::kMust, "unknown-reply-id",
-             profile_.CheckMessage("unknown-reply-id", {{"frame", n}, {"id", IdText(*id)}}),
+             profile_.CheckMessage("unknown-reply-id", {{"frame", n}, {"id", IdText(id)}}),
              in.frame});
-    }
-    return;
-  }
-  // Several requests may be in flight under one id (Flash allows a repeated id): each answer
-  // takes the oldest one still open.
-  auto [first, last] = requests_.equal_range(key);
-  for (auto open = first; open != last; ++open)
-    if (!open->second.answer_frame) {
-      it = open;
+      return;
+    case Correlator::Case::kAnsweredTwice:
+      Raise({Severity::kMust, "duplicate-reply",
+             profile_.CheckMessage("duplicate-reply",
+                                   {{"frame", n},
+                                    {"request", std::to_string(req->frame)},
+                                    {"method", Quote(req->method)},
+                                    {"request_id", req->id_text},
+                                    {"first", std::to_string(*req->answer_frame)}}),
+             in.frame});
+      return;
+    case Correlator::Case::kAnswers:
       break;
-    }
-  PendingRequest& req = it->second;
-  in.method = req.method;
-  if (req.answer_frame) {
-    Raise({Severity::kMust, "duplicate-reply",
-           profile_.CheckMessage("duplicate-reply", {{"frame", n},
-                                                     {"request", std::to_string(req.frame)},
-                                                     {"method", Quote(req.method)},
-                                                     {"request_id", req.id_text},
-                                                     {"first", std::to_string(*req.answer_frame)}}),
-           in.frame});
-    return;
   }
-  req.answer_frame = in.frame;
   in.answers_request = true;
-  auto ms = std::chrono::duration_cast<Ms>(in.at - req.sent).count();
-  entry.notes.push_back("answers #" + std::to_string(req.frame) + " after " + std::to_string(ms) +
+  auto ms = std::chrono::duration_cast<Ms>(in.at - req->sent).count();
+  entry.notes.push_back("answers #" + std::to_string(req->frame) + " after " + std::to_string(ms) +
                         " ms");
-  if (key == handshake_key_ && req.method == profile_.handshake_method() && !handshake_answered_) {
+  if (reply.key == handshake_key_ && req->method == profile_.handshake_method() &&
+      !handshake_answered_) {
     handshake_answered_ = true;
     after_handshake_pending_ = true;
   }

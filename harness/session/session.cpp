@@ -32,7 +32,8 @@ Session::Session(const protocol::Profile& profile, const schema::FrameSchema* sc
       schema_(schema),
       options_(options),
       decoder_(wire::MakeDecoder(profile.framing(), profile.max_payload())),
-      host_(profile) {}
+      host_(profile),
+      correlator_(profile) {}
 
 Session::~Session() {
   child_.reset();  // kills and reaps the group before anything its callbacks touch goes away
@@ -96,14 +97,7 @@ TranscriptEntry Session::NewEntry(Direction direction, std::string kind, std::st
   return entry;
 }
 
-rapidjson::Value Session::NextId(const std::string& method) {
-  protocol::IdSequence seq = profile_.IdsFor(method);
-  std::string key = std::to_string(seq.start) + "/" + std::to_string(seq.step);
-  auto [it, fresh] = next_ids_.try_emplace(key, seq.start);
-  std::int64_t id = it->second;
-  it->second += seq.step;
-  return rapidjson::Value(static_cast<std::int64_t>(id));
-}
+rapidjson::Value Session::NextId(const std::string& method) { return correlator_.NextId(method); }
 
 rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Document message) {
   // The envelope members first, so transcripts read like the spec's examples.
@@ -147,12 +141,13 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   std::size_t index = Record(std::move(entry));
 
   if (c.kind == MessageKind::kRequest && (!deliberately_invalid || AcceptedAsRequest(frame))) {
-    json::IdKind k = json::ClassifyId(c.id);
-    if (k == json::IdKind::kInteger || k == json::IdKind::kString) {
-      std::string key = json::IdKey(*c.id);
-      requests_.emplace(
-          key, PendingRequest{
-                   index, c.method, json::Abbreviate(json::ToCompact(*c.id)), Clock::now(), {}});
+    std::string key;
+    if (c.id &&
+        correlator_.Owe(
+            *c.id,
+            PendingRequest{
+                index, c.method, json::Abbreviate(json::ToCompact(*c.id)), Clock::now(), {}},
+            &key)) {
       if (c.method == profile_.handshake_method()) {
         handshake_key_ = key;
         const std::string& ptr = profile_.granted_capabilities_pointer();
@@ -166,7 +161,7 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
       }
     }
   } else if (c.kind == MessageKind::kRequest && c.id) {
-    noise_.emplace(json::IdKey(*c.id), index);
+    correlator_.Noise(*c.id, index);
   } else if (c.kind == MessageKind::kNotification && !c.method.empty() &&
              c.method == profile_.shutdown_notification()) {
     shutdown_sent_ = true;
@@ -209,14 +204,14 @@ void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
   json::IdKind k = json::ClassifyId(c.id);
   if (c.kind == MessageKind::kRequest && c.id &&
       ((k != json::IdKind::kInteger && k != json::IdKind::kString) || !AcceptedAsRequest(doc))) {
-    noise_.emplace(json::IdKey(*c.id), index);  // an answer echoing it is allowed, none owed
+    correlator_.Noise(*c.id, index);  // an answer echoing it is allowed, none owed
     return;
   }
   if (c.kind != MessageKind::kRequest ||
       (k != json::IdKind::kInteger && k != json::IdKind::kString))
     return;
   std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
-  requests_.emplace(json::IdKey(*c.id), PendingRequest{index, c.method, id_text, Clock::now(), {}});
+  correlator_.Owe(*c.id, PendingRequest{index, c.method, id_text, Clock::now(), {}});
   if (TranscriptEntry* e = Mutable(index)) {
     e->method = json::Abbreviate(c.method);
     e->id = id_text;
@@ -400,9 +395,7 @@ process::StopResult Session::Stop(const std::vector<protocol::StopStepSpec>& ste
 }
 
 const PendingRequest* Session::RequestByFrame(std::size_t frame) const {
-  for (const auto& [key, req] : requests_)
-    if (req.frame == frame) return &req;
-  return nullptr;
+  return correlator_.ByFrame(frame);
 }
 
 std::string Session::StderrTail(std::size_t max_bytes) const {

@@ -33,6 +33,7 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/host.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/session/correlator.hpp"
 #include "harness/session/transcript.hpp"
 #include "harness/wire/codec.hpp"
 
@@ -60,15 +61,6 @@ struct Inbound {
   /// Echoes the id of a request the host sent deliberately invalid (a Flash string id): the
   /// plugin may answer such noise or not, so the answer is neither required nor judged.
   bool echoes_noise = false;
-};
-
-/// A host->plugin request the plugin has not answered yet, or has.
-struct PendingRequest {
-  std::size_t frame = 0;
-  std::string method;
-  std::string id_text;  ///< compact JSON of the id, abbreviated (json::Abbreviate) for messages
-  Clock::time_point sent;
-  std::optional<std::size_t> answer_frame;
 };
 
 /// The frame the host sends for `message`: the profile's envelope members, the message, and
@@ -156,7 +148,9 @@ class Session {
   /// Decoded frames released from the inbox before any step took them.
   std::uint64_t inbox_released() const { return inbox_released_; }
   /// Host requests by IdKey, in the order sent; one id may carry several.
-  const std::multimap<std::string, PendingRequest>& requests() const { return requests_; }
+  const std::multimap<std::string, PendingRequest>& requests() const {
+    return correlator_.requests();
+  }
   /// The request registered under an id, by its IdKey ("i:2" / "s:2"); nullptr if none.
   const PendingRequest* RequestByFrame(std::size_t frame) const;
   bool handshake_answered() const { return handshake_answered_; }
@@ -222,11 +216,7 @@ class Session {
   std::vector<TranscriptEntry> transcript_;
   std::vector<Finding> findings_;
   std::deque<Inbound> inbox_;
-  std::multimap<std::string, PendingRequest> requests_;  // by IdKey, in the order sent
-  // Requests the host sent deliberately invalid and the protocol does not accept as requests
-  // (ids of the wrong type): an answer echoing one is allowed, none is owed. By IdKey.
-  std::multimap<std::string, std::size_t> noise_;
-  std::map<std::string, std::int64_t> next_ids_;  // per id sequence, by method or ""
+  Correlator correlator_;  // which request a reply answers
   Clock::time_point started_;
   std::optional<Clock::time_point> exit_seen_;
   std::uint64_t generation_ = 0;

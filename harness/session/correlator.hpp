@@ -1,0 +1,79 @@
+// Which host request a plugin's reply answers.
+//
+// Pure bookkeeping, apart from the process and the wording: the host's id sequences, the
+// requests the plugin owes an answer (several may be in flight under one id: the oldest open one
+// takes the next answer), and the requests the host sent deliberately invalid, whose echo is
+// allowed and whose answer is not owed. The session words what it finds from the profile's
+// `checks` table; this only says which case a reply is.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "harness/json/rapidjson.hpp"
+#include "harness/protocol/profile.hpp"
+
+namespace fakehost::session {
+
+/// A host->plugin request the plugin has not answered yet, or has.
+struct PendingRequest {
+  std::size_t frame = 0;
+  std::string method;
+  std::string id_text;  ///< compact JSON of the id, abbreviated (json::Abbreviate) for messages
+  std::chrono::steady_clock::time_point sent;
+  std::optional<std::size_t> answer_frame;
+};
+
+class Correlator {
+ public:
+  explicit Correlator(const protocol::Profile& profile) : profile_(profile) {}
+
+  /// The next id the profile assigns to a host request of `method` (one sequence per distinct
+  /// start and step, so RIM's heartbeats count down apart from its requests).
+  rapidjson::Value NextId(const std::string& method);
+
+  /// A request the plugin owes exactly one answer. False (nothing registered) unless `id` is an
+  /// integer or a string: no other id can be echoed faithfully. Returns its key.
+  bool Owe(const rapidjson::Value& id, PendingRequest request, std::string* key = nullptr);
+  /// A request sent deliberately invalid, in a form the protocol does not accept as a request:
+  /// an answer echoing its id is allowed (once), none is owed.
+  void Noise(const rapidjson::Value& id, std::size_t frame);
+
+  enum class Case {
+    kAnswers,        ///< the first answer to an open request
+    kEchoesNoise,    ///< echoes a deliberately invalid request's id: allowed, not judged
+    kNullId,         ///< id null
+    kBadIdType,      ///< id neither an integer, a string nor null
+    kIdTypeChanged,  ///< the digits of a request's id under the other JSON type
+    kUnknownId,      ///< no request was sent under this id
+    kAnsweredTwice,  ///< every request under this id already has its answer
+  };
+  struct Reply {
+    Case what = Case::kUnknownId;
+    /// kAnswers, kAnsweredTwice: the request; kIdTypeChanged: the one under the other type.
+    const PendingRequest* request = nullptr;
+    std::string key;              ///< kAnswers: the request's IdKey
+    std::size_t noise_frame = 0;  ///< kEchoesNoise: the deliberately invalid request
+  };
+  /// Classifies a reply with `id` (never null: a response always has one) arriving as frame
+  /// `frame`; a kAnswers marks its request answered by `frame`.
+  Reply OnReply(const rapidjson::Value& id, std::size_t frame);
+
+  /// Host requests by IdKey, in the order sent; one id may carry several.
+  const std::multimap<std::string, PendingRequest>& requests() const { return requests_; }
+  /// The request sent as frame `frame`, or nullptr.
+  const PendingRequest* ByFrame(std::size_t frame) const;
+
+ private:
+  bool Open(const std::string& key) const;
+
+  const protocol::Profile& profile_;
+  std::multimap<std::string, PendingRequest> requests_;  // by IdKey, in the order sent
+  std::multimap<std::string, std::size_t> noise_;        // by IdKey: frame of the request
+  std::map<std::string, std::int64_t> next_ids_;         // by "start/step"
+};
+
+}  // namespace fakehost::session

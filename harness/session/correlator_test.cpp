@@ -1,0 +1,108 @@
+#include "harness/session/correlator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/json/json.hpp"
+
+namespace fakehost::session {
+namespace {
+
+// A profile with RIM's id rules: host requests count up from 1, heartbeats down from -1.
+std::unique_ptr<protocol::Profile> RimProfile() {
+  std::string error;
+  auto profile = protocol::Profile::Load(FAKEHOST_SOURCE_DIR "/schema/rim-v1/profile.json", &error);
+  EXPECT_TRUE(profile) << error;
+  return profile;
+}
+
+rapidjson::Document Id(const char* json) {
+  rapidjson::Document d;
+  EXPECT_TRUE(json::Parse(json, &d).ok) << json;
+  return d;
+}
+
+PendingRequest Request(std::size_t frame, std::string method) {
+  return PendingRequest{frame, std::move(method), "x", {}, {}};
+}
+
+TEST(Correlator, TheFirstAnswerTakesTheRequestAndASecondIsAnsweredTwice) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  ASSERT_TRUE(c.Owe(Id("1"), Request(0, "rim.handshake")));
+  Correlator::Reply first = c.OnReply(Id("1"), 1);
+  ASSERT_EQ(first.what, Correlator::Case::kAnswers);
+  EXPECT_EQ(first.request->method, "rim.handshake");
+  EXPECT_EQ(first.request->answer_frame, 1u);
+  Correlator::Reply second = c.OnReply(Id("1"), 2);
+  EXPECT_EQ(second.what, Correlator::Case::kAnsweredTwice);
+  EXPECT_EQ(second.request->answer_frame, 1u) << "the first answer stays the answer";
+}
+
+TEST(Correlator, RequestsUnderOneIdAreAnsweredOldestFirst) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  ASSERT_TRUE(c.Owe(Id("\"a\""), Request(0, "first")));
+  ASSERT_TRUE(c.Owe(Id("\"a\""), Request(1, "second")));
+  EXPECT_EQ(c.OnReply(Id("\"a\""), 2).request->method, "first");
+  EXPECT_EQ(c.OnReply(Id("\"a\""), 3).request->method, "second");
+  EXPECT_EQ(c.OnReply(Id("\"a\""), 4).what, Correlator::Case::kAnsweredTwice);
+}
+
+TEST(Correlator, TellsAnIdThatChangedTypeFromOneNeverSent) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  ASSERT_TRUE(c.Owe(Id("7"), Request(0, "rim.command")));
+  Correlator::Reply changed = c.OnReply(Id("\"7\""), 1);
+  EXPECT_EQ(changed.what, Correlator::Case::kIdTypeChanged);
+  EXPECT_EQ(changed.request->frame, 0u);
+  EXPECT_EQ(c.OnReply(Id("8"), 2).what, Correlator::Case::kUnknownId);
+  EXPECT_EQ(c.OnReply(Id("null"), 3).what, Correlator::Case::kNullId);
+  EXPECT_EQ(c.OnReply(Id("true"), 4).what, Correlator::Case::kBadIdType);
+  EXPECT_EQ(c.OnReply(Id("7.5"), 5).what, Correlator::Case::kBadIdType);
+}
+
+TEST(Correlator, OwesNothingForAnIdThatCannotBeEchoed) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  EXPECT_FALSE(c.Owe(Id("null"), Request(0, "m")));
+  EXPECT_FALSE(c.Owe(Id("1.5"), Request(0, "m")));
+  EXPECT_TRUE(c.requests().empty());
+}
+
+TEST(Correlator, AnEchoOfNoiseIsAllowedOnceAndNeverTakesARealAnswer) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  c.Noise(Id("\"n1\""), 0);
+  ASSERT_TRUE(c.Owe(Id("3"), Request(1, "real")));
+  c.Noise(Id("3"), 2);  // noise under the id of an open request
+  Correlator::Reply echo = c.OnReply(Id("\"n1\""), 3);
+  EXPECT_EQ(echo.what, Correlator::Case::kEchoesNoise);
+  EXPECT_EQ(echo.noise_frame, 0u);
+  EXPECT_EQ(c.OnReply(Id("\"n1\""), 4).what, Correlator::Case::kUnknownId) << "once only";
+  EXPECT_EQ(c.OnReply(Id("3"), 5).what, Correlator::Case::kAnswers) << "the open request first";
+  EXPECT_EQ(c.OnReply(Id("3"), 6).what, Correlator::Case::kEchoesNoise) << "then the noise";
+}
+
+TEST(Correlator, NumbersEachIdSequenceOnItsOwn) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  EXPECT_EQ(c.NextId("rim.handshake").GetInt64(), 1);
+  EXPECT_EQ(c.NextId("rim.command").GetInt64(), 2);
+  EXPECT_EQ(c.NextId("rim.heartbeat").GetInt64(), -1);
+  EXPECT_EQ(c.NextId("rim.heartbeat").GetInt64(), -2);
+  EXPECT_EQ(c.NextId("rim.command").GetInt64(), 3);
+}
+
+TEST(Correlator, FindsARequestByTheFrameThatCarriedIt) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  ASSERT_TRUE(c.Owe(Id("1"), Request(4, "m")));
+  ASSERT_NE(c.ByFrame(4), nullptr);
+  EXPECT_EQ(c.ByFrame(4)->method, "m");
+  EXPECT_EQ(c.ByFrame(5), nullptr);
+}
+
+}  // namespace
+}  // namespace fakehost::session
