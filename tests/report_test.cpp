@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -174,35 +175,160 @@ TEST(CodeSpan, CannotBeClosedByBackticksInside) {
   EXPECT_EQ(report::CodeSpan("`x"), "`` `x ``");
 }
 
+// Sets $GITHUB_WORKSPACE for the life of the object.
+class Workspace {
+ public:
+  explicit Workspace(const char* dir) {
+    if (const char* was = std::getenv("GITHUB_WORKSPACE")) was_ = was;
+    ::setenv("GITHUB_WORKSPACE", dir, 1);
+  }
+  ~Workspace() {
+    if (was_)
+      ::setenv("GITHUB_WORKSPACE", was_->c_str(), 1);
+    else
+      ::unsetenv("GITHUB_WORKSPACE");
+  }
+
+ private:
+  std::optional<std::string> was_;
+};
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(in, l);) all.push_back(l);
+  return all;
+}
+
 TEST(GithubAnnotations, PointAtTheStepLineAndEscapeDataAndProperties) {
   auto report = ReportFixture();
   report.scenarios[1].id = "handshake/a:b,c%";
   report.scenarios[1].failures[0].message = "line1\nline2\r50% done";
-  std::string out = report::GithubAnnotations(report);
-  std::istringstream lines(out);
-  std::vector<std::string> all;
-  for (std::string l; std::getline(lines, l);) all.push_back(l);
-  ASSERT_EQ(all.size(), 3u) << out;  // the failure, the warning, the error; no skip or pass
-  EXPECT_NE(all[0].find(
-                "::error "
-                "file=/golden-root/scenarios/rim-v1/handshake/accepts-offered-version.yaml,line=9,"
-                "title=fakehost FAIL handshake/a%3Ab%2Cc%25::"),
-            std::string::npos)
+  Workspace ws(kGoldenRoot);
+  std::vector<std::string> all = Lines(report::GithubAnnotations(report));
+  // The failure's two causes (the step, the stray bytes), the warning, the error; no skip or pass.
+  ASSERT_EQ(all.size(), 4u);
+  EXPECT_EQ(all[0].rfind("::error file=scenarios/rim-v1/handshake/accepts-offered-version.yaml,"
+                         "line=9,title=fakehost FAIL handshake/a%3Ab%2Cc%25::",
+                         0),
+            0u)
       << all[0];
   EXPECT_NE(all[0].find("line1%0Aline2%0D50%25 done"), std::string::npos) << all[0];
-  EXPECT_EQ(all[1].rfind("::warning file=", 0), 0u) << all[1];
-  EXPECT_NE(all[1].find(",line=17,"), std::string::npos);
-  EXPECT_EQ(all[2].rfind("::error file=", 0), 0u);
+  EXPECT_NE(all[0].find("%0Aexpected: \"dev.fakehost.reference\"%0Aactual: "), std::string::npos)
+      << all[0];
+  // A check with no step of its own: on the scenario.
+  EXPECT_EQ(all[1].rfind("::error file=scenarios/rim-v1/handshake/accepts-offered-version.yaml,"
+                         "line=1,",
+                         0),
+            0u)
+      << all[1];
+  EXPECT_NE(all[1].find("stray-stdout: bytes on stdout that are not a frame"), std::string::npos);
+  EXPECT_NE(all[1].find("%0Aframe #2 "), std::string::npos) << all[1];
+  EXPECT_EQ(all[2].rfind("::warning file=", 0), 0u) << all[2];
+  EXPECT_NE(all[2].find(",line=17,"), std::string::npos);
+  EXPECT_EQ(all[3].rfind("::error file=", 0), 0u);
 }
 
 TEST(GithubAnnotations, MakePathsRelativeToTheWorkspace) {
   auto report = ReportFixture();
-  ::setenv("GITHUB_WORKSPACE", kGoldenRoot, 1);
+  Workspace ws(kGoldenRoot);
   std::string out = report::GithubAnnotations(report);
-  ::unsetenv("GITHUB_WORKSPACE");
   EXPECT_NE(out.find("file=scenarios/rim-v1/handshake/accepts-offered-version.yaml,line=9"),
             std::string::npos)
       << out;
+}
+
+TEST(GithubAnnotations, NameNoFileOutsideTheWorkspace) {
+  // A suite installed elsewhere: a file= there would point at nothing in the repository.
+  auto report = ReportFixture();
+  Workspace ws("/somewhere/else");
+  std::vector<std::string> all = Lines(report::GithubAnnotations(report));
+  ASSERT_EQ(all.size(), 4u);
+  for (const auto& line : all) {
+    EXPECT_EQ(line.find("file="), std::string::npos) << line;
+    EXPECT_EQ(line.find(",line="), std::string::npos) << line;
+    EXPECT_TRUE(line.rfind("::error title=", 0) == 0 || line.rfind("::warning title=", 0) == 0)
+        << line;
+  }
+}
+
+// The failing scenario as a stray print leaves it in a length-prefixed protocol: the framing
+// check on the stray bytes, and the step that was waiting when the connection ended.
+run::RunReport StrayPrintReport() {
+  auto report = ReportFixture();
+  auto& r = report.scenarios[1];
+  r.transcript[2].kind = "oversized";
+  scenario::Failure step;
+  step.check = "step";
+  step.step = 2;
+  step.step_kind = "expect";
+  step.loc = {r.loc.file, 20, 5};
+  step.message =
+      "while waiting for a reply to handshake (rim.handshake, id 1, frame #0), the "
+      "framing was lost, so the connection is over";
+  step.expected = "a reply to handshake (rim.handshake, id 1, frame #0)";
+  step.actual = "nothing matching arrived";
+  scenario::Failure framing;
+  framing.check = "framing";
+  framing.frame = 2;
+  framing.message =
+      "frame #2 announces 1819043176 bytes, over the limit of 4194304 (§3); the "
+      "connection is over; something printed to stdout";
+  r.failures = {step, framing};
+  return report;
+}
+
+TEST(GithubAnnotations, AnnotateACauseOnceWithItsExplanation) {
+  Workspace ws(kGoldenRoot);
+  std::vector<std::string> all = Lines(report::GithubAnnotations(StrayPrintReport()));
+  ASSERT_EQ(all.size(), 3u);  // the failure (one cause), the warning, the error
+  const std::string& a = all[0];
+  EXPECT_EQ(
+      a.rfind("::error file=scenarios/rim-v1/handshake/accepts-offered-version.yaml,line=20,", 0),
+      0u)
+      << a;
+  EXPECT_NE(a.find("%0Aframing: frame #2 announces 1819043176 bytes"), std::string::npos) << a;
+  EXPECT_NE(a.find("%0Aframe #2 "), std::string::npos) << a;
+  EXPECT_NE(a.find("oversized  (20 bytes)"), std::string::npos) << a;
+  EXPECT_NE(a.find("%0Acaused: step 2 expect (line 20)"), std::string::npos) << a;
+  EXPECT_EQ(a.find("the framing was lost"), std::string::npos) << a;
+}
+
+TEST(CauseGrouping, ShowsTheCauseOnceWithTheStepsItBrokeInEveryTextFormat) {
+  auto report = StrayPrintReport();
+  std::string md = report::MarkdownReport(report);
+  EXPECT_NE(md.find("- **must** framing: frame \\#2 announces"), std::string::npos) << md;
+  EXPECT_NE(md.find("  - caused: step 2 expect \\(line 20\\)\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find("the framing was lost"), std::string::npos) << md;
+
+  std::string xml = report::JUnitReport(report);
+  std::string fail = TestCase(xml, "handshake/accepts-offered-version");
+  EXPECT_NE(fail.find("<failure message=\"framing: frame #2 announces"), std::string::npos) << fail;
+  EXPECT_NE(fail.find("type=\"framing (must)\""), std::string::npos) << fail;
+  EXPECT_NE(fail.find("caused:   step 2 expect (line 20)"), std::string::npos) << fail;
+  EXPECT_EQ(fail.find("the framing was lost"), std::string::npos) << fail;
+
+  std::ostringstream console;
+  std::string error;
+  auto reporter = report::MakeConsoleReporter(console, {});
+  ASSERT_TRUE(reporter->RunEnded(report, &error));
+  EXPECT_NE(console.str().find("  ✗ [must] framing: frame #2 announces"), std::string::npos)
+      << console.str();
+  EXPECT_NE(console.str().find("      caused: step 2 expect (line 20)\n"), std::string::npos);
+  EXPECT_EQ(console.str().find("the framing was lost"), std::string::npos);
+  EXPECT_EQ(Count(console.str(), "  ✗ "), 3u);  // the cause, the warning, the error
+}
+
+TEST(JsonReport, KeepsEveryFailureAndNamesTheCauseOfAConsequence) {
+  std::string json = report::JsonReport(StrayPrintReport());
+  EXPECT_NE(json.find("the framing was lost"), std::string::npos);
+  EXPECT_EQ(Count(json, "\"caused_by\":"), 1u) << json;
+  std::size_t step = json.find("the framing was lost");
+  std::size_t caused = json.find("\"caused_by\":1");
+  std::size_t framing = json.find("\"check\":\"framing\"");
+  EXPECT_LT(step, caused);
+  EXPECT_LT(caused, framing);
+  EXPECT_EQ(Count(report::JsonReport(ReportFixture()), "caused_by"), 0u);
 }
 
 TEST(MakeFileReporter, KnowsEveryFormatAndNamesThemForAnUnknownOne) {

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "harness/report/causes.hpp"
+#include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
 
@@ -102,12 +104,12 @@ class ConsoleReporter : public Reporter {
     out_ << "  " << r.spec << ": " << r.requirement << "\n";
     out_ << "  " << r.loc.ToString() << "\n";
     std::vector<std::size_t> frames;
-    for (const Failure& f : r.failures) {
-      const char* mark = f.harness_error                       ? "error"
-                         : f.level == scenario::Level::kMust   ? "must"
-                         : f.level == scenario::Level::kShould ? "should"
-                                                               : "may";
-      out_ << "  ✗ [" << mark << "] ";
+    for (const Failure& f : r.failures)
+      if (f.frame) frames.push_back(*f.frame);
+    // A cause once, with the steps it broke; its consequences are in the JSON report in full.
+    for (const CauseGroup& g : GroupByCause(r)) {
+      const Failure& f = r.failures[g.root];
+      out_ << "  ✗ [" << FailureMark(f) << "] ";
       if (f.check == "step")
         out_ << "step " << f.step << " " << f.step_kind << " (" << f.loc.ToString() << "): ";
       else
@@ -115,7 +117,7 @@ class ConsoleReporter : public Reporter {
       out_ << Safe(f.message) << "\n";
       if (!f.expected.empty()) out_ << "      expected: " << Safe(f.expected) << "\n";
       if (!f.actual.empty()) out_ << "      actual:   " << Safe(f.actual) << "\n";
-      if (f.frame) frames.push_back(*f.frame);
+      if (!g.consequences.empty()) out_ << "      caused: " << Safe(ConsequenceList(r, g)) << "\n";
     }
     Frames(r, frames);
     if (r.exit.exited || !r.exit.stop_stage.empty()) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "harness/report/causes.hpp"
 #include "harness/report/text.hpp"
 
 namespace fakehost::report {
@@ -33,14 +34,21 @@ std::string FailureLine(const Failure& f) {
 }
 
 const Failure* Headline(const ScenarioResult& r, bool strict) {
-  for (const Failure& f : r.failures) {
+  if (r.failures.empty()) return nullptr;
+  std::size_t head = 0;
+  for (std::size_t i = 0; i < r.failures.size(); ++i) {
+    const Failure& f = r.failures[i];
     if (r.status == scenario::Status::kError
             ? f.harness_error
             : !f.harness_error && (f.level == scenario::Level::kMust ||
-                                   (strict && f.level == scenario::Level::kShould)))
-      return &f;
+                                   (strict && f.level == scenario::Level::kShould))) {
+      head = i;
+      break;
+    }
   }
-  return r.failures.empty() ? nullptr : &r.failures.front();
+  // A consequence is reported under its cause.
+  std::optional<std::size_t> root = CausedBy(r)[head];
+  return &r.failures[root ? *root : head];
 }
 
 std::vector<std::size_t> MarkedFrames(const ScenarioResult& r) {
@@ -60,6 +68,22 @@ std::string Clip(std::string_view s, std::size_t max) {
   return std::string(s.substr(0, cut)) + "…";
 }
 
+std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
+                      std::size_t payload_chars) {
+  char t[48];
+  std::snprintf(t, sizeof t, "#%zu %8.1f ms  ", index, e.t_ms);
+  std::string out = t;
+  out += session::DirectionArrow(e.direction);
+  out += "  " + e.kind;
+  if (!e.method.empty()) out += " " + e.method;
+  if (!e.id.empty()) out += " id " + e.id;
+  if (e.kind == "raw" || e.kind == "oversized" || e.kind == "truncated")
+    out += "  (" + std::to_string(e.size) + " bytes)";
+  else
+    out += "  " + Clip(e.text, payload_chars);
+  return out;
+}
+
 std::string FramesExcerpt(const ScenarioResult& r, std::size_t frames_shown,
                           std::size_t payload_chars) {
   if (r.transcript.empty() || frames_shown == 0) return "";
@@ -75,23 +99,17 @@ std::string FramesExcerpt(const ScenarioResult& r, std::size_t frames_shown,
   for (std::size_t i = begin; i <= end; ++i) {
     const auto& e = r.transcript[i];
     bool mark = std::binary_search(marked.begin(), marked.end(), i);
-    char t[48];
-    std::snprintf(t, sizeof t, "#%zu %8.1f ms  ", i, e.t_ms);
     out += mark ? "▶ " : "  ";
-    out += t;
-    out += session::DirectionArrow(e.direction);
-    out += "  " + e.kind;
-    if (!e.method.empty()) out += " " + e.method;
-    if (!e.id.empty()) out += " id " + e.id;
-    if (e.kind == "raw" || e.kind == "oversized" || e.kind == "truncated")
-      out += "  (" + std::to_string(e.size) + " bytes)";
-    else
-      out += "  " + Clip(e.text, payload_chars);
-    out += "\n";
+    out += FrameLine(e, i, payload_chars) + "\n";
     for (const auto& v : e.violations)
       out += "      schema: " + (v.pointer.empty() ? std::string("(frame)") : v.pointer) + ": " +
              v.message + "\n";
-    for (const auto& n : e.notes) out += "      note: " + n + "\n";
+    for (const auto& n : e.notes) {
+      // A note that is word for word a failure on this frame is already said above it.
+      bool said = std::any_of(r.failures.begin(), r.failures.end(),
+                              [&](const Failure& f) { return f.frame == i && f.message == n; });
+      if (!said) out += "      note: " + n + "\n";
+    }
   }
   return out;
 }

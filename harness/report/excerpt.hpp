@@ -24,11 +24,17 @@ std::string FailureLine(const scenario::Failure& f);
 const char* FailureMark(const scenario::Failure& f);
 
 /// The miss a scenario is reported under: the first harness error of an error, the first miss
-/// that made it fail (must, or should under `strict`), else the first one; nullptr if none.
+/// that made it fail (must, or should under `strict`), else the first one; or, when that miss is
+/// the consequence of another (causes.hpp), that other one. nullptr if none.
 const scenario::Failure* Headline(const scenario::ScenarioResult& r, bool strict);
 
 /// The transcript entries the failures point at, in order, without duplicates.
 std::vector<std::size_t> MarkedFrames(const scenario::ScenarioResult& r);
+
+/// One transcript entry on one line, without the marker: "#3  12.0 ms  host → plugin  request
+/// rim.handshake id 1  {...}", the payload cut at `payload_chars` bytes.
+std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
+                      std::size_t payload_chars = 160);
 
 /// Up to `frames_shown` frames ending just after the last marked frame (or the last frame), one
 /// line each ("▶ #3  12.0 ms  host → plugin  request rim.handshake id 1  {...}"), payloads cut at

@@ -5,8 +5,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "harness/json/rapidjson.hpp"
+#include "harness/report/causes.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
 
@@ -24,7 +26,7 @@ void Ms(Writer& w, double ms) {
   w.Double(static_cast<double>(static_cast<long long>(ms * 1000)) / 1000);
 }
 
-void Failure(Writer& w, const scenario::Failure& f) {
+void Failure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
   w.StartObject();
   Key(w, "check");
   Str(w, f.check);
@@ -55,6 +57,10 @@ void Failure(Writer& w, const scenario::Failure& f) {
   if (f.frame) {
     Key(w, "frame");
     w.Uint64(*f.frame);
+  }
+  if (caused_by) {
+    Key(w, "caused_by");
+    w.Uint64(*caused_by);
   }
   w.EndObject();
 }
@@ -147,7 +153,8 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   w.Uint64(r.steps_total);
   Key(w, "failures");
   w.StartArray();
-  for (const auto& f : r.failures) Failure(w, f);
+  std::vector<std::optional<std::size_t>> caused_by = CausedBy(r);
+  for (std::size_t i = 0; i < r.failures.size(); ++i) Failure(w, r.failures[i], caused_by[i]);
   w.EndArray();
   Key(w, "exit");
   w.StartObject();

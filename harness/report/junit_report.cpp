@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "harness/report/causes.hpp"
 #include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/xml_writer.hpp"
@@ -42,10 +43,12 @@ struct Counts {
 
 std::string Misses(const ScenarioResult& r) {
   std::string out;
-  for (const Failure& f : r.failures) {
+  for (const CauseGroup& g : GroupByCause(r)) {
+    const Failure& f = r.failures[g.root];
     out += "✗ [" + std::string(FailureMark(f)) + "] " + FailureLine(f) + "\n";
     if (!f.expected.empty()) out += "    expected: " + f.expected + "\n";
     if (!f.actual.empty()) out += "    actual:   " + f.actual + "\n";
+    if (!g.consequences.empty()) out += "    caused:   " + ConsequenceList(r, g) + "\n";
   }
   return out;
 }

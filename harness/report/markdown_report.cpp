@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "harness/report/causes.hpp"
 #include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
@@ -86,11 +87,14 @@ void Scenario(std::string& md, const ScenarioResult& r) {
   md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
         "): " + MarkdownText(Clip(r.requirement, 600)) + "<br>\n" + CodeSpan(r.loc.ToString()) +
         "\n\n";
-  for (const Failure& f : r.failures) {
+  for (const CauseGroup& g : GroupByCause(r)) {
+    const Failure& f = r.failures[g.root];
     md += "- **" + std::string(FailureMark(f)) + "** " + MarkdownText(Clip(FailureLine(f), 600)) +
           "\n";
     if (!f.expected.empty()) md += "  - expected: " + MarkdownText(Clip(f.expected, 300)) + "\n";
     if (!f.actual.empty()) md += "  - actual: " + MarkdownText(Clip(f.actual, 300)) + "\n";
+    if (!g.consequences.empty())
+      md += "  - caused: " + MarkdownText(Clip(ConsequenceList(r, g), 600)) + "\n";
   }
   std::string excerpt = FramesExcerpt(r, 6, 120);
   std::string exit = ExitLine(r.exit);
@@ -128,14 +132,18 @@ void Section(std::string& md, const run::RunReport& report, const char* heading,
           " more not shown here (size limit): see the JSON or HTML report.*\n\n";
 }
 
-std::string RelativeToWorkspace(const std::string& file) {
+// `file` relative to $GITHUB_WORKSPACE (else the working directory), or nullopt when it is not
+// below it: GitHub resolves an annotation's file in the repository, so a path outside it (a
+// suite installed elsewhere) would point at nothing.
+std::optional<std::string> RelativeToWorkspace(const std::string& file) {
   namespace fs = std::filesystem;
+  if (file.empty()) return std::nullopt;
   const char* ws = std::getenv("GITHUB_WORKSPACE");
   std::error_code ec;
   fs::path base = ws && *ws ? fs::path(ws) : fs::current_path(ec);
   fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
   fs::path rel = abs.lexically_relative(fs::weakly_canonical(base, ec));
-  if (rel.empty() || *rel.begin() == "..") return file;
+  if (rel.empty() || *rel.begin() == ".." || rel.is_absolute()) return std::nullopt;
   return rel.generic_string();
 }
 
@@ -183,6 +191,37 @@ class MarkdownReporter : public Reporter {
   std::string path_;
   std::ostream* annotations_;
 };
+
+// At most this many annotations per scenario: GitHub shows only the first few of a step anyway.
+constexpr std::size_t kAnnotationsPerScenario = 5;
+
+// "error", "warning", or nullptr for a group that neither fails nor warns (may-level only).
+const char* Severity(const ScenarioResult& r, const CauseGroup& g, bool strict) {
+  bool error = false, warning = false;
+  auto weigh = [&](const Failure& f) {
+    if (f.harness_error || f.level == scenario::Level::kMust ||
+        (strict && f.level == scenario::Level::kShould))
+      error = true;
+    else if (f.level == scenario::Level::kShould)
+      warning = true;
+  };
+  weigh(r.failures[g.root]);
+  for (std::size_t i : g.consequences) weigh(r.failures[i]);
+  return error ? "error" : warning ? "warning" : nullptr;
+}
+
+// The root's explanation in full: what missed, expected and actual, the frame, what it broke.
+std::string AnnotationMessage(const ScenarioResult& r, const CauseGroup& g) {
+  const Failure& f = r.failures[g.root];
+  std::string message = r.spec + ": " + r.requirement + "\n" + FailureLine(f);
+  if (!f.expected.empty()) message += "\nexpected: " + f.expected;
+  if (!f.actual.empty()) message += "\nactual: " + f.actual;
+  if (f.frame && *f.frame < r.transcript.size())
+    message += "\nframe " + FrameLine(r.transcript[*f.frame], *f.frame, 200);
+  if (g.cause == Cause::kPluginGone && r.exit.exited) message += "\nplugin: " + ExitLine(r.exit);
+  if (!g.consequences.empty()) message += "\ncaused: " + ConsequenceList(r, g);
+  return message;
+}
 
 }  // namespace
 
@@ -274,19 +313,37 @@ std::string GithubAnnotations(const run::RunReport& report) {
   for (const auto& r : report.scenarios) {
     if (r.status != Status::kFail && r.status != Status::kError && r.status != Status::kWarn)
       continue;
-    const Failure* head = Headline(r, report.strict);
-    int line = head && head->loc.line > 0 ? head->loc.line : std::max(1, r.loc.line);
-    std::string message = r.spec + ": " + r.requirement;
-    if (head) {
-      message += "\n" + FailureLine(*head);
-      if (!head->expected.empty()) message += "\nexpected: " + head->expected;
-      if (!head->actual.empty()) message += "\nactual: " + head->actual;
+    std::vector<std::pair<const CauseGroup*, const char*>> shown;
+    std::vector<CauseGroup> groups = GroupByCause(r);
+    for (const CauseGroup& g : groups)
+      if (const char* severity = Severity(r, g, report.strict)) shown.emplace_back(&g, severity);
+    std::size_t dropped =
+        shown.size() > kAnnotationsPerScenario ? shown.size() - kAnnotationsPerScenario : 0;
+    shown.resize(shown.size() - dropped);
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+      const CauseGroup& g = *shown[k].first;
+      // Where: the root's step, else the first broken step, else the scenario.
+      const scenario::SourceLoc* loc = &r.loc;
+      std::vector<std::size_t> members{g.root};
+      members.insert(members.end(), g.consequences.begin(), g.consequences.end());
+      for (std::size_t i : members)
+        if (r.failures[i].loc.line > 0) {
+          loc = &r.failures[i].loc;
+          break;
+        }
+      std::string file = loc->file.empty() ? r.loc.file : loc->file;
+      std::string message = AnnotationMessage(r, g);
+      if (dropped > 0 && k + 1 == shown.size())
+        message += "\n(" + std::to_string(dropped) + " more in this scenario: see the report)";
+      out += "::" + std::string(shown[k].second) + " ";
+      // A failure with no place in the workspace is annotated without a file: a path outside
+      // it would point at nothing, and the plugin's manifest is not where the fault is.
+      if (std::optional<std::string> rel = RelativeToWorkspace(file))
+        out += "file=" + AnnotationProperty(*rel) +
+               ",line=" + std::to_string(std::max(1, loc->line)) + ",";
+      out += "title=" + AnnotationProperty(std::string("fakehost ") + Word(r.status) + " " + r.id) +
+             "::" + AnnotationData(Clip(message, 2000)) + "\n";
     }
-    out += r.status == Status::kWarn ? "::warning " : "::error ";
-    out += "file=" + AnnotationProperty(RelativeToWorkspace(r.loc.file)) +
-           ",line=" + std::to_string(line) +
-           ",title=" + AnnotationProperty(std::string("fakehost ") + Word(r.status) + " " + r.id) +
-           "::" + AnnotationData(Clip(message, 2000)) + "\n";
   }
   return out;
 }
