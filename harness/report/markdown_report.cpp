@@ -9,6 +9,7 @@
 #include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
+#include "harness/run/expected_failures.hpp"
 
 namespace fakehost::report {
 namespace {
@@ -43,6 +44,10 @@ const char* Icon(Status s) {
       return "💥";
     case Status::kUntested:
       return "🔶";
+    case Status::kXfail:
+      return "🚧";
+    case Status::kStale:
+      return "🧹";
     case Status::kNotRun:
       break;
   }
@@ -63,6 +68,10 @@ const char* Word(Status s) {
       return "ERROR";
     case Status::kUntested:
       return "UNTESTED";
+    case Status::kXfail:
+      return "XFAIL";
+    case Status::kStale:
+      return "STALE";
     case Status::kNotRun:
       break;
   }
@@ -86,6 +95,11 @@ void Scenario(std::string& md, const ScenarioResult& r) {
   md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
         "): " + MarkdownText(Clip(r.requirement, 600)) + "<br>\n" + CodeSpan(r.loc.ToString()) +
         "\n\n";
+  if (r.expected_failure)
+    md += std::string(r.expected_failure->expired ? "Expected failure (expired) "
+                                                  : "Expected failure ") +
+          CodeSpan(r.expected_failure->loc.ToString()) + ": " +
+          MarkdownText(Clip(r.expected_failure->reason, 600)) + "\n\n";
   for (const Failure& f : r.failures) {
     md += "- **" + std::string(FailureMark(f)) + "** " + MarkdownText(Clip(FailureLine(f), 600)) +
           "\n";
@@ -219,7 +233,7 @@ std::string CodeSpan(std::string_view text) {
 
 std::string MarkdownReport(const run::RunReport& report) {
   const run::Summary& m = report.summary;
-  bool bad = m.failed > 0 || m.errored > 0;
+  bool bad = m.failed > 0 || m.errored > 0 || m.stale > 0;
   std::string md = "## fakehost · " + MarkdownText(report.protocol_title) + " · " + "**" +
                    MarkdownText(report.plugin.id) + "** " + MarkdownText(report.plugin.version) +
                    "\n\n";
@@ -230,17 +244,27 @@ std::string MarkdownReport(const run::RunReport& report) {
          : bad    ? ""
                   : "no failure") +
         (m.failed && m.errored ? ", " : "") +
-        (m.errored ? std::to_string(m.errored) + " errored" : "") + "** of " +
-        std::to_string(m.total) + (m.total == 1 ? " scenario" : " scenarios") + " in " +
-        Duration(m.duration_ms) + (report.strict ? " (strict)" : "") + "\n\n";
-  md += "| passed | failed | warned | untested | not applicable | errored | not run | total |\n";
-  md += "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        (m.errored ? std::to_string(m.errored) + " errored" : "") +
+        ((m.failed || m.errored) && m.stale ? ", " : "") +
+        (m.stale ? std::to_string(m.stale) + " stale" : "") + "** of " + std::to_string(m.total) +
+        (m.total == 1 ? " scenario" : " scenarios") + " in " + Duration(m.duration_ms) +
+        (report.strict ? " (strict)" : "") + "\n\n";
+  // The expected-failure columns only where a baseline was in play.
+  bool baseline = m.xfailed > 0 || m.stale > 0;
+  md += "| passed | failed | warned | untested | not applicable | errored | not run |";
+  md += baseline ? " expected failures | stale | total |\n" : " total |\n";
+  md += baseline ? "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                 : "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   md += "| " + std::to_string(m.passed) + " | " + std::to_string(m.failed) + " | " +
         std::to_string(m.warned) + " | " + std::to_string(m.untested) + " | " +
         std::to_string(m.skipped) + " | " + std::to_string(m.errored) + " | " +
-        std::to_string(m.not_run) + " | " + std::to_string(m.total) + " |\n\n";
+        std::to_string(m.not_run) + " | " +
+        (baseline ? std::to_string(m.xfailed) + " | " + std::to_string(m.stale) + " | " : "") +
+        std::to_string(m.total) + " |\n\n";
   Section(md, report, "Failures and errors", {Status::kError, Status::kFail});
+  Section(md, report, "Stale expected failures: they pass now", {Status::kStale});
   Section(md, report, "Warnings", {Status::kWarn});
+  Section(md, report, "Expected failures", {Status::kXfail});
   std::string untested, skipped, passed;
   int n_untested = 0, n_skipped = 0, n_passed = 0;
   for (const auto& s : report.scenarios) {
@@ -272,10 +296,16 @@ std::string MarkdownReport(const run::RunReport& report) {
 std::string GithubAnnotations(const run::RunReport& report) {
   std::string out;
   for (const auto& r : report.scenarios) {
-    if (r.status != Status::kFail && r.status != Status::kError && r.status != Status::kWarn)
+    if (r.status != Status::kFail && r.status != Status::kError && r.status != Status::kWarn &&
+        r.status != Status::kStale)
       continue;
     const Failure* head = Headline(r, report.strict);
     int line = head && head->loc.line > 0 ? head->loc.line : std::max(1, r.loc.line);
+    // A stale or expired entry is fixed in the expected-failures file: point there.
+    const std::string& file =
+        head && head->check == run::kExpectedFailureCheck && !head->loc.file.empty()
+            ? head->loc.file
+            : r.loc.file;
     std::string message = r.spec + ": " + r.requirement;
     if (head) {
       message += "\n" + FailureLine(*head);
@@ -283,7 +313,7 @@ std::string GithubAnnotations(const run::RunReport& report) {
       if (!head->actual.empty()) message += "\nactual: " + head->actual;
     }
     out += r.status == Status::kWarn ? "::warning " : "::error ";
-    out += "file=" + AnnotationProperty(RelativeToWorkspace(r.loc.file)) +
+    out += "file=" + AnnotationProperty(RelativeToWorkspace(file)) +
            ",line=" + std::to_string(line) +
            ",title=" + AnnotationProperty(std::string("fakehost ") + Word(r.status) + " " + r.id) +
            "::" + AnnotationData(Clip(message, 2000)) + "\n";
