@@ -13,6 +13,7 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/run/expected_failures.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/duration.hpp"
@@ -45,7 +46,23 @@ struct RunFlags {
   bool strict = false;
   bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
   bool no_color = false;
+  std::string expected_failures;        ///< --expected-failures FILE: the known-failure baseline
+  std::string write_expected_failures;  ///< --write-expected-failures FILE
 };
+
+// --write-expected-failures FILE: this run's failures as a baseline.
+bool WriteBaseline(const std::string& path, const run::RunReport& report,
+                   const std::vector<scenario::Scenario>& suite, const run::ApplyOptions& expect,
+                   std::string* error) {
+  std::vector<std::string> ids;
+  for (const auto& s : suite) ids.push_back(s.id);
+  std::string header = "fakehost expected failures: the failures of a " + report.protocol +
+                       " run of " + report.plugin.id + " on " + expect.today +
+                       ".\nLoad with --expected-failures FILE; an entry that passes again fails "
+                       "the run (stale).";
+  return report::WriteFileAtomically(
+      path, run::WriteExpectedFailures(report.scenarios, ids, expect.strict, header), error);
+}
 
 int Run(const RunFlags& f, const Context& ctx) {
   std::ostream& out = ctx.out;
@@ -80,6 +97,15 @@ int Run(const RunFlags& f, const Context& ctx) {
   }
   bool manifest_selected = !f.plugin_dir.empty() && selected.front() == &scenarios.front();
   if (manifest_selected) selected.erase(selected.begin());
+  run::ExpectedFailures baseline;
+  run::ApplyOptions expect{f.strict, run::TodayUtc()};
+  std::vector<scenario::LoadError> baseline_errors;
+  if (!f.expected_failures.empty() &&
+      !run::LoadExpectedFailures(f.expected_failures, scenarios, &baseline, &baseline_errors)) {
+    for (const auto& e : baseline_errors) err << e.ToString() << "\n";
+    err << "fakehost: " << f.expected_failures << " has errors; nothing was run\n";
+    return kBadInput;
+  }
 
   // Report destinations are checked before anything runs.
   std::vector<std::unique_ptr<report::Reporter>> files;
@@ -183,6 +209,7 @@ int Run(const RunFlags& f, const Context& ctx) {
       out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
   console->RunStarting(report);
   auto t0 = std::chrono::steady_clock::now();
+  if (manifest_result) run::ApplyExpectedFailures(baseline, expect, &*manifest_result);
   if (manifest_result) console->ScenarioEnded(*manifest_result);
   if (manifest_result && !check.loads) {
     for (const scenario::Scenario* s : selected) {
@@ -193,9 +220,15 @@ int Run(const RunFlags& f, const Context& ctx) {
       report.scenarios.push_back(std::move(r));
     }
   } else {
+    // The console shows each result as the report will have it.
+    auto show = [&](const scenario::ScenarioResult& r) {
+      if (baseline.entries.empty()) return console->ScenarioEnded(r);
+      scenario::ScenarioResult shown = r;
+      run::ApplyExpectedFailures(baseline, expect, &shown);
+      console->ScenarioEnded(shown);
+    };
     report.scenarios =
-        run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options,
-                          [&](const scenario::ScenarioResult& r) { console->ScenarioEnded(r); });
+        run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options, show);
   }
   if (manifest_result) report.scenarios.insert(report.scenarios.begin(), *manifest_result);
   // Whatever a plugin left reparented to us (every Child has killed its own enclosure by now)
@@ -203,6 +236,7 @@ int Run(const RunFlags& f, const Context& ctx) {
   process::SweepOrphans();
   report.summary.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  run::ApplyExpectedFailures(baseline, expect, &report.scenarios);
   run::Summarise(&report);
   console->RunEnded(report, &error);
 
@@ -213,12 +247,19 @@ int Run(const RunFlags& f, const Context& ctx) {
       written = false;
     }
   }
+  if (!f.write_expected_failures.empty() &&
+      !WriteBaseline(f.write_expected_failures, report, scenarios, expect, &error)) {
+    err << "fakehost: " << error << "\n";
+    written = false;
+  }
   if (!written || report.summary.errored > 0 || session::InterruptFlag().load())
     return kHarnessError;
   const run::Summary& m = report.summary;
   // The manifest check alone is not a check of the plugin's protocol behaviour.
-  int manifest_passed = manifest_result && manifest_result->status == scenario::Status::kPass;
-  if (m.passed - manifest_passed + m.failed + m.warned == 0) {
+  // (Nor is it when the manifest's refusal is a listed, expected failure.)
+  int manifest_passed = manifest_result && (manifest_result->status == scenario::Status::kPass ||
+                                            manifest_result->status == scenario::Status::kXfail);
+  if (m.passed - manifest_passed + m.failed + m.warned + m.xfailed + m.stale == 0) {
     err << "fakehost: no scenario checked anything about this plugin (" << m.untested
         << " untested, " << m.skipped << " not applicable): this is not a pass\n";
     return kFailures;
@@ -228,7 +269,7 @@ int Run(const RunFlags& f, const Context& ctx) {
         << " scenarios untested (--fail-untested): give their triggers in fakehost.yaml\n";
     return kFailures;
   }
-  return m.failed > 0 ? kFailures : kOk;
+  return m.failed + m.stale > 0 ? kFailures : kOk;
 }
 
 }  // namespace
@@ -262,6 +303,10 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_flag("--fail-untested", rf->fail_untested,
                 "a scenario left untested (a trigger is missing) fails the run");
   run->add_flag("--no-color", rf->no_color, "no ANSI colours on the console");
+  run->add_option("--expected-failures", rf->expected_failures,
+                  "FILE: known failures (YAML); they are xfail, and one that passes fails the run");
+  run->add_option("--write-expected-failures", rf->write_expected_failures,
+                  "FILE: write this run's failures there, in --expected-failures' format");
   commands->push_back({run, [rf](const Context& ctx) {
                          if (rf->plugin_dir.empty() == rf->argv.empty()) {
                            ctx.err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";

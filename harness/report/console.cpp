@@ -34,13 +34,16 @@ class ConsoleReporter : public Reporter {
       out_ << "  (" << r.skip_reason << ")";
     if (r.status == Status::kUntested)  // the reason carries the YAML to add: keep it indented
       out_ << "\n        " << Indent(r.skip_reason, "        ");
+    if (r.status == Status::kXfail && r.expected_failure)
+      out_ << "  (expected: " << Safe(r.expected_failure->reason) << ")";
     out_ << "\n";
     out_.flush();
   }
 
   bool RunEnded(const run::RunReport& r, std::string*) override {
     for (const auto& s : r.scenarios)
-      if (s.status == Status::kFail || s.status == Status::kWarn || s.status == Status::kError)
+      if (s.status == Status::kFail || s.status == Status::kWarn || s.status == Status::kError ||
+          s.status == Status::kStale)
         Details(s);
     const run::Summary& m = r.summary;
     out_ << "\n"
@@ -48,6 +51,8 @@ class ConsoleReporter : public Reporter {
          << m.failed << " failed, " << m.warned << " warned, " << m.untested << " untested, "
          << m.skipped << " not applicable, " << m.errored << " errored";
     if (m.not_run) out_ << ", " << m.not_run << " not run";
+    if (m.xfailed) out_ << ", " << m.xfailed << " expected failures";
+    if (m.stale) out_ << ", " << m.stale << " stale";
     out_ << " in " << Duration(m.duration_ms) << "\n";
     out_.flush();
     return true;
@@ -93,6 +98,14 @@ class ConsoleReporter : public Reporter {
       case Status::kUntested:
         text = "UNTD";  // untested: a trigger is missing
         color = "36";
+        break;
+      case Status::kXfail:
+        text = "XFL ";  // failed, as --expected-failures expects
+        color = "34";
+        break;
+      case Status::kStale:
+        text = "STAL";  // passed, though --expected-failures expects a failure
+        color = "31";
         break;
     }
     if (!options_.color) return text;

@@ -4,7 +4,7 @@ namespace fakehost::report {
 
 std::string_view HtmlStyle() {
   return R"CSS(:root{--fail:#c62828;--error:#8e24aa;--warn:#ef6c00;--pass:#2e7d32;--skip:#00838f;
---notrun:#616161;--line:#9e9e9e;--bg:#fafafa}
+--notrun:#616161;--xfail:#1565c0;--line:#9e9e9e;--bg:#fafafa}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,sans-serif;margin:0;background:var(--bg);color:#212121}
 header{padding:12px 20px;background:#263238;color:#eceff1}
@@ -20,6 +20,7 @@ cursor:pointer;font:inherit;display:flex;gap:6px;align-items:baseline}
 .filters label{display:flex;gap:4px;align-items:center}
 .s-fail{color:var(--fail)}.s-error{color:var(--error)}.s-warn{color:var(--warn)}
 .s-pass{color:var(--pass)}.s-skip{color:var(--skip)}.s-untested{color:var(--skip)}.s-not-run{color:var(--notrun)}
+.s-xfail{color:var(--xfail)}.s-stale{color:var(--fail)}
 main{padding:0 20px 40px}
 details.scenario{background:#fff;border:1px solid #ddd;border-left:6px solid currentColor;
 border-radius:4px;margin:6px 0}
@@ -28,6 +29,8 @@ color:#212121}
 .badge{font-weight:700;min-width:5.5em;display:inline-block}
 .badge.s-fail{color:var(--fail)}.badge.s-error{color:var(--error)}.badge.s-warn{color:var(--warn)}
 .badge.s-pass{color:var(--pass)}.badge.s-skip{color:var(--skip)}.badge.s-untested{color:var(--skip)}.badge.s-not-run{color:var(--notrun)}
+.badge.s-xfail{color:var(--xfail)}.badge.s-stale{color:var(--fail)}
+.expected{margin:6px 0;padding:4px 8px;border-left:3px solid var(--xfail);background:#e3f2fd}
 .id{font-family:ui-monospace,monospace;font-weight:600}
 .title{color:#546e7a;flex:1}.dur{color:#78909c;font-size:12px}
 .body{padding:4px 14px 12px;color:#212121}
@@ -79,9 +82,9 @@ std::string_view HtmlScript() {
   'use strict';
   var t0 = performance.now();
   var data = JSON.parse(document.getElementById('fakehost-data').textContent);
-  var ORDER = {error: 0, fail: 1, warn: 2, 'not-run': 3, skip: 4, pass: 5};
+  var ORDER = {error: 0, fail: 1, stale: 1, warn: 2, xfail: 3, 'not-run': 4, skip: 5, pass: 6};
   var LABEL = {error: 'ERROR', fail: 'FAIL', warn: 'WARN', 'not-run': 'NOT RUN', skip: 'SKIP',
-               pass: 'PASS'};
+               pass: 'PASS', xfail: 'XFAIL', stale: 'STALE'};
   var PROBLEM = {'not-json': 1, invalid: 1, oversized: 1, truncated: 1};
 
   function el(tag, cls, text) {
@@ -114,7 +117,10 @@ std::string_view HtmlScript() {
   [['fail', S.failed, 'failed'], ['error', S.errored, 'errored'], ['warn', S.warned, 'warned'],
    ['pass', S.passed, 'passed'], ['untested', S.untested || 0, 'untested'],
    ['skip', S.skipped, 'not applicable'],
-   ['not-run', S.not_run || 0, 'not run']].forEach(function (k) {
+   ['not-run', S.not_run || 0, 'not run'], ['xfail', S.xfailed || 0, 'expected failures'],
+   ['stale', S.stale || 0, 'stale']].forEach(function (k) {
+    // The expected-failure counts only where a baseline was in play.
+    if ((k[0] === 'xfail' || k[0] === 'stale') && !S.xfailed && !S.stale) return;
     state.status[k[0]] = true;
     var b = add(counts, el('button', 'count s-' + k[0]));
     b.type = 'button';
@@ -179,7 +185,7 @@ std::string_view HtmlScript() {
     var drawn = false;
     function draw() { if (!drawn) { drawn = true; body(d, s, i); } }
     d.addEventListener('toggle', function () { if (d.open) draw(); });
-    if (s.status === 'fail' || s.status === 'error' || s.status === 'warn') {
+    if (s.status === 'fail' || s.status === 'error' || s.status === 'warn' || s.status === 'stale') {
       d.open = true;
       draw();
     }
@@ -199,6 +205,10 @@ std::string_view HtmlScript() {
     if (s.status === 'skip' || s.status === 'not-run')
       add(b, el('p', null, (s.status === 'not-run' ? 'Not run: ' : 'Skipped: ') +
           (s.reason || 'the run ended first')));
+    var x = s.expected_failure;
+    if (x)
+      add(b, el('div', 'expected', (x.expired ? 'Expected failure (expired ' + x.until + ') ' :
+          'Expected failure ') + x.location + ' (' + x.id + '): ' + x.reason));
     var marked = {};
     if (s.failures.length) {
       add(b, el('h3', null, 'Failures'));

@@ -97,6 +97,19 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   Field(w, "location", r.loc.ToString());
   Field(w, "status", scenario::StatusName(r.status));
   if (!r.skip_reason.empty()) Field(w, "reason", r.skip_reason);
+  if (r.expected_failure) {
+    const scenario::ExpectedFailure& e = *r.expected_failure;
+    w.Key("expected_failure");
+    w.StartObject();
+    Field(w, "location", e.loc.ToString());
+    Field(w, "id", e.id);
+    Field(w, "reason", e.reason);
+    Field(w, "kind", e.kind);
+    Field(w, "until", e.until);
+    w.Key("expired");
+    w.Bool(e.expired);
+    w.EndObject();
+  }
   Ms(w, "duration_ms", r.duration_ms);
   w.Key("steps_run");
   w.Uint64(r.steps_run);
@@ -162,7 +175,9 @@ std::string Data(const run::RunReport& r) {
                       {"skipped", m.skipped},
                       {"errored", m.errored},
                       {"not_run", m.not_run},
-                      {"untested", m.untested}}) {
+                      {"untested", m.untested},
+                      {"xfailed", m.xfailed},
+                      {"stale", m.stale}}) {
     w.Key(k);
     w.Int(v);
   }

@@ -121,6 +121,31 @@ void Entry(Writer& w, const session::TranscriptEntry& e) {
   w.EndObject();
 }
 
+// The --expected-failures entry that applied (status xfail or stale, or an expired one).
+void ExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
+  Key(w, "expected_failure");
+  w.StartObject();
+  Key(w, "file");
+  Str(w, e.loc.file);
+  Key(w, "line");
+  w.Int(e.loc.line);
+  Key(w, "id");
+  Str(w, e.id);
+  Key(w, "reason");
+  Str(w, e.reason);
+  if (!e.kind.empty()) {
+    Key(w, "kind");
+    Str(w, e.kind);
+  }
+  if (!e.until.empty()) {
+    Key(w, "until");
+    Str(w, e.until);
+  }
+  Key(w, "expired");
+  w.Bool(e.expired);
+  w.EndObject();
+}
+
 void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   w.StartObject();
   Key(w, "id");
@@ -145,6 +170,7 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r) {
     Key(w, "reason");
     Str(w, r.skip_reason);
   }
+  if (r.expected_failure) ExpectedFailure(w, *r.expected_failure);
   Key(w, "duration_ms");
   Ms(w, r.duration_ms);
   Key(w, "steps_run");
@@ -186,7 +212,8 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   Key(w, "frames");
   w.Uint64(r.transcript.size());
   bool detailed = r.status == scenario::Status::kFail || r.status == scenario::Status::kWarn ||
-                  r.status == scenario::Status::kError;
+                  r.status == scenario::Status::kError || r.status == scenario::Status::kXfail ||
+                  r.status == scenario::Status::kStale;
   if (detailed) {
     Key(w, "transcript");
     w.StartArray();
@@ -265,6 +292,10 @@ std::string JsonReport(const run::RunReport& r) {
   w.Int(r.summary.not_run);
   Key(w, "untested");
   w.Int(r.summary.untested);
+  Key(w, "xfailed");
+  w.Int(r.summary.xfailed);
+  Key(w, "stale");
+  w.Int(r.summary.stale);
   Key(w, "duration_ms");
   Ms(w, r.summary.duration_ms);
   w.EndObject();

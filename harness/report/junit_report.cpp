@@ -28,7 +28,7 @@ struct Counts {
   void Add(const ScenarioResult& r) {
     ++tests;
     ms += r.duration_ms;
-    if (r.status == Status::kFail) ++failures;
+    if (r.status == Status::kFail || r.status == Status::kStale) ++failures;
     if (r.status == Status::kError) ++errors;
     if (r.status == Status::kSkip || r.status == Status::kNotRun || r.status == Status::kUntested)
       ++skipped;
@@ -56,6 +56,9 @@ std::string Misses(const ScenarioResult& r) {
 std::string SystemOut(const ScenarioResult& r) {
   std::string out = r.spec + ": " + r.requirement + "\n" + r.loc.ToString() + "\n";
   if (r.status == Status::kWarn) out += "warning (a should-level miss; fails under --strict):\n";
+  if (r.status == Status::kXfail && r.expected_failure)
+    out += "expected failure (" + r.expected_failure->loc.ToString() +
+           "): " + r.expected_failure->reason + "\n";
   out += Misses(r);
   std::string frames = FramesExcerpt(r);
   if (!frames.empty()) out += "frames:\n" + frames;
@@ -74,7 +77,7 @@ void TestCase(XmlWriter& w, const run::RunReport& report, const ScenarioResult& 
     w.Attr("message", SkipReason(r));
     return;
   }
-  if (r.status == Status::kFail || r.status == Status::kError) {
+  if (r.status == Status::kFail || r.status == Status::kError || r.status == Status::kStale) {
     const Failure* head = Headline(r, report.strict);
     auto f = w.Open(r.status == Status::kError ? "error" : "failure");
     w.Attr("message", head ? Clip(FailureLine(*head), 1024) : "failed");

@@ -10,6 +10,7 @@
 #include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
+#include "harness/run/expected_failures.hpp"
 
 namespace fakehost::report {
 namespace {
@@ -44,6 +45,10 @@ const char* Icon(Status s) {
       return "💥";
     case Status::kUntested:
       return "🔶";
+    case Status::kXfail:
+      return "🚧";
+    case Status::kStale:
+      return "🧹";
     case Status::kNotRun:
       break;
   }
@@ -64,6 +69,10 @@ const char* Word(Status s) {
       return "ERROR";
     case Status::kUntested:
       return "UNTESTED";
+    case Status::kXfail:
+      return "XFAIL";
+    case Status::kStale:
+      return "STALE";
     case Status::kNotRun:
       break;
   }
@@ -87,6 +96,11 @@ void Scenario(std::string& md, const ScenarioResult& r) {
   md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
         "): " + MarkdownText(Clip(r.requirement, 600)) + "<br>\n" + CodeSpan(r.loc.ToString()) +
         "\n\n";
+  if (r.expected_failure)
+    md += std::string(r.expected_failure->expired ? "Expected failure (expired) "
+                                                  : "Expected failure ") +
+          CodeSpan(r.expected_failure->loc.ToString()) + ": " +
+          MarkdownText(Clip(r.expected_failure->reason, 600)) + "\n\n";
   for (const CauseGroup& g : GroupByCause(r)) {
     const Failure& f = r.failures[g.root];
     md += "- **" + std::string(FailureMark(f)) + "** " + MarkdownText(Clip(FailureLine(f), 600)) +
@@ -258,7 +272,7 @@ std::string CodeSpan(std::string_view text) {
 
 std::string MarkdownReport(const run::RunReport& report) {
   const run::Summary& m = report.summary;
-  bool bad = m.failed > 0 || m.errored > 0;
+  bool bad = m.failed > 0 || m.errored > 0 || m.stale > 0;
   std::string md = "## fakehost · " + MarkdownText(report.protocol_title) + " · " + "**" +
                    MarkdownText(report.plugin.id) + "** " + MarkdownText(report.plugin.version) +
                    "\n\n";
@@ -269,17 +283,27 @@ std::string MarkdownReport(const run::RunReport& report) {
          : bad    ? ""
                   : "no failure") +
         (m.failed && m.errored ? ", " : "") +
-        (m.errored ? std::to_string(m.errored) + " errored" : "") + "** of " +
-        std::to_string(m.total) + (m.total == 1 ? " scenario" : " scenarios") + " in " +
-        Duration(m.duration_ms) + (report.strict ? " (strict)" : "") + "\n\n";
-  md += "| passed | failed | warned | untested | not applicable | errored | not run | total |\n";
-  md += "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        (m.errored ? std::to_string(m.errored) + " errored" : "") +
+        ((m.failed || m.errored) && m.stale ? ", " : "") +
+        (m.stale ? std::to_string(m.stale) + " stale" : "") + "** of " + std::to_string(m.total) +
+        (m.total == 1 ? " scenario" : " scenarios") + " in " + Duration(m.duration_ms) +
+        (report.strict ? " (strict)" : "") + "\n\n";
+  // The expected-failure columns only where a baseline was in play.
+  bool baseline = m.xfailed > 0 || m.stale > 0;
+  md += "| passed | failed | warned | untested | not applicable | errored | not run |";
+  md += baseline ? " expected failures | stale | total |\n" : " total |\n";
+  md += baseline ? "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                 : "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   md += "| " + std::to_string(m.passed) + " | " + std::to_string(m.failed) + " | " +
         std::to_string(m.warned) + " | " + std::to_string(m.untested) + " | " +
         std::to_string(m.skipped) + " | " + std::to_string(m.errored) + " | " +
-        std::to_string(m.not_run) + " | " + std::to_string(m.total) + " |\n\n";
+        std::to_string(m.not_run) + " | " +
+        (baseline ? std::to_string(m.xfailed) + " | " + std::to_string(m.stale) + " | " : "") +
+        std::to_string(m.total) + " |\n\n";
   Section(md, report, "Failures and errors", {Status::kError, Status::kFail});
+  Section(md, report, "Stale expected failures: they pass now", {Status::kStale});
   Section(md, report, "Warnings", {Status::kWarn});
+  Section(md, report, "Expected failures", {Status::kXfail});
   std::string untested, skipped, passed;
   int n_untested = 0, n_skipped = 0, n_passed = 0;
   for (const auto& s : report.scenarios) {
@@ -311,7 +335,8 @@ std::string MarkdownReport(const run::RunReport& report) {
 std::string GithubAnnotations(const run::RunReport& report) {
   std::string out;
   for (const auto& r : report.scenarios) {
-    if (r.status != Status::kFail && r.status != Status::kError && r.status != Status::kWarn)
+    if (r.status != Status::kFail && r.status != Status::kError && r.status != Status::kWarn &&
+        r.status != Status::kStale)
       continue;
     std::vector<std::pair<const CauseGroup*, const char*>> shown;
     std::vector<CauseGroup> groups = GroupByCause(r);

@@ -177,6 +177,12 @@ void Summarise(RunReport* report) {
       case scenario::Status::kUntested:
         ++s.untested;
         break;
+      case scenario::Status::kXfail:
+        ++s.xfailed;
+        break;
+      case scenario::Status::kStale:
+        ++s.stale;
+        break;
     }
   }
   report->summary = s;

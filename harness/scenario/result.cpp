@@ -2,23 +2,16 @@
 
 namespace fakehost::scenario {
 
+// Each status once, in the enum's order (so a missing or doubled one cannot go unnoticed).
+static_assert([] {
+  for (std::size_t i = 0; i < kStatusNames.size(); ++i)
+    if (static_cast<std::size_t>(kStatusNames[i].status) != i) return false;
+  return true;
+}());
+
 const char* StatusName(Status status) {
-  switch (status) {
-    case Status::kPass:
-      return "pass";
-    case Status::kFail:
-      return "fail";
-    case Status::kWarn:
-      return "warn";
-    case Status::kSkip:
-      return "skip";
-    case Status::kError:
-      return "error";
-    case Status::kUntested:
-      return "untested";
-    case Status::kNotRun:
-      break;
-  }
+  for (const StatusNameEntry& e : kStatusNames)
+    if (e.status == status) return e.name.data();  // every name is a literal: NUL-terminated
   return "not-run";
 }
 

@@ -4,9 +4,11 @@
 // session, a process or a scenario file.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/scenario/model.hpp"
@@ -16,8 +18,27 @@ namespace fakehost::scenario {
 
 /// kSkip: not applicable (the plugin does not declare what the scenario is about).
 /// kUntested: applicable, but it needs a trigger the plugin's fakehost.yaml does not give.
-enum class Status { kPass, kFail, kWarn, kSkip, kError, kNotRun, kUntested };
-/// "pass", "fail", "warn", "skip", "error", "not-run", "untested"
+/// kXfail: failed, as an entry of the run's --expected-failures file says it does (not a failure
+/// of the run). kStale: passed, though such an entry says it fails (a failure of the run).
+enum class Status { kPass, kFail, kWarn, kSkip, kError, kNotRun, kUntested, kXfail, kStale };
+
+struct StatusNameEntry {
+  Status status;
+  std::string_view name;
+};
+/// Every status and its name in reports: the one list both directions of the mapping read.
+inline constexpr std::array<StatusNameEntry, 9> kStatusNames = {{
+    {Status::kPass, "pass"},
+    {Status::kFail, "fail"},
+    {Status::kWarn, "warn"},
+    {Status::kSkip, "skip"},
+    {Status::kError, "error"},
+    {Status::kNotRun, "not-run"},
+    {Status::kUntested, "untested"},
+    {Status::kXfail, "xfail"},
+    {Status::kStale, "stale"},
+}};
+/// The status's name in kStatusNames ("pass", "fail", ..., "xfail", "stale").
 const char* StatusName(Status status);
 
 /// One miss: a step whose expectation did not hold, or an always-on check that fired.
@@ -44,6 +65,16 @@ struct ExitInfo {
   bool graded = false;     ///< a `shutdown` step graded it (else it was the teardown)
 };
 
+/// An entry of an --expected-failures file, as it applied to a result.
+struct ExpectedFailure {
+  std::string id;        ///< the entry's scenario id or glob
+  std::string reason;    ///< why it fails (required in the file)
+  std::string kind;      ///< "" = any failure; else the Failure::check every failure must have
+  std::string until;     ///< "" = no end; else YYYY-MM-DD, after which the entry fails the run
+  SourceLoc loc;         ///< where the entry is written
+  bool expired = false;  ///< applied past `until`: the scenario's failure fails the run again
+};
+
 struct ScenarioResult {
   std::string id, title, spec, requirement;
   Level level = Level::kMust;
@@ -58,6 +89,8 @@ struct ScenarioResult {
   std::string stderr_tail;
   std::uint64_t stderr_bytes_dropped = 0;
   ExitInfo exit;
+  /// The expected-failures entry that made this result xfail or stale, or that had expired.
+  std::optional<ExpectedFailure> expected_failure;
 };
 
 /// A result that names `scenario` (id, title, spec, requirement, level, tags, where) and
