@@ -32,7 +32,9 @@
 #                                            not count the manifest as a check of the protocol)
 #   exit 1 otherwise                         failed (a must miss, or a should miss: --strict)
 #   exit 2 (bad input), 3 (harness error)    failed
-# The report of each test stays in its --out directory.
+# The report of each test stays in its --out directory. A fakehost (or PLUGIN_TARGET) not built
+# yet is one failing test `<prefix><program>_NOT_BUILT`; a suite fakehost cannot list is one
+# failing test `<prefix>LIST_FAILED` that shows why.
 #
 # The same file also runs as the discovery step (included by ctest) and as each test's wrapper
 # (cmake -P); FAKEHOST_TEST_MODE says which. Needs CMake 3.19 (string(JSON)), single-config
