@@ -4,9 +4,11 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
 #include <string_view>
 
 #include "harness/cli/command.hpp"
+#include "harness/run/suite_version.hpp"
 
 #ifndef FAKEHOST_VERSION
 #define FAKEHOST_VERSION "0.0.0"
@@ -58,6 +60,28 @@ std::string NearestFlag(CLI::App& app, int argc, char** argv) {
   return {};
 }
 
+// `fakehost --version`: the tool's version, then one line per suite installed in the data
+// directory with its scenario count and digest (harness/run/suite_version.hpp), so a CI log says
+// exactly which scenarios a run could play.
+void PrintVersion(const std::string& data_dir, std::ostream& out, std::ostream& err) {
+  out << "fakehost " << FAKEHOST_VERSION << "\n";
+  std::vector<std::filesystem::path> suites;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir + "/scenarios", ec))
+    if (entry.is_directory(ec)) suites.push_back(entry.path());
+  std::sort(suites.begin(), suites.end());
+  for (const auto& suite : suites) {
+    run::SuiteVersion v;
+    std::string error;
+    // The count is `fakehost list`'s: the built-in manifest/loads-in-host heads every suite.
+    if (run::ReadSuiteVersion(suite.string(), &v, &error))
+      out << "suite " << suite.filename().string() << " " << v.scenarios + 1 << " scenarios "
+          << v.digest << "\n";
+    else
+      err << "fakehost: " << error << "\n";
+  }
+}
+
 }  // namespace
 
 int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
@@ -77,7 +101,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
     out << app.help();
     return kOk;
   } catch (const CLI::CallForVersion&) {
-    out << FAKEHOST_VERSION << "\n";
+    PrintVersion(DataDir(), out, err);
     return kOk;
   } catch (const CLI::ParseError& e) {
     std::string help = e.get_name() == "CallForHelp" ? "" : "run 'fakehost --help' for usage";

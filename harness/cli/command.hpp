@@ -36,8 +36,8 @@ struct Command {
 };
 using Commands = std::vector<Command>;
 
-/// Where profiles, schemas and suites live: $FAKEHOST_HOME, else the source tree the binary was
-/// built from.
+/// Where profiles, schemas and suites live: $FAKEHOST_HOME, else ../share/fakehost beside the
+/// binary, else the source tree it was built from (data_dir.hpp).
 std::string DataDir();
 
 /// The profile `<data_dir>/schema/<name>/profile.json`, or null with a message on `err` (an

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "harness/cli/command.hpp"
+#include "harness/cli/data_dir.hpp"
 #include "harness/cli/manifest_command.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/schema/schema.hpp"
@@ -13,9 +14,24 @@
 
 namespace fakehost::cli {
 
+std::string ResolveDataDir(const char* home, const std::string& exe, const std::string& built_in) {
+  if (home && *home) return home;
+  if (!exe.empty()) {
+    std::filesystem::path beside =
+        std::filesystem::path(exe).parent_path().parent_path() / "share" / "fakehost";
+    std::error_code ec;
+    if (std::filesystem::is_directory(beside, ec)) return beside.string();
+  }
+  return built_in;
+}
+
 std::string DataDir() {
-  if (const char* home = std::getenv("FAKEHOST_HOME"); home && *home) return home;
-  return FAKEHOST_DATA_DIR;
+  // /proc/self/exe names the binary with every symlink resolved, so a fakehost linked into
+  // another bin/ still finds the share/ of the prefix it was installed to.
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ResolveDataDir(std::getenv("FAKEHOST_HOME"), ec ? std::string() : exe.string(),
+                        FAKEHOST_DATA_DIR);
 }
 
 std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, const std::string& name,

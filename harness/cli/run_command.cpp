@@ -16,6 +16,7 @@
 #include "harness/run/expected_failures.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
+#include "harness/run/suite_version.hpp"
 #include "harness/scenario/duration.hpp"
 #include "harness/scenario/interpreter.hpp"
 #include "harness/schema/schema.hpp"
@@ -197,6 +198,8 @@ int Run(const RunFlags& f, const Context& ctx) {
   report.protocol = profile->name();
   report.protocol_title = profile->title();
   report.suite = suite;
+  if (run::SuiteVersion v; run::ReadSuiteVersion(suite, &v, &error))
+    report.suite_version = v.digest;
   report.started_at = NowIso8601();
   report.strict = f.strict;
   report.jobs = options.jobs;

@@ -255,6 +255,10 @@ std::string JsonReport(const run::RunReport& r) {
   Str(w, r.protocol);
   Key(w, "suite");
   Str(w, r.suite);
+  if (!r.suite_version.empty()) {
+    Key(w, "suite_version");
+    Str(w, r.suite_version);
+  }
   Key(w, "started_at");
   Str(w, r.started_at);
   Key(w, "strict");

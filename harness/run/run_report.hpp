@@ -29,6 +29,7 @@ struct RunReport {
   std::string protocol;        ///< profile name, "rim-v1"
   std::string protocol_title;  ///< "RIM plugin protocol v1"
   std::string suite;           ///< suite directory
+  std::string suite_version;   ///< its digest (suite_version.hpp); "" when unknown
   std::string started_at;      ///< ISO 8601 UTC
   bool strict = false;
   int jobs = 1;
