@@ -11,6 +11,7 @@
 #include "harness/protocol/profile.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/interpreter.hpp"
+#include "harness/schema/diff.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/session.hpp"
 
@@ -84,13 +85,13 @@ std::vector<HostFrameCase> ProfileHostFrames(const protocol::Profile& profile) {
 // The frames the suite's `send`/`notify` steps build, with the profile's variables and an
 // example plugin; steps marked `invalid: true` and steps whose variables only a live run
 // knows (${item...} inside for_each, captures) are left out and counted.
-std::vector<HostFrameCase> SuiteHostFrames(const std::string& data_dir,
+std::vector<HostFrameCase> SuiteHostFrames(const std::string& suite_dir,
                                            const protocol::Profile& profile,
                                            std::size_t* unchecked) {
   std::vector<HostFrameCase> out;
   std::vector<scenario::Scenario> scenarios;
   std::vector<std::string> errors;
-  run::LoadSuite(data_dir + "/scenarios/" + profile.name(), profile, &scenarios, &errors);
+  run::LoadSuite(suite_dir, profile, &scenarios, &errors);
   rapidjson::Document vars;
   vars.CopyFrom(profile.vars(), vars.GetAllocator());
   rapidjson::Document plugin;
@@ -132,27 +133,46 @@ std::vector<HostFrameCase> SuiteHostFrames(const std::string& data_dir,
   return out;
 }
 
-// The frames the host builds from the profile beside `schema_file` must validate too.
+// The suite that goes with a schema: in a data directory laid out like fakehost's own
+// (X/schema/<p>/<file> beside X/scenarios/<p>), the one beside it, so a copy checks its own
+// suite; otherwise the one under DATA_DIR.
+std::string SuiteFor(const std::string& data_dir, const std::string& schema_file,
+                     const protocol::Profile& profile) {
+  std::error_code ec;
+  const fs::path dir = fs::absolute(schema_file, ec).parent_path();
+  const fs::path beside = dir.parent_path().parent_path() / "scenarios" / profile.name();
+  if (dir.parent_path().filename() == "schema" && fs::is_directory(beside, ec))
+    return beside.string();
+  return data_dir + "/scenarios/" + profile.name();
+}
+
+// The frames the host builds from the profile (beside `schema_file`, or the one --protocol
+// names) must validate too.
 bool CheckHostFrames(const std::string& data_dir, const schema::FrameSchema& s,
-                     const std::string& schema_file, std::ostream& out, std::ostream& err,
-                     bool* bad_input) {
-  fs::path profile_path = fs::path(schema_file).parent_path() / "profile.json";
-  if (!fs::exists(profile_path)) return true;
-  std::string error;
-  auto profile = protocol::Profile::Load(profile_path.string(), &error);
+                     const std::string& schema_file, const std::string& protocol, std::ostream& out,
+                     std::ostream& err, bool* bad_input) {
+  std::unique_ptr<protocol::Profile> profile;
+  if (!protocol.empty()) {
+    profile = ResolveProfile(protocol, data_dir, err);
+  } else {
+    const fs::path beside = fs::path(schema_file).parent_path() / "profile.json";
+    if (!fs::exists(beside)) return true;
+    profile = ResolveProfile(beside.string(), data_dir, err);
+  }
   if (!profile) {
-    err << "fakehost: " << error << "\n";
     *bad_input = true;
     return false;
   }
+  const std::string profile_path = profile->dir() + "/profile.json";
+  const std::string suite = SuiteFor(data_dir, schema_file, *profile);
   std::vector<HostFrameCase> frames = ProfileHostFrames(*profile);
   std::size_t unchecked = 0;
   std::set<std::string> seen;  // the handshake fragment is in every scenario: check it once
   for (const auto& f : frames) seen.insert(json::ToCompact(f.frame));
-  for (auto& f : SuiteHostFrames(data_dir, *profile, &unchecked))
+  for (auto& f : SuiteHostFrames(suite, *profile, &unchecked))
     if (seen.insert(json::ToCompact(f.frame)).second) frames.push_back(std::move(f));
   std::size_t valid = 0;
-  out << "\nhost frames built from " << profile_path.string() << ":\n";
+  out << "\nhost frames built from " << profile_path << " and the suite " << suite << ":\n";
   for (const auto& f : frames) {
     protocol::Classified c = profile->Classify(f.frame);
     std::string method = c.kind == protocol::MessageKind::kResponse ? f.answers : c.method;
@@ -173,8 +193,8 @@ bool CheckHostFrames(const std::string& data_dir, const schema::FrameSchema& s,
 
 }  // namespace
 
-int SchemaCheckCommand(const std::string& data_dir, const std::string& file, std::ostream& out,
-                       std::ostream& err) {
+int SchemaCheckCommand(const std::string& data_dir, const std::string& file,
+                       const std::string& protocol, std::ostream& out, std::ostream& err) {
   std::string error;
   auto s = schema::FrameSchema::Load(file, &error);
   if (!s) {
@@ -182,6 +202,8 @@ int SchemaCheckCommand(const std::string& data_dir, const std::string& file, std
     return kBadInput;
   }
   std::vector<schema::CheckRow> rows = schema::CheckSchema(*s);
+  for (auto& r : rows)  // what `schema diff` needs to judge a change to the entry
+    for (auto& p : schema::AnnotationProblems(*s, r.def)) r.problems.push_back(std::move(p));
   bool ok = !rows.empty();
   std::size_t width = 10;
   for (const auto& r : rows) width = std::max(width, r.def.size());
@@ -199,7 +221,7 @@ int SchemaCheckCommand(const std::string& data_dir, const std::string& file, std
   out << rows.size() << " entries, " << ex << " examples, " << cex
       << " counterexamples: " << (ok ? "all hold" : "PROBLEMS") << "\n";
   bool bad_input = false;
-  ok &= CheckHostFrames(data_dir, *s, file, out, err, &bad_input);
+  ok &= CheckHostFrames(data_dir, *s, file, protocol, out, err, &bad_input);
   if (bad_input) return kBadInput;
   return ok ? kOk : kFailures;
 }
@@ -210,12 +232,31 @@ namespace fakehost::cli {
 
 void AddSchemaCommands(CLI::App& app, Commands* commands) {
   auto file = std::make_shared<std::string>();
+  auto protocol = std::make_shared<std::string>();
   CLI::App* schema = app.add_subcommand("schema", "work with a protocol's frame schema");
   schema->require_subcommand(1);
   CLI::App* check = schema->add_subcommand("check", "certify a schema's examples");
   check->add_option("file", *file, "the schema file")->required();
-  commands->push_back({check, [file](const Context& ctx) {
-                         return SchemaCheckCommand(ctx.data_dir, *file, ctx.out, ctx.err);
+  check->add_option("--protocol", *protocol,
+                    "the profile to check the host's frames with: a protocol name or a "
+                    "profile.json path (default: the profile beside the schema)");
+  commands->push_back({check, [file, protocol](const Context& ctx) {
+                         return SchemaCheckCommand(ctx.data_dir, *file, *protocol, ctx.out,
+                                                   ctx.err);
+                       }});
+  auto diff = std::make_shared<SchemaDiffOptions>();
+  CLI::App* d = schema->add_subcommand(
+      "diff", "judge the changes between two versions of a protocol's schema and profile");
+  d->add_option("old", diff->old_path, "the old schema file, profile.json or schema directory")
+      ->required();
+  d->add_option("new", diff->new_path, "the new schema file, profile.json or schema directory")
+      ->required();
+  d->add_option(
+      "--protocol", diff->protocol,
+      "a protocol name or profile.json path, for a schema with no profile.json beside it");
+  d->add_option("--format", diff->format, "console (default), json or markdown");
+  commands->push_back({d, [diff](const Context& ctx) {
+                         return SchemaDiffCommand(ctx.data_dir, *diff, ctx.out, ctx.err);
                        }});
 }
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "harness/json/json.hpp"
+#include "harness/protocol/versioning.hpp"
 
 namespace fakehost::protocol {
 namespace {
@@ -280,6 +281,9 @@ bool Profile::Init(const std::string& path, std::string* error) {
   if (vars && !vars->IsObject()) r.Fail("/vars", "expected an object");
   if (r.Int(d, "/scenario_timeout_ms", &ms, false)) scenario_timeout_ = Ms(ms);
   ReadLimits(r, d, &limits_);
+  Versioning versioning;
+  if (const rapidjson::Value* v = json::Find(d, "versioning"); v && r.ok())
+    if (!ReadVersioning(*v, path, &versioning, error)) return false;
   return r.ok() && InitChecks(path, error);
 }
 

@@ -155,6 +155,11 @@ class Profile {
   Ms scenario_timeout() const { return scenario_timeout_; }
   /// CPU time and address space each plugin process gets (`fakehost run` may override).
   const LimitsSpec& limits() const { return limits_; }
+  /// The protocol's versioning rules (member "versioning", read by harness/protocol/
+  /// versioning.hpp; the loader checks it), or nullptr if the profile has none.
+  const rapidjson::Value* versioning() const { return json_member("versioning"); }
+  /// The whole profile document.
+  const rapidjson::Value& document() const { return doc_; }
 
   /// The wording of engine check `id` (one of EngineChecks()); the loader guarantees it exists.
   const CheckWording& Check(std::string_view id) const;
