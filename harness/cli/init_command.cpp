@@ -257,6 +257,14 @@ fs::path RepositoryRoot(const fs::path& dir) {
   return dir;
 }
 
+// `path` as the user would type it: relative to the working directory when below it.
+std::string Shown(const fs::path& path) {
+  std::error_code ec;
+  fs::path rel = path.lexically_relative(fs::current_path(ec));
+  if (ec || rel.empty() || *rel.begin() == "..") return path.string();
+  return rel.string();
+}
+
 struct InitFlags {
   std::string dir, protocol;
   bool force = false;
@@ -292,7 +300,7 @@ int Init(const InitFlags& f, const Context& ctx) {
   bool wrote_workflow = false;
   for (const auto& [path, text] : files) {
     if (fs::exists(path, ec) && !f.force) {
-      ctx.out << "left " << path.string() << " alone (it exists; --force overwrites it)\n";
+      ctx.out << "left " << Shown(path) << " alone (it exists; --force overwrites it)\n";
       continue;
     }
     fs::create_directories(path.parent_path(), ec);
@@ -303,7 +311,7 @@ int Init(const InitFlags& f, const Context& ctx) {
       ctx.err << "fakehost: cannot write " << path.string() << "\n";
       return kHarnessError;
     }
-    ctx.out << "wrote " << path.string() << "\n";
+    ctx.out << "wrote " << Shown(path) << "\n";
     wrote_workflow |= path.extension() == ".yml";
   }
   if (std::string(FAKEHOST_GITHUB_REPO).rfind("OWNER/", 0) == 0 && wrote_workflow)
