@@ -94,6 +94,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AddListCommands(app, &commands);
   AddManifestCommands(app, &commands);
   AddSchemaCommands(app, &commands);
+  AddInitCommand(app, &commands);
 
   try {
     app.parse(argc, argv);

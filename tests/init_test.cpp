@@ -1,0 +1,218 @@
+// `fakehost init`: what it writes loads as what it claims to be (a fakehost.yaml the loader
+// accepts, commented-out lines included; a scenario that lints and runs; a workflow that gives
+// the composite action only inputs it has), and it never overwrites a file unasked.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "harness/json/json.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/run/plugin_config.hpp"
+#include "harness/scenario/yaml_json.hpp"
+#include "tests/command.hpp"
+
+namespace fakehost::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Protocol {
+  std::string name, manifest;
+  std::string ignores_stop;  ///< a broken fixture that does not exit when asked
+};
+const Protocol kProtocols[] = {{"rim-v1", "rim-plugin.json", "broken/ignore-shutdown"},
+                               {"flash-v1", "manifest.json", "broken/ignore-eof"}};
+
+CommandResult Fakehost(std::vector<std::string> args) {
+  args.insert(args.begin(), FakehostBin());
+  return RunCommand(args, std::chrono::seconds(120));
+}
+
+// A plugin directory holding only the reference plugin's manifest (enough to detect it by).
+std::string PluginWithManifest(const Protocol& p) {
+  std::string dir = MakeTempDir() + "/plugin";
+  fs::create_directories(dir);
+  fs::copy_file(SourceDir() + "/fixtures/" + p.name + "/reference/" + p.manifest,
+                dir + "/" + p.manifest);
+  return dir;
+}
+
+std::unique_ptr<protocol::Profile> LoadProfile(const std::string& name) {
+  std::string error;
+  auto profile = protocol::Profile::Load(SourceDir() + "/schema/" + name + "/profile.json", &error);
+  EXPECT_TRUE(profile) << error;
+  return profile;
+}
+
+// Parses and checks a fakehost.yaml text as `fakehost run` does; every error in the failure.
+bool LoadsAsPluginConfig(const std::string& text, const protocol::Profile& profile,
+                         run::PluginConfig* config) {
+  std::vector<scenario::LoadError> errors;
+  bool ok = run::ParsePluginConfig(text, "fakehost.yaml", config, &errors) &&
+            run::CheckPluginConfig(*config, profile, &errors);
+  for (const auto& e : errors) ADD_FAILURE() << e.ToString() << "\n" << text;
+  return ok;
+}
+
+// The file with every commented-out YAML line made live: init writes those as `#` directly
+// followed by the line (`#env:`, `#  slow:`); prose is `# ` followed by text.
+std::string Uncommented(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    bool prose = line.size() >= 3 && line.compare(0, 2, "# ") == 0 && line[2] != ' ';
+    if (!line.empty() && line[0] == '#' && !prose && line != "#") line.erase(0, 1);
+    out += line + "\n";
+  }
+  return out;
+}
+
+rapidjson::Document Yaml(const std::string& path) {
+  rapidjson::Document doc;
+  std::vector<scenario::LoadError> errors;
+  EXPECT_TRUE(scenario::ParseYamlToJson(ReadFile(path), path, &doc, nullptr, &errors));
+  for (const auto& e : errors) ADD_FAILURE() << e.ToString();
+  return doc;
+}
+
+TEST(Init, WritesAFakehostYamlThatLoadsForTheDetectedProtocol) {
+  for (const Protocol& p : kProtocols) {
+    std::string dir = PluginWithManifest(p);
+    CommandResult r = Fakehost({"init", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("wrote " + dir + "/fakehost.yaml"), std::string::npos) << r.out;
+    auto profile = LoadProfile(p.name);
+    run::PluginConfig config;
+    EXPECT_TRUE(LoadsAsPluginConfig(ReadFile(dir + "/fakehost.yaml"), *profile, &config));
+    EXPECT_EQ(config.protocol, p.name);
+    EXPECT_TRUE(config.triggers.empty()) << "triggers are examples: they start commented out";
+    fs::remove_all(fs::path(dir).parent_path());
+  }
+}
+
+TEST(Init, EveryCommentedOutLineLoadsOnceUncommentedAndNamesEveryTrigger) {
+  for (const Protocol& p : kProtocols) {
+    std::string dir = PluginWithManifest(p);
+    ASSERT_EQ(Fakehost({"init", dir, "--protocol", p.name}).exit_code, 0);
+    auto profile = LoadProfile(p.name);
+    run::PluginConfig config;
+    std::string text = Uncommented(ReadFile(dir + "/fakehost.yaml"));
+    ASSERT_TRUE(LoadsAsPluginConfig(text, *profile, &config)) << p.name;
+    EXPECT_EQ(config.env.size(), 1u) << text;
+    std::set<std::string> given, known;
+    for (const auto& [name, request] : config.triggers) given.insert(name);
+    for (const auto& name : profile->trigger_names()) known.insert(name);
+    EXPECT_EQ(given, known) << text;
+    // Each trigger is the profile's own example, as written there.
+    for (const auto& [name, request] : config.triggers) {
+      const rapidjson::Value* example = json::Find(*profile->trigger(name), "example");
+      ASSERT_TRUE(example);
+      EXPECT_TRUE(json::StrictEqual(*request, *example))
+          << name << ": " << json::ToCompact(*request) << " vs " << json::ToCompact(*example);
+    }
+    // config: only where the host passes one (Flash), or the loader would refuse the file.
+    EXPECT_EQ(config.config != nullptr, p.name == "flash-v1") << text;
+    fs::remove_all(fs::path(dir).parent_path());
+  }
+}
+
+// The example scenario `use:`s the standard handshake fragment. Until a custom suite resolves
+// fragments from the standard suite, the test puts them in the suite's own fragments/.
+TEST(Init, TheExampleScenarioLintsAndPassesTheReferencePluginAndFailsABrokenOne) {
+  for (const Protocol& p : kProtocols) {
+    for (const std::string& fixture : {std::string("reference"), p.ignores_stop}) {
+      std::string src = FixturesDir() + "/" + p.name + "/" + fixture;
+      std::string tmp = MakeTempDir(), dir = tmp + "/plugin";
+      fs::copy(src, dir, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+      ASSERT_EQ(Fakehost({"init", dir}).exit_code, 0);
+      std::string suite = dir + "/fakehost/scenarios";
+      fs::create_directories(suite + "/fragments");
+      for (const auto& e :
+           fs::directory_iterator(SourceDir() + "/scenarios/" + p.name + "/fragments"))
+        fs::copy_file(e.path(), suite + "/fragments/" + e.path().filename().string());
+      CommandResult lint = Fakehost({"lint", "--protocol", p.name, "--suite", suite});
+      EXPECT_EQ(lint.exit_code, 0) << lint.err;
+      EXPECT_NE(lint.out.find("stops-when-asked"), std::string::npos) << lint.out;
+      CommandResult run = Fakehost({"run", "--plugin", dir, "--suite", suite, "--strict", "--out",
+                                    tmp + "/out", "--only", "stops-when-asked"});
+      EXPECT_EQ(run.exit_code, fixture == "reference" ? 0 : 1) << p.name << " " << fixture << "\n"
+                                                               << run.out << run.err;
+      fs::remove_all(tmp);
+    }
+  }
+}
+
+TEST(Init, NeverOverwritesAFileUnlessForcedAndSaysWhichItLeftAlone) {
+  std::string dir = PluginWithManifest(kProtocols[0]);
+  { std::ofstream(dir + "/fakehost.yaml") << "protocol: rim-v1\n"; }
+  CommandResult r = Fakehost({"init", dir});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(ReadFile(dir + "/fakehost.yaml"), "protocol: rim-v1\n");
+  EXPECT_NE(r.out.find("left " + dir + "/fakehost.yaml alone"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir + "/fakehost/scenarios/stops-when-asked.yaml"));
+  EXPECT_TRUE(fs::exists(dir + "/.github/workflows/fakehost.yml"));
+
+  r = Fakehost({"init", dir});
+  EXPECT_EQ(r.out.find("wrote"), std::string::npos) << "a second init writes nothing: " << r.out;
+
+  r = Fakehost({"init", dir, "--force"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(ReadFile(dir + "/fakehost.yaml"), "protocol: rim-v1\n");
+  EXPECT_NE(r.out.find("wrote " + dir + "/fakehost.yaml"), std::string::npos) << r.out;
+  fs::remove_all(fs::path(dir).parent_path());
+}
+
+TEST(Init, ADirectoryWithoutAManifestOrThatDoesNotExistIsBadInput) {
+  std::string dir = MakeTempDir();
+  CommandResult r = Fakehost({"init", dir});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("manifest"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::is_empty(dir)) << "nothing written on bad input";
+
+  r = Fakehost({"init", dir + "/missing", "--protocol", "rim-v1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("is not a directory"), std::string::npos) << r.err;
+
+  r = Fakehost({"init", dir, "--protocol", "rim-v9"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown protocol 'rim-v9'"), std::string::npos) << r.err;
+  fs::remove_all(dir);
+}
+
+// The workflow goes to the root of the git checkout (GitHub reads only that .github/), and
+// hands the composite action only inputs its action.yml declares.
+TEST(Init, TheWorkflowGoesToTheRepositoryRootAndUsesTheActionsOwnInputs) {
+  std::string root = MakeTempDir();
+  fs::create_directories(root + "/.git");
+  std::string dir = root + "/plugins/notes";
+  fs::create_directories(dir);
+  fs::copy_file(SourceDir() + "/fixtures/flash-v1/reference/manifest.json", dir + "/manifest.json");
+  ASSERT_EQ(Fakehost({"init", dir}).exit_code, 0);
+  ASSERT_TRUE(fs::exists(root + "/.github/workflows/fakehost.yml"));
+  EXPECT_FALSE(fs::exists(dir + "/.github"));
+
+  rapidjson::Document workflow = Yaml(root + "/.github/workflows/fakehost.yml");
+  rapidjson::Document action = Yaml(SourceDir() + "/ci/templates/github/action.yml");
+  const rapidjson::Value* steps = json::Resolve(workflow, "/jobs/conformance/steps");
+  ASSERT_TRUE(steps && steps->IsArray());
+  const rapidjson::Value* with = nullptr;
+  for (const auto& step : steps->GetArray()) {
+    const rapidjson::Value* uses = json::Find(step, "uses");
+    if (uses && std::string(uses->GetString()).find("/ci/templates/github@") != std::string::npos)
+      with = json::Find(step, "with");
+  }
+  ASSERT_TRUE(with && with->IsObject()) << "no step uses the fakehost action";
+  for (const auto& m : with->GetObject())
+    EXPECT_TRUE(json::Find(action["inputs"], m.name.GetString())) << m.name.GetString();
+  EXPECT_EQ(json::ToCompact((*with)["plugin"]), "\"plugins/notes\"");
+  EXPECT_EQ(json::ToCompact((*with)["protocol"]), "\"flash-v1\"");
+  EXPECT_EQ(json::ToCompact((*with)["strict"]), "true");
+  EXPECT_TRUE(json::Resolve(action, "/outputs/report-dir"));
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace fakehost::testing
