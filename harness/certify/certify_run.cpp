@@ -170,6 +170,7 @@ std::vector<Row> Certify(const std::vector<std::string>& dirs,
                     return std::tie(a.scenario, a.frame) < std::tie(b.scenario, b.frame);
                   });
         on_row(row);
+        p.target = {};  // its environment and manifest are not needed any more
       }
     }
   };
