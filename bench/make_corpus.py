@@ -46,12 +46,16 @@ def sources(fixtures, source_tree, protocol):
 
 def write_plugin(protocol, src, dst, index, program_from):
     manifest_name = MANIFEST[protocol]
-    with open(os.path.join(src, manifest_name)) as f:
-        manifest = json.load(f)
+    os.makedirs(dst)
+    try:
+        with open(os.path.join(src, manifest_name)) as f:
+            manifest = json.load(f)
+    except ValueError:  # a broken-manifest fixture that is not even JSON: copied as it is
+        shutil.copyfile(os.path.join(src, manifest_name), os.path.join(dst, manifest_name))
+        return
     name = os.path.basename(src)
     if protocol == "flash-v1" and isinstance(manifest.get("id"), str):
         manifest["id"] = "dev.corpus.%03d-%s" % (index, name)
-    os.makedirs(dst)
     with open(os.path.join(dst, manifest_name), "w") as f:
         json.dump(manifest, f, indent=2)
     for extra in ("fakehost.yaml", "faults"):

@@ -124,28 +124,43 @@ std::vector<Row> Certify(const std::vector<std::string>& dirs,
                          const protocol::Profile& profile, const schema::FrameSchema* schema,
                          const CertifyOptions& options,
                          const std::function<void(const Row&)>& on_row) {
-  std::vector<std::unique_ptr<Plugin>> plugins;
-  std::vector<std::pair<std::size_t, std::size_t>> items;  // (plugin, scenario)
+  // Plugins are resolved as the pool reaches them, not all up front: a resolved plugin holds
+  // its parsed manifest and environment (a RapidJSON document alone takes a 64 KiB chunk), so
+  // only the few in flight may hold one.
+  std::vector<std::unique_ptr<Plugin>> plugins(dirs.size());
+  std::size_t next_plugin = 0, next_scenario = 0;  // the cursor, under `mutex`
   std::mutex mutex;
-  for (const std::string& dir : dirs) {
-    auto p = std::make_unique<Plugin>();
-    Prepare(dir, selected, profile, options, p.get());
-    p->row.key = p->row.id.empty() ? p->row.dir : p->row.id;
-    if (p->runnable) {
-      for (std::size_t s = 0; s < selected.size(); ++s) items.push_back({plugins.size(), s});
-      if (selected.empty()) Grade(&p->row);
+  auto next = [&](std::size_t* pi, std::size_t* si) {
+    while (next_plugin < dirs.size()) {
+      std::unique_ptr<Plugin>& p = plugins[next_plugin];
+      if (!p) {
+        p = std::make_unique<Plugin>();
+        Prepare(dirs[next_plugin], selected, profile, options, p.get());
+        p->row.key = p->row.id.empty() ? p->row.dir : p->row.id;
+        if (!p->runnable || selected.empty()) {
+          if (p->runnable) Grade(&p->row);
+          on_row(p->row);
+          ++next_plugin;
+          continue;
+        }
+      }
+      *pi = next_plugin;
+      *si = next_scenario++;
+      if (next_scenario == selected.size()) ++next_plugin, next_scenario = 0;
+      return true;
     }
-    if (!p->runnable || selected.empty()) on_row(p->row);
-    plugins.push_back(std::move(p));
-  }
+    return false;
+  };
 
-  std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (;;) {
-      std::size_t i = next.fetch_add(1);
-      if (i >= items.size()) return;
-      Plugin& p = *plugins[items[i].first];
-      const scenario::Scenario& s = *selected[items[i].second];
+      std::size_t pi = 0, si = 0;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!next(&pi, &si)) return;
+      }
+      Plugin& p = *plugins[pi];
+      const scenario::Scenario& s = *selected[si];
       Cell cell;
       RevalidationCounts counts;
       std::vector<RejectedFrame> rejected;
@@ -174,8 +189,9 @@ std::vector<Row> Certify(const std::vector<std::string>& dirs,
       }
     }
   };
-  std::size_t jobs = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), 1,
-                                             std::max<std::size_t>(items.size(), 1));
+  std::size_t jobs =
+      std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), 1,
+                              std::max<std::size_t>(dirs.size() * selected.size(), 1));
   std::vector<std::thread> threads;
   for (std::size_t t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
