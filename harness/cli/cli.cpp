@@ -95,6 +95,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AddManifestCommands(app, &commands);
   AddSchemaCommands(app, &commands);
   AddInitCommand(app, &commands);
+  AddCertifyCommands(app, &commands);
 
   try {
     app.parse(argc, argv);

@@ -59,5 +59,6 @@ void AddListCommands(CLI::App& app, Commands* commands);
 void AddManifestCommands(CLI::App& app, Commands* commands);
 void AddSchemaCommands(CLI::App& app, Commands* commands);
 void AddInitCommand(CLI::App& app, Commands* commands);
+void AddCertifyCommands(CLI::App& app, Commands* commands);  ///< certify, certify merge, validate
 
 }  // namespace fakehost::cli

@@ -1,0 +1,262 @@
+// The matrix as Markdown, JUnit and console text, and the dispatch from --report FORMAT=PATH.
+#include <cmath>
+#include <cstdio>
+
+#include "harness/certify/writers.hpp"
+#include "harness/report/excerpt.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/report/text.hpp"
+#include "harness/report/xml_writer.hpp"
+
+namespace fakehost::certify {
+namespace {
+
+using scenario::Status;
+
+std::string Md(std::string_view s) { return report::MarkdownText(s); }
+std::string Tty(std::string_view s) { return report::TerminalSafe(s); }
+
+const char* Mark(Status s) {
+  switch (s) {
+    case Status::kPass:
+      return "✅";
+    case Status::kFail:
+      return "❌";
+    case Status::kWarn:
+      return "⚠️";
+    case Status::kError:
+      return "💥";
+    case Status::kSkip:
+      return "➖";
+    case Status::kNotRun:
+      return "·";
+    case Status::kUntested:
+      return "❔";
+  }
+  return "?";
+}
+
+std::string Seconds(double ms) {
+  if (!std::isfinite(ms) || ms < 0) ms = 0;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.3f", ms / 1000);  // Surefire takes at most 3 decimals
+  return buf;
+}
+
+std::string ChangeLine(const Change& c) {
+  return c.plugin + (c.scenario.empty() ? " (verdict)" : " × " + c.scenario) + ": " +
+         (c.before.empty() ? "absent" : c.before) + " → " + c.after;
+}
+
+std::string Totals_(const Matrix& m) {
+  Totals t = Count(m);
+  std::string out = std::to_string(t.plugins) + " plugins: " + std::to_string(t.passing) +
+                    " passing, " + std::to_string(t.failing) + " not passing; cells:";
+  for (const auto& [status, n] : t.cells)
+    out += " " + std::to_string(n) + " " + scenario::StatusName(status);
+  return out;
+}
+
+}  // namespace
+
+std::string MarkdownMatrix(const Matrix& m) {
+  std::string md = "## fakehost certify · " + Md(m.protocol) + "\n\n" + Md(Totals_(m)) + "\n\n";
+  // Scenario columns are numbered, the ids listed below: a table of 40 ids would not fit.
+  md += "| plugin | verdict |";
+  for (std::size_t c = 0; c < m.columns.size(); ++c) md += " S" + std::to_string(c + 1) + " |";
+  md += "\n|---|---|";
+  for (std::size_t c = 0; c < m.columns.size(); ++c) md += ":-:|";
+  md += "\n";
+  for (const Row& r : m.rows) {
+    md += "| " + Md(r.key) + " | " + VerdictName(r.verdict) + " |";
+    for (const Column& col : m.columns) {
+      auto it = r.cells.find(col.id);
+      md += std::string(" ") + (it == r.cells.end() ? "" : Mark(it->second.status)) + " |";
+    }
+    md += "\n";
+  }
+  md += "\n";
+  for (std::size_t c = 0; c < m.columns.size(); ++c)
+    md += "S" + std::to_string(c + 1) + " " + report::CodeSpan(m.columns[c].id) +
+          (c + 1 < m.columns.size() ? " · " : "\n\n");
+  if (m.diff.computed) {
+    md += "### Since " + Md(m.diff.since) + "\n\n";
+    md += "**Newly failing: " + std::to_string(m.diff.newly_failing.size()) + "**\n\n";
+    for (const Change& c : m.diff.newly_failing) md += "- " + Md(ChangeLine(c)) + "\n";
+    md += "\n**Newly passing: " + std::to_string(m.diff.newly_passing.size()) + "**\n\n";
+    for (const Change& c : m.diff.newly_passing) md += "- " + Md(ChangeLine(c)) + "\n";
+    auto names = [&](const char* title, const std::vector<std::string>& list) {
+      if (list.empty()) return;
+      md += std::string("\n") + title + ": ";
+      for (std::size_t i = 0; i < list.size(); ++i) md += (i ? ", " : "") + Md(list[i]);
+      md += "\n";
+    };
+    names("Plugins that appeared", m.diff.plugins_appeared);
+    names("Plugins that vanished", m.diff.plugins_vanished);
+    names("Scenarios that appeared", m.diff.scenarios_appeared);
+    names("Scenarios that vanished", m.diff.scenarios_vanished);
+    md += "\n";
+  }
+  if (!m.candidate.empty()) {
+    md += "### Frames the candidate schema " + Md(m.candidate) + " rejects\n\n";
+    for (const Row& r : m.rows)
+      for (const Rejection& x : r.rejections)
+        for (const auto& [pointer, message] : x.violations)
+          md += "- " + Md(r.key) + " × " + report::CodeSpan(x.scenario) + " frame #" +
+                std::to_string(x.frame) + " (" +
+                (x.from_plugin ? "plugin → host" : "host → plugin") + ", " + Md(x.def) + ") " +
+                report::CodeSpan(pointer) + ": " + Md(message) + "\n";
+    md += "\n";
+  }
+  md += "### Not passing\n\n";
+  for (const Row& r : m.rows) {
+    if (!r.detail.empty())
+      md += "- **" + Md(r.key) + "** " + VerdictName(r.verdict) + ": " + Md(r.detail) + "\n";
+    for (const auto& [id, c] : r.cells)
+      if (IsFailing(c.status) || c.status == Status::kWarn)
+        md += "- **" + Md(r.key) + "** × " + report::CodeSpan(id) + " " +
+              scenario::StatusName(c.status) + ": " + Md(c.cause) +
+              (c.location.empty() ? "" : " (" + Md(c.location) + ")") + "\n";
+  }
+  return md;
+}
+
+std::string JUnitMatrix(const Matrix& m) {
+  report::XmlWriter w;
+  {
+    auto root = w.Open("testsuites");
+    w.Attr("name", "fakehost certify " + m.protocol);
+    w.Attr("time", Seconds(m.duration_ms));
+    for (const Row& r : m.rows) {
+      int tests = 0, failures = 0, errors = 0, skipped = 0;
+      double ms = 0;
+      for (const auto& [id, c] : r.cells) {
+        ++tests;
+        ms += c.duration_ms;
+        failures += c.status == Status::kFail;
+        errors += c.status == Status::kError;
+        skipped += c.status == Status::kSkip || c.status == Status::kNotRun ||
+                   c.status == Status::kUntested;
+      }
+      bool unrunnable = r.verdict == Verdict::kUnrunnable;
+      auto suite = w.Open("testsuite");
+      w.Attr("name", r.key);
+      w.Attr("tests", std::to_string(tests + unrunnable));
+      w.Attr("failures", std::to_string(failures));
+      w.Attr("errors", std::to_string(errors + unrunnable));
+      w.Attr("skipped", std::to_string(skipped));
+      w.Attr("time", Seconds(ms));
+      if (!m.started_at.empty()) w.Attr("timestamp", m.started_at);
+      {
+        auto props = w.Open("properties");
+        for (auto [k, v] : {std::pair<const char*, std::string>{"protocol", m.protocol},
+                            {"plugin.id", r.id},
+                            {"plugin.version", r.version},
+                            {"plugin.dir", r.dir},
+                            {"verdict", VerdictName(r.verdict)}}) {
+          auto p = w.Open("property");
+          w.Attr("name", k);
+          w.Attr("value", v);
+        }
+      }
+      if (unrunnable) {  // no cell says it: one case so that CI counts the plugin as broken
+        auto tc = w.Open("testcase");
+        w.Attr("name", "plugin can be run");
+        w.Attr("classname", r.key);
+        auto e = w.Open("error");
+        w.Attr("message", r.detail);
+      }
+      for (const auto& [id, c] : r.cells) {
+        auto tc = w.Open("testcase");
+        w.Attr("name", id);
+        w.Attr("classname", r.key);
+        w.Attr("time", Seconds(c.duration_ms));
+        if (c.status == Status::kSkip || c.status == Status::kNotRun ||
+            c.status == Status::kUntested) {
+          auto s = w.Open("skipped");
+          w.Attr("message", c.cause);
+        } else if (IsFailing(c.status)) {
+          auto f = w.Open(c.status == Status::kError ? "error" : "failure");
+          w.Attr("message", c.cause);
+          w.Text(c.cause + (c.location.empty() ? "" : "\nat " + c.location) + "\nplugin " + r.dir);
+        }
+      }
+    }
+  }
+  return w.str();
+}
+
+std::string ConsoleRow(const Row& r) {
+  int failing = 0, passing = 0;
+  const std::pair<const std::string, Cell>* first = nullptr;
+  for (const auto& cell : r.cells) {
+    if (IsFailing(cell.second.status)) {
+      ++failing;
+      if (!first) first = &cell;
+    }
+    passing += cell.second.status == Status::kPass || cell.second.status == Status::kWarn;
+  }
+  std::string line = std::string(IsFailing(r.verdict) ? "✗ " : "✓ ") + Tty(r.key) +
+                     (r.key == r.dir ? "" : " (" + Tty(r.dir) + ")") + "  " +
+                     VerdictName(r.verdict) + "  (" + std::to_string(passing) + " passed, " +
+                     std::to_string(failing) + " failed)";
+  if (!r.detail.empty())
+    line += ": " + Tty(r.detail);
+  else if (first)
+    line += ": " + Tty(first->first) + ": " + Tty(first->second.cause);
+  if (r.frames_rejected > 0)
+    line += "; the candidate schema rejects " + std::to_string(r.frames_rejected) + " frames";
+  return report::Clip(line, 400) + "\n";
+}
+
+std::string ConsoleSummary(const Matrix& m) {
+  std::string out = "\n" + Totals_(m) + " (" + report::Duration(m.duration_ms) + ")\n";
+  if (m.diff.computed) {
+    out += "since " + Tty(m.diff.since) + ": " + std::to_string(m.diff.newly_failing.size()) +
+           " newly failing, " + std::to_string(m.diff.newly_passing.size()) + " newly passing, " +
+           std::to_string(m.diff.plugins_appeared.size()) + " plugins appeared, " +
+           std::to_string(m.diff.plugins_vanished.size()) + " vanished, " +
+           std::to_string(m.diff.scenarios_appeared.size()) + " scenarios appeared, " +
+           std::to_string(m.diff.scenarios_vanished.size()) + " vanished\n";
+    for (const Change& c : m.diff.newly_failing)
+      out += "  newly failing: " + Tty(ChangeLine(c)) + "\n";
+    for (const Change& c : m.diff.newly_passing)
+      out += "  newly passing: " + Tty(ChangeLine(c)) + "\n";
+    for (const auto& p : m.diff.plugins_appeared) out += "  plugin appeared: " + Tty(p) + "\n";
+    for (const auto& p : m.diff.plugins_vanished) out += "  plugin vanished: " + Tty(p) + "\n";
+    for (const auto& s : m.diff.scenarios_appeared) out += "  scenario appeared: " + Tty(s) + "\n";
+    for (const auto& s : m.diff.scenarios_vanished) out += "  scenario vanished: " + Tty(s) + "\n";
+  }
+  if (!m.candidate.empty()) {
+    Totals t = Count(m);
+    out += "candidate schema " + Tty(m.candidate) + ": rejects real frames of " +
+           std::to_string(t.rejected_by_candidate) + " plugins\n";
+    for (const Row& r : m.rows)
+      for (const Rejection& x : r.rejections)
+        for (const auto& [pointer, message] : x.violations)
+          out += "  " + Tty(r.key) + "  " + Tty(x.scenario) + " frame #" + std::to_string(x.frame) +
+                 " (" + (x.from_plugin ? "plugin → host" : "host → plugin") + ", " + Tty(x.def) +
+                 ") " + Tty(pointer.empty() ? "(frame)" : pointer) + ": " + Tty(message) + "\n";
+  }
+  return out;
+}
+
+bool KnownFormat(std::string_view format) {
+  return format == "json" || format == "html" || format == "markdown" || format == "junit";
+}
+
+bool WriteMatrix(std::string_view format, const std::string& path, const Matrix& m,
+                 std::string* error) {
+  std::string text = format == "json"       ? JsonMatrix(m)
+                     : format == "html"     ? HtmlMatrix(m)
+                     : format == "markdown" ? MarkdownMatrix(m)
+                     : format == "junit"    ? JUnitMatrix(m)
+                                            : std::string();
+  if (!KnownFormat(format)) {
+    *error = "unknown format '" + std::string(format) + "' (known: json, html, markdown, junit)";
+    return false;
+  }
+  return report::WriteFileAtomically(path, text, error);
+}
+
+}  // namespace fakehost::certify

@@ -1,0 +1,154 @@
+#include "harness/certify/revalidate.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "harness/json/json.hpp"
+#include "harness/json/text_file.hpp"
+
+namespace fakehost::certify {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsFrameKind(std::string_view kind) {
+  return kind == "request" || kind == "notification" || kind == "response";
+}
+
+std::string StringMember(const rapidjson::Value& object, std::string_view key) {
+  const rapidjson::Value* v = json::Find(object, key);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
+// One line of a transcript file: counts it and reports a rejection. False with a message
+// (without the file name) when the line is not a transcript entry.
+bool CheckLine(const schema::FrameSchema& candidate, std::string_view text, std::size_t line_no,
+               const OnRejected& on_rejected, RevalidationCounts* counts, std::string* error) {
+  rapidjson::Document doc;
+  json::ParseResult parsed = json::Parse(text, &doc);
+  if (!parsed.ok) {
+    *error =
+        std::to_string(json::LocateOffset(text, parsed.error_offset).column) + ": " + parsed.error;
+    return false;
+  }
+  const rapidjson::Value* index = doc.IsObject() ? json::Find(doc, "index") : nullptr;
+  std::string direction = doc.IsObject() ? StringMember(doc, "direction") : "";
+  if (!index || !index->IsUint64() ||
+      (direction != "host-to-plugin" && direction != "plugin-to-host")) {
+    *error = "1: not a transcript entry (no index or direction; written by run --transcripts?)";
+    return false;
+  }
+  std::string kind = StringMember(doc, "kind");
+  const rapidjson::Value* validation = json::Find(doc, "validation");
+  // Only what the run's schema checked: a null validation is a frame sent deliberately invalid
+  // or one that is not a message at all.
+  if (!IsFrameKind(kind) || !validation || !validation->IsObject()) return true;
+  const rapidjson::Value* frame = json::Find(doc, "frame");
+  if (!frame) {
+    ++counts->unchecked;  // clipped or summarised: only its base64 start was kept
+    return true;
+  }
+  ++counts->checked;
+  RejectedFrame r;
+  r.violations = Revalidate(candidate, kind, StringMember(doc, "method"), *frame, &r.def);
+  if (r.violations.empty()) return true;
+  ++counts->rejected;
+  r.index = static_cast<std::size_t>(index->GetUint64());
+  r.line = line_no;
+  r.from_plugin = direction == "plugin-to-host";
+  on_rejected(r);
+  return true;
+}
+
+}  // namespace
+
+std::vector<schema::Violation> Revalidate(const schema::FrameSchema& candidate,
+                                          std::string_view kind, std::string_view method,
+                                          const rapidjson::Value& frame, std::string* def) {
+  *def = schema::RouteDef(candidate, kind, method);
+  if (def->empty() || !candidate.Has(*def))
+    return {{"", "the candidate schema has no entry for a " + std::string(kind) +
+                     (method.empty() ? "" : " of " + std::string(method))}};
+  return candidate.Validate(*def, frame);
+}
+
+void RevalidateTranscript(const schema::FrameSchema& candidate,
+                          const std::vector<session::TranscriptEntry>& transcript,
+                          const OnRejected& on_rejected, RevalidationCounts* counts) {
+  for (const session::TranscriptEntry& e : transcript) {
+    if (!IsFrameKind(e.kind) || e.schema_def.empty()) continue;
+    if (e.clipped || e.summarised) {
+      ++counts->unchecked;
+      continue;
+    }
+    rapidjson::Document frame;
+    if (!json::Parse(e.text, &frame).ok) {
+      ++counts->unchecked;
+      continue;
+    }
+    ++counts->checked;
+    RejectedFrame r;
+    r.violations = Revalidate(candidate, e.kind, e.method, frame, &r.def);
+    if (r.violations.empty()) continue;
+    ++counts->rejected;
+    r.index = e.index;
+    r.from_plugin = e.direction == session::Direction::kPluginToHost;
+    on_rejected(r);
+  }
+}
+
+bool RevalidateTranscriptFile(const schema::FrameSchema& candidate, const std::string& path,
+                              const OnRejected& on_rejected, RevalidationCounts* counts,
+                              std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = path + ": cannot be read";
+    return false;
+  }
+  std::string line;
+  std::size_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty()) continue;
+    std::string why;
+    if (!CheckLine(candidate, line, line_no, on_rejected, counts, &why)) {
+      *error = path + ":" + std::to_string(line_no) + ":" + why;
+      return false;
+    }
+  }
+  if (in.bad()) {
+    *error = path + ": read error";
+    return false;
+  }
+  return true;
+}
+
+bool FindTranscriptFiles(const std::vector<std::string>& paths, std::vector<std::string>* files,
+                         std::string* error) {
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) {
+      files->push_back(p);
+      continue;
+    }
+    if (!fs::is_directory(p, ec)) {
+      *error = p + ": no such transcript file or directory";
+      return false;
+    }
+    std::size_t before = files->size();
+    for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+      if (it->is_regular_file(ec) && it->path().extension() == ".jsonl")
+        files->push_back(it->path().string());
+    if (files->size() == before) {
+      *error = p + ": holds no .jsonl transcript (written by run --transcripts DIR)";
+      return false;
+    }
+  }
+  std::sort(files->begin(), files->end());
+  files->erase(std::unique(files->begin(), files->end()), files->end());
+  return true;
+}
+
+}  // namespace fakehost::certify

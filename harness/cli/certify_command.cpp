@@ -1,0 +1,322 @@
+// `fakehost certify CORPUS...`: the suite against every plugin of a corpus, as a matrix; and
+// `fakehost certify merge IN.json...`: shard matrices as one.
+//
+// Exit codes: 0 when every plugin passes (with --since: when nothing newly fails, so a known
+// failure does not block a change), 1 otherwise or when the candidate schema (--schema) rejects
+// any recorded frame, 2 for bad input (nothing run), 3 when the harness failed (a cell errored,
+// a report could not be written, the run was interrupted).
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "harness/certify/certify_run.hpp"
+#include "harness/certify/corpus.hpp"
+#include "harness/certify/writers.hpp"
+#include "harness/cli/cli.hpp"
+#include "harness/cli/command.hpp"
+#include "harness/cli/manifest_command.hpp"
+#include "harness/process/child.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/run/manifest_scenario.hpp"
+#include "harness/run/runner.hpp"
+#include "harness/scenario/duration.hpp"
+#include "harness/schema/schema.hpp"
+#include "harness/session/interrupt.hpp"
+
+#ifndef FAKEHOST_VERSION
+#define FAKEHOST_VERSION "0.0.0"
+#endif
+
+namespace fakehost::cli {
+
+void AddValidateCommand(CLI::App& app, Commands* commands);  // validate_command.cpp
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CertifyFlags {
+  std::vector<std::string> corpus;
+  std::string protocol, suite, since, candidate, shard, timeout;
+  std::vector<std::string> only, skip, reports;
+  std::string out_dir = "reports/certify";
+  int jobs = 0;
+  bool strict = false;
+};
+
+struct MergeFlags {
+  std::vector<std::string> inputs, reports;
+  std::string since, out_dir = "reports/certify";
+};
+
+// The protocol of the first plugin the corpus names (a plugin directory, the first plugin
+// directory below a directory, the first line of a list).
+bool DetectCorpusProtocol(const std::string& data_dir, const std::vector<std::string>& corpus,
+                          std::string* protocol, std::ostream& err) {
+  std::vector<plugin::KnownProtocol> known = KnownProtocols(data_dir);
+  std::string error;
+  for (const std::string& arg : corpus) {
+    std::vector<std::string> candidates;
+    std::error_code ec;
+    if (fs::is_directory(arg, ec)) {
+      candidates.push_back(arg);
+      std::vector<std::string> below;
+      for (const auto& e : fs::directory_iterator(arg, ec))
+        if (e.is_directory(ec)) below.push_back(e.path().string());
+      std::sort(below.begin(), below.end());
+      candidates.insert(candidates.end(), below.begin(), below.end());
+    } else if (fs::is_regular_file(arg, ec)) {
+      std::ifstream in(arg);
+      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      candidates = certify::ParseCorpusList(text, fs::absolute(arg).parent_path().string());
+    }
+    for (const std::string& dir : candidates) {
+      *protocol = plugin::DetectProtocol(dir, known, &error);
+      if (!protocol->empty()) return true;
+    }
+  }
+  err << "fakehost: give --protocol (no plugin of the corpus names its protocol by its "
+         "manifest)\n";
+  return false;
+}
+
+// --report FORMAT=PATH, checked before anything runs.
+bool ParseReports(const std::vector<std::string>& specs,
+                  std::vector<std::pair<std::string, std::string>>* out, std::ostream& err) {
+  for (const std::string& spec : specs) {
+    auto eq = spec.find('=');
+    if (eq == std::string::npos || eq + 1 == spec.size()) {
+      err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
+      return false;
+    }
+    if (!certify::KnownFormat(spec.substr(0, eq))) {
+      err << "fakehost: --report " << spec
+          << ": unknown format (known: json, html, markdown, junit)\n";
+      return false;
+    }
+    out->push_back({spec.substr(0, eq), spec.substr(eq + 1)});
+  }
+  return true;
+}
+
+// The diff (when --since), the console summary and every file. False if a file failed.
+bool Conclude(certify::Matrix* m, const certify::Matrix* previous, const std::string& since,
+              const std::string& out_dir,
+              const std::vector<std::pair<std::string, std::string>>& reports, const Context& ctx) {
+  if (previous) {
+    m->diff = certify::Compare(*previous, *m);
+    m->diff.since = since;
+  }
+  ctx.out << certify::ConsoleSummary(*m);
+  bool ok = true;
+  std::string error;
+  std::vector<std::pair<std::string, std::string>> all = {{"json", out_dir + "/certify.json"}};
+  all.insert(all.end(), reports.begin(), reports.end());
+  for (const auto& [format, path] : all) {
+    if (!certify::WriteMatrix(format, path, *m, &error)) {
+      ctx.err << "fakehost: " << error << "\n";
+      ok = false;
+    }
+  }
+  ctx.out << "matrix: " << out_dir << "/certify.json\n";
+  return ok;
+}
+
+bool ReadSince(const std::string& path, const std::string& protocol, certify::Matrix* previous,
+               std::ostream& err) {
+  std::string error;
+  if (!certify::ReadJsonMatrix(path, previous, &error)) {
+    err << "fakehost: --since " << error << "\n";
+    return false;
+  }
+  if (previous->protocol != protocol) {
+    err << "fakehost: --since " << path << " is a " << previous->protocol << " matrix, not "
+        << protocol << "\n";
+    return false;
+  }
+  return true;
+}
+
+// Loads and checks every input, then certifies. Long because each input has its own bad-input
+// message and all of them are checked before a single plugin is spawned.
+int Certify(CertifyFlags f, const Context& ctx) {
+  std::ostream& err = ctx.err;
+  int shard_k = 1, shard_n = 1;
+  std::string error;
+  if (!f.shard.empty() && !certify::ParseShard(f.shard, &shard_k, &shard_n, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  if (f.protocol.empty() && !DetectCorpusProtocol(ctx.data_dir, f.corpus, &f.protocol, err))
+    return kBadInput;
+  auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
+  if (!profile) return kBadInput;
+  auto frame_schema = LoadFrameSchema(*profile, err);
+  if (!profile->schema_path().empty() && !frame_schema) return kBadInput;
+  std::unique_ptr<schema::FrameSchema> candidate;
+  if (!f.candidate.empty() && !(candidate = schema::FrameSchema::Load(f.candidate, &error))) {
+    err << "fakehost: --schema " << error << "\n";
+    return kBadInput;
+  }
+  certify::Matrix previous;
+  if (!f.since.empty() && !ReadSince(f.since, f.protocol, &previous, err)) return kBadInput;
+  std::vector<std::pair<std::string, std::string>> reports;
+  if (!ParseReports(f.reports, &reports, err)) return kBadInput;
+
+  std::string suite = f.suite.empty() ? ctx.data_dir + "/scenarios/" + f.protocol : f.suite;
+  std::vector<scenario::Scenario> scenarios;
+  std::vector<std::string> errors;
+  if (!run::LoadSuite(suite, *profile, &scenarios, &errors)) {
+    for (const auto& e : errors) err << e << "\n";
+    err << "fakehost: the suite has errors; nothing was run\n";
+    return kBadInput;
+  }
+  scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
+  auto selected = run::Select(scenarios, f.only, f.skip);
+  if (selected.empty()) {
+    err << "fakehost: no scenario selected (" << scenarios.size() << " in " << suite
+        << "); check --only/--skip\n";
+    return kBadInput;
+  }
+  certify::CertifyOptions options;
+  options.manifest_selected = selected.front() == &scenarios.front();
+  if (options.manifest_selected) selected.erase(selected.begin());
+
+  std::vector<std::string> dirs;
+  if (!certify::ReadCorpus(f.corpus, profile->manifest().file, &dirs, &errors)) {
+    for (const auto& e : errors) err << "fakehost: " << e << "\n";
+    return kBadInput;
+  }
+  if (shard_n > 1) dirs = certify::Shard(dirs, shard_k, shard_n);
+
+  options.jobs =
+      f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.candidate = candidate.get();
+  options.play.strict = f.strict;
+  options.play.interrupted = &session::InterruptFlag();
+  if (!f.timeout.empty() && !scenario::ParseDuration(f.timeout, &options.play.timeout, &error)) {
+    err << "fakehost: --timeout: " << error << "\n";
+    return kBadInput;
+  }
+  protocol::LimitsSpec limits;
+  if (!protocol::ResolveLimits(profile->limits(), std::nullopt, std::nullopt, &limits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  options.limits = {limits.cpu_seconds, limits.address_space_bytes};
+
+  certify::Matrix m;
+  m.tool_version = FAKEHOST_VERSION;
+  m.protocol = profile->name();
+  m.suite = suite;
+  m.started_at = NowIso8601();
+  m.jobs = options.jobs;
+  m.shard = shard_n > 1 ? f.shard : "";
+  m.candidate = f.candidate;
+  if (options.manifest_selected) {
+    const scenario::Scenario& s = scenarios.front();
+    m.columns.push_back({s.id, s.title, s.spec, s.requirement});
+  }
+  for (const scenario::Scenario* s : selected)
+    m.columns.push_back({s->id, s->title, s->spec, s->requirement});
+
+  process::InitProcessEnvironment();
+  session::InstallInterruptHandlers();
+  ctx.out << "certifying " << dirs.size() << " plugins × " << m.columns.size() << " scenarios ("
+          << f.protocol << ", " << options.jobs << " at a time)\n"
+          << std::flush;
+  auto t0 = std::chrono::steady_clock::now();
+  m.rows = certify::Certify(
+      dirs, selected, *profile, frame_schema.get(), options,
+      [&](const certify::Row& row) { ctx.out << certify::ConsoleRow(row) << std::flush; });
+  process::SweepOrphans();
+  // A refused manifest is shown even when --only left its column out.
+  bool refused = std::any_of(m.rows.begin(), m.rows.end(), [](const certify::Row& r) {
+    return r.cells.count(run::kManifestScenarioId) > 0;
+  });
+  if (refused && !options.manifest_selected) {
+    const scenario::Scenario& s = scenarios.front();
+    m.columns.push_back({s.id, s.title, s.spec, s.requirement});
+  }
+  m.duration_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  certify::Finish(&m);
+  bool written =
+      Conclude(&m, f.since.empty() ? nullptr : &previous, f.since, f.out_dir, reports, ctx);
+  certify::Totals t = certify::Count(m);
+  if (!written || session::InterruptFlag().load() || t.cells[scenario::Status::kError] > 0)
+    return kHarnessError;
+  return certify::ExitCode(m);
+}
+
+int Merge(const MergeFlags& f, const Context& ctx) {
+  std::vector<std::pair<std::string, std::string>> reports;
+  if (!ParseReports(f.reports, &reports, ctx.err)) return kBadInput;
+  std::vector<certify::Matrix> parts;
+  std::string error;
+  for (const std::string& path : f.inputs) {
+    certify::Matrix m;
+    if (!certify::ReadJsonMatrix(path, &m, &error)) {
+      ctx.err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+    parts.push_back(std::move(m));
+  }
+  certify::Matrix merged;
+  if (!certify::Merge(std::move(parts), &merged, &error)) {
+    ctx.err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  certify::Matrix previous;
+  if (!f.since.empty() && !ReadSince(f.since, merged.protocol, &previous, ctx.err))
+    return kBadInput;
+  if (!Conclude(&merged, f.since.empty() ? nullptr : &previous, f.since, f.out_dir, reports, ctx))
+    return kHarnessError;
+  return certify::ExitCode(merged);
+}
+
+}  // namespace
+
+void AddCertifyCommands(CLI::App& app, Commands* commands) {
+  auto cf = std::make_shared<CertifyFlags>();
+  CLI::App* c = app.add_subcommand("certify", "play a suite against every plugin of a corpus");
+  c->add_option("corpus", cf->corpus,
+                "plugin directories, directories of them, or files listing them one a line");
+  c->add_option("--protocol,-p", cf->protocol, "rim-v1 or flash-v1 (default: from the corpus)");
+  c->add_option("--suite", cf->suite, "scenario directory (default scenarios/<protocol>)");
+  c->add_option("--only", cf->only, "run only scenario ids matching this glob (repeatable)");
+  c->add_option("--skip", cf->skip, "skip scenario ids matching this glob (repeatable)");
+  c->add_option("--jobs,-j", cf->jobs, "scenarios in parallel over all plugins (default: cores)");
+  c->add_option("--report", cf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  c->add_option("--out", cf->out_dir, "directory for certify.json (default reports/certify)");
+  c->add_option("--since", cf->since,
+                "PREVIOUS.json: what newly fails, passes, appeared, vanished");
+  c->add_option("--schema", cf->candidate,
+                "CANDIDATE schema: list every recorded frame it would reject");
+  c->add_option("--shard", cf->shard, "K/N: only the K-th of N shares of the (sorted) corpus");
+  c->add_option("--timeout", cf->timeout, "hard limit per scenario (default: the profile's)");
+  c->add_flag("--strict", cf->strict, "should-level misses fail");
+
+  auto mf = std::make_shared<MergeFlags>();
+  CLI::App* merge = c->add_subcommand("merge", "merge certify matrices (shards) into one");
+  merge->add_option("inputs", mf->inputs, "certify.json files")->required();
+  merge->add_option("--report", mf->reports,
+                    "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  merge->add_option("--out", mf->out_dir, "directory for certify.json (default reports/certify)");
+  merge->add_option("--since", mf->since, "PREVIOUS.json: what changed since");
+  // merge first: when it was given, `certify` counts as parsed too.
+  commands->push_back({merge, [mf](const Context& ctx) { return Merge(*mf, ctx); }});
+  commands->push_back({c, [cf](const Context& ctx) {
+                         if (cf->corpus.empty()) {
+                           ctx.err << "fakehost: certify needs a corpus: plugin directories or "
+                                      "files listing them\n";
+                           return int{kBadInput};
+                         }
+                         return Certify(*cf, ctx);
+                       }});
+  AddValidateCommand(app, commands);
+}
+
+}  // namespace fakehost::cli
