@@ -70,6 +70,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AddListCommands(app, &commands);
   AddManifestCommands(app, &commands);
   AddSchemaCommands(app, &commands);
+  AddReportCommands(app, &commands);
 
   try {
     app.parse(argc, argv);

@@ -58,5 +58,6 @@ void AddRunCommand(CLI::App& app, Commands* commands);
 void AddListCommands(CLI::App& app, Commands* commands);
 void AddManifestCommands(CLI::App& app, Commands* commands);
 void AddSchemaCommands(CLI::App& app, Commands* commands);
+void AddReportCommands(CLI::App& app, Commands* commands);  ///< `report merge`
 
 }  // namespace fakehost::cli

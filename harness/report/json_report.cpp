@@ -177,7 +177,7 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   w.Bool(r.exit.graded);
   w.EndObject();
   Key(w, "frames");
-  w.Uint64(r.transcript.size());
+  w.Uint64(r.transcript.size() + r.transcript_elided);
   bool detailed = r.status == scenario::Status::kFail || r.status == scenario::Status::kWarn ||
                   r.status == scenario::Status::kError;
   if (detailed) {
@@ -221,6 +221,12 @@ std::string JsonReport(const run::RunReport& r) {
   Str(w, r.protocol);
   Key(w, "suite");
   Str(w, r.suite);
+  if (!r.suites.empty()) {
+    Key(w, "suites");
+    w.StartArray();
+    for (const auto& s : r.suites) Str(w, s);
+    w.EndArray();
+  }
   Key(w, "started_at");
   Str(w, r.started_at);
   Key(w, "strict");

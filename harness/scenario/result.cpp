@@ -2,24 +2,36 @@
 
 namespace fakehost::scenario {
 
+namespace {
+
+// Every status and its name in reports, once: StatusName and ParseStatus both read this table,
+// so a status added here is written and read back alike.
+struct StatusEntry {
+  Status status;
+  const char* name;
+};
+constexpr StatusEntry kStatusNames[] = {
+    {Status::kPass, "pass"},         {Status::kFail, "fail"},   {Status::kWarn, "warn"},
+    {Status::kSkip, "skip"},         {Status::kError, "error"}, {Status::kNotRun, "not-run"},
+    {Status::kUntested, "untested"},
+};
+
+}  // namespace
+
 const char* StatusName(Status status) {
-  switch (status) {
-    case Status::kPass:
-      return "pass";
-    case Status::kFail:
-      return "fail";
-    case Status::kWarn:
-      return "warn";
-    case Status::kSkip:
-      return "skip";
-    case Status::kError:
-      return "error";
-    case Status::kUntested:
-      return "untested";
-    case Status::kNotRun:
-      break;
-  }
+  for (const StatusEntry& e : kStatusNames)
+    if (e.status == status) return e.name;
   return "not-run";
+}
+
+bool ParseStatus(std::string_view name, Status* status) {
+  for (const StatusEntry& e : kStatusNames) {
+    if (name == e.name) {
+      *status = e.status;
+      return true;
+    }
+  }
+  return false;
 }
 
 ScenarioResult ResultFor(const Scenario& scenario, Status status) {
