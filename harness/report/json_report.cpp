@@ -1,6 +1,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -20,9 +21,9 @@ void Str(Writer& w, std::string_view s) {
   w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
 }
 void Key(Writer& w, const char* k) { w.Key(k); }
-void Ms(Writer& w, double ms) {
-  w.Double(static_cast<double>(static_cast<long long>(ms * 1000)) / 1000);
-}
+// Microsecond precision, rounded (not truncated) so that a time read back from a report is
+// written again as the same number (report merge).
+void Ms(Writer& w, double ms) { w.Double(std::round(ms * 1000) / 1000); }
 
 void Failure(Writer& w, const scenario::Failure& f) {
   w.StartObject();

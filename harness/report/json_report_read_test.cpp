@@ -21,6 +21,9 @@ run::RunReport RichRun() {
   run::RunReport r = SyntheticRun(24, 5);
   r.suites = {"scenarios/rim-v1", "/home/me/my-scenarios"};
   r.strict = true;
+  r.scenarios[0].duration_ms =
+      1.0015;  // written 1.001, which is 1000.9999… microseconds: truncated, it would drift
+  r.summary.duration_ms = 0.29;
   r.scenarios[1].status = Status::kUntested;
   r.scenarios[1].skip_reason = "needs the trigger 'slow'";
   r.scenarios[2].status = Status::kNotRun;
