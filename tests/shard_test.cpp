@@ -83,6 +83,8 @@ struct SuiteCase {
   int expected_exit;
 };
 
+void PrintTo(const SuiteCase& c, std::ostream* os) { *os << c.fixture; }
+
 class ShardedRun : public ::testing::TestWithParam<SuiteCase> {};
 
 TEST_P(ShardedRun, ThreeShardsMergeIntoTheReportOfTheWholeRun) {
