@@ -48,13 +48,6 @@ bool ParseVerdict(std::string_view name, Verdict* out) {
   return false;
 }
 
-bool ParseStatus(std::string_view name, Status* out) {
-  for (Status s : {Status::kPass, Status::kFail, Status::kWarn, Status::kSkip, Status::kError,
-                   Status::kNotRun, Status::kUntested})
-    if (name == scenario::StatusName(s)) return *out = s, true;
-  return false;
-}
-
 bool IsFailing(Status s) { return s == Status::kFail || s == Status::kError; }
 bool IsFailing(Verdict v) { return v != Verdict::kPass; }
 

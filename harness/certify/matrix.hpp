@@ -34,7 +34,6 @@ enum class Verdict { kPass, kFail, kError, kRefused, kUnrunnable, kUntested };
 const char* VerdictName(Verdict v);
 /// False for an unknown name.
 bool ParseVerdict(std::string_view name, Verdict* out);
-bool ParseStatus(std::string_view name, scenario::Status* out);
 /// pass and warn pass; skip, untested and not-run say nothing either way.
 bool IsFailing(scenario::Status s);
 bool IsFailing(Verdict v);

@@ -162,7 +162,7 @@ void ReadRow(Reader& rd, const rapidjson::Value& v, const std::string& at, Row* 
       std::string id(m.name.GetString(), m.name.GetStringLength());
       std::string cat = at + "/cells/" + json::EscapePointerToken(id);
       Cell c;
-      if (!ParseStatus(rd.S(m.value, "status", cat), &c.status))
+      if (!scenario::ParseStatus(rd.S(m.value, "status", cat), &c.status))
         rd.Fail(cat + "/status is unknown");
       c.cause = rd.S(m.value, "cause", cat);
       c.location = rd.S(m.value, "location", cat);

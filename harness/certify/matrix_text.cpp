@@ -32,6 +32,10 @@ const char* Mark(Status s) {
       return "·";
     case Status::kUntested:
       return "❔";
+    case Status::kXfail:
+      return "🚧";
+    case Status::kStale:
+      return "🧹";
   }
   return "?";
 }

@@ -174,7 +174,7 @@ int Certify(CertifyFlags f, const Context& ctx) {
     return kBadInput;
   }
   scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
-  auto selected = run::Select(scenarios, f.only, f.skip);
+  auto selected = run::Select(scenarios, run::Selection{f.only, f.skip, {}, {}});
   if (selected.empty()) {
     err << "fakehost: no scenario selected (" << scenarios.size() << " in " << suite
         << "); check --only/--skip\n";

@@ -96,6 +96,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AddSchemaCommands(app, &commands);
   AddInitCommand(app, &commands);
   AddCertifyCommands(app, &commands);
+  AddReportCommands(app, &commands);
 
   try {
     app.parse(argc, argv);

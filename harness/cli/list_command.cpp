@@ -4,39 +4,49 @@
 #include "harness/protocol/profile.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
+#include "harness/run/shard.hpp"
 
 namespace fakehost::cli {
 namespace {
 
-int List(const std::string& protocol, const std::string& suite_flag,
-         const std::vector<std::string>& only, const std::vector<std::string>& skip,
-         const Context& ctx) {
+struct ListFlags {
+  std::string protocol;
+  std::vector<std::string> suites;  ///< --suite DIR (repeatable; `standard`: scenarios/<protocol>)
+  run::Selection selection;
+  std::string shard;  ///< --shard K/N: only the scenarios `run --shard K/N` would play
+};
+
+int List(const ListFlags& f, const Context& ctx) {
   std::ostream& out = ctx.out;
   std::ostream& err = ctx.err;
-  auto profile = LoadProfile(ctx.data_dir, protocol, err);
+  auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
   if (!profile) return kBadInput;
-  std::string suite = suite_flag.empty() ? ctx.data_dir + "/scenarios/" + protocol : suite_flag;
+  int shard = 0, shards = 0;
+  std::string error;
+  if (!f.shard.empty() && !run::ParseShard(f.shard, &shard, &shards, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  std::string standard = ctx.data_dir + "/scenarios/" + f.protocol;
   std::vector<scenario::Scenario> scenarios;
   std::vector<std::string> errors;
-  bool ok = run::LoadSuite(suite, *profile, &scenarios, &errors);
+  bool ok =
+      run::LoadSuites(run::SuiteDirs(f.suites, standard), standard, *profile, &scenarios, &errors);
   for (const auto& e : errors) err << e << "\n";
   scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
-  auto selected = run::Select(scenarios, only, skip);
+  auto selected = run::Select(scenarios, f.selection);
+  bool none = selected.empty();
+  if (shards > 0) selected = run::Shard(selected, shard, shards);
   for (const auto* s : selected)
     out << s->id << "  [" << scenario::LevelName(s->level) << "] " << s->spec << " — " << s->title
         << "\n";
   if (!ok) return kBadInput;
-  if (selected.empty()) {
+  if (none) {
     err << "fakehost: no scenario selected\n";
     return kBadInput;
   }
   return kOk;
 }
-
-struct ListFlags {
-  std::string protocol, suite;
-  std::vector<std::string> only, skip;
-};
 
 }  // namespace
 
@@ -44,19 +54,23 @@ void AddListCommands(CLI::App& app, Commands* commands) {
   auto lf = std::make_shared<ListFlags>();
   CLI::App* list = app.add_subcommand("list", "list a suite's scenarios");
   list->add_option("--protocol,-p", lf->protocol, "rim-v1 or flash-v1")->required();
-  list->add_option("--suite", lf->suite, "scenario directory");
-  list->add_option("--only", lf->only, "glob");
-  list->add_option("--skip", lf->skip, "glob");
-  commands->push_back({list, [lf](const Context& ctx) {
-                         return List(lf->protocol, lf->suite, lf->only, lf->skip, ctx);
-                       }});
+  list->add_option(
+      "--suite", lf->suites,
+      "scenario directory, repeatable; 'standard' is scenarios/<protocol>, the default");
+  list->add_option("--only", lf->selection.only, "glob");
+  list->add_option("--skip", lf->selection.skip, "glob");
+  list->add_option("--tag", lf->selection.tags, "only scenarios with this tag (repeatable)");
+  list->add_option("--skip-tag", lf->selection.skip_tags,
+                   "skip scenarios with this tag (repeatable)");
+  list->add_option("--shard", lf->shard, "K/N: the scenarios `run --shard K/N` plays");
+  commands->push_back({list, [lf](const Context& ctx) { return List(*lf, ctx); }});
 
   auto nf = std::make_shared<ListFlags>();
   CLI::App* lint = app.add_subcommand("lint", "load a suite and report every error");
   lint->add_option("--protocol,-p", nf->protocol, "rim-v1 or flash-v1")->required();
-  lint->add_option("--suite", nf->suite, "scenario directory");
+  lint->add_option("--suite", nf->suites, "scenario directory, repeatable (as for list)");
   commands->push_back({lint, [nf](const Context& ctx) {
-                         int rc = List(nf->protocol, nf->suite, {}, {}, ctx);
+                         int rc = List(*nf, ctx);
                          if (rc == kOk) ctx.out << "no errors\n";
                          return rc;
                        }});

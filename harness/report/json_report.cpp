@@ -1,6 +1,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -22,9 +23,9 @@ void Str(Writer& w, std::string_view s) {
   w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
 }
 void Key(Writer& w, const char* k) { w.Key(k); }
-void Ms(Writer& w, double ms) {
-  w.Double(static_cast<double>(static_cast<long long>(ms * 1000)) / 1000);
-}
+// Microsecond precision, rounded (not truncated) so that a time read back from a report is
+// written again as the same number (report merge).
+void Ms(Writer& w, double ms) { w.Double(std::round(ms * 1000) / 1000); }
 
 void Failure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
   w.StartObject();
@@ -210,7 +211,7 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   w.Bool(r.exit.graded);
   w.EndObject();
   Key(w, "frames");
-  w.Uint64(r.transcript.size());
+  w.Uint64(r.transcript.size() + r.transcript_elided);
   bool detailed = r.status == scenario::Status::kFail || r.status == scenario::Status::kWarn ||
                   r.status == scenario::Status::kError || r.status == scenario::Status::kXfail ||
                   r.status == scenario::Status::kStale;
@@ -255,6 +256,12 @@ std::string JsonReport(const run::RunReport& r) {
   Str(w, r.protocol);
   Key(w, "suite");
   Str(w, r.suite);
+  if (!r.suites.empty()) {
+    Key(w, "suites");
+    w.StartArray();
+    for (const auto& s : r.suites) Str(w, s);
+    w.EndArray();
+  }
   if (!r.suite_version.empty()) {
     Key(w, "suite_version");
     Str(w, r.suite_version);

@@ -26,11 +26,12 @@ struct PluginInfo {
 struct RunReport {
   std::string tool_name = "fakehost";
   std::string tool_version;
-  std::string protocol;        ///< profile name, "rim-v1"
-  std::string protocol_title;  ///< "RIM plugin protocol v1"
-  std::string suite;           ///< suite directory
-  std::string suite_version;   ///< its digest (suite_version.hpp); "" when unknown
-  std::string started_at;      ///< ISO 8601 UTC
+  std::string protocol;             ///< profile name, "rim-v1"
+  std::string protocol_title;       ///< "RIM plugin protocol v1"
+  std::string suite;                ///< suite directory (the first, when there are several)
+  std::vector<std::string> suites;  ///< every suite directory, in --suite order
+  std::string suite_version;        ///< the digest of `suite` (suite_version.hpp); "" unknown
+  std::string started_at;           ///< ISO 8601 UTC
   bool strict = false;
   int jobs = 1;
   PluginInfo plugin;

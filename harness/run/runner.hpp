@@ -37,15 +37,35 @@ struct PluginSpec {
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
                    scenario::PluginTarget* out, std::string* error);
 
-/// Loads every scenario below `suite_dir` (fragments from `<suite_dir>/fragments` and
-/// `<profile dir>/fragments`). False if any file has errors; all errors are returned.
+/// Loads every scenario below each of `suite_dirs`, in id order. A scenario's `use:` fragments
+/// come from its own suite's `fragments/`, then `<standard_dir>/fragments` (the protocol's own
+/// suite, scenarios/<protocol>), then `<profile dir>/fragments`. Ids must be unique across the
+/// suites: a clash is an error naming both files. False if any file has errors; all errors are
+/// returned.
+bool LoadSuites(const std::vector<std::string>& suite_dirs, const std::string& standard_dir,
+                const protocol::Profile& profile, std::vector<scenario::Scenario>* out,
+                std::vector<std::string>* errors);
+
+/// The suite directories `--suite` flags name: none is the standard suite alone, and the word
+/// `standard` names it among others. A directory given twice counts once.
+std::vector<std::string> SuiteDirs(const std::vector<std::string>& flags,
+                                   const std::string& standard_dir);
+
+/// LoadSuites of the one suite `suite_dir`, taken as the standard one too.
 bool LoadSuite(const std::string& suite_dir, const protocol::Profile& profile,
                std::vector<scenario::Scenario>* out, std::vector<std::string>* errors);
 
-/// Scenario ids matching any `only` glob (all when empty) and no `skip` glob.
+/// Which scenarios a run plays. A scenario is selected when its id matches any `only` glob (or
+/// `only` is empty), it has any of `tags` (or `tags` is empty), its id matches no `skip` glob
+/// and it has none of `skip_tags`.
+struct Selection {
+  std::vector<std::string> only, skip;       ///< fnmatch globs over scenario ids
+  std::vector<std::string> tags, skip_tags;  ///< tag names, compared exactly
+};
+
+/// The scenarios of `all` that `selection` selects, in their order.
 std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenario>& all,
-                                              const std::vector<std::string>& only,
-                                              const std::vector<std::string>& skip);
+                                              const Selection& selection);
 
 struct RunOptions {
   int jobs = 1;

@@ -15,6 +15,16 @@ const char* StatusName(Status status) {
   return "not-run";
 }
 
+bool ParseStatus(std::string_view name, Status* status) {
+  for (const StatusNameEntry& e : kStatusNames) {
+    if (name == e.name) {
+      *status = e.status;
+      return true;
+    }
+  }
+  return false;
+}
+
 ScenarioResult ResultFor(const Scenario& scenario, Status status) {
   ScenarioResult r;
   r.id = scenario.id;

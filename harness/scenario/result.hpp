@@ -40,6 +40,8 @@ inline constexpr std::array<StatusNameEntry, 9> kStatusNames = {{
 }};
 /// The status's name in kStatusNames ("pass", "fail", ..., "xfail", "stale").
 const char* StatusName(Status status);
+/// The inverse of StatusName: false, leaving `*status` alone, for a name that is no status.
+bool ParseStatus(std::string_view name, Status* status);
 
 /// One miss: a step whose expectation did not hold, or an always-on check that fired.
 struct Failure {
@@ -86,6 +88,9 @@ struct ScenarioResult {
   std::size_t steps_run = 0, steps_total = 0;
   std::vector<Failure> failures;
   std::vector<session::TranscriptEntry> transcript;
+  /// Frames the transcript had but `transcript` does not hold: a JSON report keeps only the
+  /// transcripts of scenarios that did not pass, so one read back counts the rest here.
+  std::size_t transcript_elided = 0;
   std::string stderr_tail;
   std::uint64_t stderr_bytes_dropped = 0;
   ExitInfo exit;

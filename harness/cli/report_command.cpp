@@ -1,0 +1,106 @@
+// `fakehost report merge`: the JSON reports of a run's shards (`run --shard K/N`) back into the
+// report of one run, written in every format a run writes, and judged as that run would be.
+#include <unistd.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "harness/cli/cli.hpp"
+#include "harness/cli/command.hpp"
+#include "harness/cli/verdict.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/report/json_report_read.hpp"
+#include "harness/report/reporter.hpp"
+#include "harness/run/merge.hpp"
+
+namespace fakehost::cli {
+namespace {
+
+struct MergeFlags {
+  std::vector<std::string> inputs;  ///< the shards' report.json files
+  std::vector<std::string> reports;
+  std::string out_dir = "reports/latest";
+  bool fail_untested = false;
+  bool no_color = false;
+};
+
+int Merge(const MergeFlags& f, const Context& ctx) {
+  std::ostream& err = ctx.err;
+  std::vector<run::ShardReport> shards;
+  for (const std::string& path : f.inputs) {
+    run::ShardReport shard{path, {}};
+    std::string error;
+    if (!report::ReadJsonReport(path, &shard.report, &error)) {
+      err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+    shards.push_back(std::move(shard));
+  }
+  run::RunReport merged;
+  std::string error;
+  if (!run::MergeReports(shards, &merged, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  // The JSON report does not keep the protocol's title; its profile does.
+  std::ostringstream ignored;
+  auto profile = LoadProfile(ctx.data_dir, merged.protocol, ignored);
+  merged.protocol_title = profile ? profile->title() : merged.protocol;
+
+  std::vector<std::unique_ptr<report::Reporter>> files;
+  files.push_back(report::MakeJsonReporter(f.out_dir + "/report.json"));
+  for (const auto& spec : f.reports) {
+    auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
+      return kBadInput;
+    }
+    auto reporter = report::MakeFileReporter(spec.substr(0, eq), spec.substr(eq + 1), &error);
+    if (!reporter) {
+      err << "fakehost: --report " << spec << ": " << error << "\n";
+      return kBadInput;
+    }
+    files.push_back(std::move(reporter));
+  }
+
+  auto console = report::MakeConsoleReporter(
+      ctx.out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
+  console->RunStarting(merged);
+  for (const auto& s : merged.scenarios) console->ScenarioEnded(s);
+  console->RunEnded(merged, &error);
+  bool written = true;
+  for (auto& r : files) {
+    if (!r->RunEnded(merged, &error)) {
+      err << "fakehost: " << error << "\n";
+      written = false;
+    }
+  }
+  // As the unsharded run: a scenario error, or a shard that was interrupted, is exit 3.
+  bool interrupted =
+      std::any_of(merged.scenarios.begin(), merged.scenarios.end(), [](const auto& s) {
+        return s.status == scenario::Status::kNotRun && s.skip_reason == "interrupted";
+      });
+  if (!written || merged.summary.errored > 0 || interrupted) return kHarnessError;
+  return Verdict(merged, {f.fail_untested, false}, err);
+}
+
+}  // namespace
+
+void AddReportCommands(CLI::App& app, Commands* commands) {
+  CLI::App* report = app.add_subcommand("report", "work with reports");
+  report->require_subcommand(1);
+  auto mf = std::make_shared<MergeFlags>();
+  CLI::App* merge = report->add_subcommand(
+      "merge", "merge the report.json of every shard of a run into the run's reports");
+  merge->add_option("reports", mf->inputs, "the shards' report.json files")->required();
+  merge->add_option("--report", mf->reports,
+                    "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  merge->add_option("--out", mf->out_dir,
+                    "directory for the merged report.json (default reports/latest)");
+  merge->add_flag("--fail-untested", mf->fail_untested,
+                  "a scenario left untested (a trigger is missing) fails the run");
+  merge->add_flag("--no-color", mf->no_color, "no ANSI colours on the console");
+  commands->push_back({merge, [mf](const Context& ctx) { return Merge(*mf, ctx); }});
+}
+
+}  // namespace fakehost::cli

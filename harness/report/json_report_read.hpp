@@ -1,0 +1,25 @@
+// Reading a JSON report (schema/report.schema.json) back into the run it describes: the inverse
+// of JsonReport, so that shard reports can be merged and written again in every format.
+//
+// Every field JsonReport writes is read, failures and transcripts included. What the JSON report
+// does not keep cannot come back: the transcripts of scenarios that passed (only their frame
+// count, kept in ScenarioResult::transcript_elided) and the protocol's title (the caller knows
+// the profile).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "harness/run/run_report.hpp"
+
+namespace fakehost::report {
+
+/// Reads `text` as a JSON report into `*out`. False with `*error` naming the JSON pointer of the
+/// first thing that is not as JsonReport writes it (a missing required member, a wrong type, an
+/// unknown status or level).
+bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* error);
+
+/// The same for the file at `path` (errors start with the path).
+bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* error);
+
+}  // namespace fakehost::report

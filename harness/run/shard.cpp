@@ -1,0 +1,120 @@
+#include "harness/run/shard.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <numeric>
+#include <type_traits>
+
+#include "harness/run/manifest_scenario.hpp"
+
+namespace fakehost::run {
+namespace {
+
+// The constants are rough figures from both suites against the reference plugins; only their
+// ratios matter, and only for balance: a poor guess makes shards uneven, never wrong.
+constexpr double kScenarioMs = 100;     // spawn, handshake, stop
+constexpr double kStepMs = 5;           // one round trip
+constexpr double kTriggerMs = 250;      // the plugin acting on a trigger (slow: at least 500 ms)
+constexpr double kMsPerMiB = 40;        // writing (and the plugin reading) bulk bytes
+constexpr double kItemsPerForEach = 3;  // manifest items are unknown until run time
+
+double Ms(scenario::Ms d) { return static_cast<double>(d.count()); }
+double BytesMs(double bytes) { return bytes / (1024.0 * 1024.0) * kMsPerMiB; }
+
+// `held`: the fake host never answers some plugin calls, so the plugin waits out its own timeout
+// and the explicit deadlines of the scenario are what that wait has to fit in.
+double StepsCostMs(const std::vector<scenario::Step>& steps, bool held) {
+  double ms = 0;
+  for (const scenario::Step& step : steps) {
+    ms += kStepMs +
+          std::visit(
+              [&](const auto& body) -> double {
+                using T = std::decay_t<decltype(body)>;
+                if constexpr (std::is_same_v<T, scenario::Sleep>) {
+                  return Ms(body.duration);
+                } else if constexpr (std::is_same_v<T, scenario::ExpectNone>) {
+                  return body.barrier ? 0 : Ms(body.window);
+                } else if constexpr (std::is_same_v<T, scenario::Expect>) {
+                  return std::max(body.not_before ? Ms(*body.not_before) : 0.0,
+                                  held ? Ms(body.within) : 0.0);
+                } else if constexpr (std::is_same_v<T, scenario::Send>) {
+                  return (body.trigger.empty() ? 0 : kTriggerMs) +
+                         BytesMs(static_cast<double>(body.pad_to));
+                } else if constexpr (std::is_same_v<T, scenario::SendRaw>) {
+                  double bytes =
+                      static_cast<double>(body.bytes.size()) * static_cast<double>(body.repeat);
+                  double pauses = body.chunk == 0
+                                      ? 0
+                                      : std::max(0.0, bytes / static_cast<double>(body.chunk) - 1);
+                  return BytesMs(bytes) + pauses * Ms(body.delay);
+                } else if constexpr (std::is_same_v<T, scenario::ForEach>) {
+                  return kItemsPerForEach * StepsCostMs(body.steps, held);
+                } else {
+                  return 0;
+                }
+              },
+              step.body);
+  }
+  return ms;
+}
+
+}  // namespace
+
+double EstimatedCostMs(const scenario::Scenario& scenario) {
+  bool held =
+      std::any_of(scenario.host_replies.begin(), scenario.host_replies.end(),
+                  [](const auto& r) { return r.second.kind == scenario::HostReply::Kind::kHold; });
+  return kScenarioMs + StepsCostMs(scenario.steps, held);
+}
+
+std::vector<const scenario::Scenario*> Shard(const std::vector<const scenario::Scenario*>& selected,
+                                             int index, int count) {
+  std::vector<std::size_t> order(selected.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<double> cost(selected.size());
+  for (std::size_t i = 0; i < selected.size(); ++i)
+    cost[i] = selected[i]->id == kManifestScenarioId ? -1 : EstimatedCostMs(*selected[i]);
+  // The manifest check (cost -1) sorts last and, with every shard's load tied at the start,
+  // would land anywhere: it is placed first, in shard 1, at no cost.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (cost[a] < 0 || cost[b] < 0) return cost[a] < 0 && cost[b] >= 0;
+    return cost[a] != cost[b] ? cost[a] > cost[b] : selected[a]->id < selected[b]->id;
+  });
+  std::vector<double> load(static_cast<std::size_t>(std::max(count, 1)), 0.0);
+  std::vector<bool> mine(selected.size(), false);
+  for (std::size_t i : order) {
+    std::size_t shard =
+        cost[i] < 0
+            ? 0
+            : static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    load[shard] += std::max(cost[i], 0.0);
+    mine[i] = static_cast<int>(shard) + 1 == index;
+  }
+  std::vector<const scenario::Scenario*> out;
+  for (std::size_t i = 0; i < selected.size(); ++i)
+    if (mine[i]) out.push_back(selected[i]);
+  return out;
+}
+
+bool ParseShard(std::string_view text, int* index, int* count, std::string* error) {
+  auto number = [](std::string_view s, int* out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+    return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+  };
+  std::size_t slash = text.find('/');
+  int k = 0, n = 0;
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), &k) ||
+      !number(text.substr(slash + 1), &n)) {
+    *error = "--shard takes K/N (shard K of N, e.g. 2/3), got '" + std::string(text) + "'";
+    return false;
+  }
+  if (n < 1 || k < 1 || k > n) {
+    *error = "--shard " + std::string(text) + ": K must be between 1 and N, and N at least 1";
+    return false;
+  }
+  *index = k;
+  *count = n;
+  return true;
+}
+
+}  // namespace fakehost::run
