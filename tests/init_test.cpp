@@ -119,8 +119,8 @@ TEST(Init, EveryCommentedOutLineLoadsOnceUncommentedAndNamesEveryTrigger) {
   }
 }
 
-// The example scenario `use:`s the standard handshake fragment. Until a custom suite resolves
-// fragments from the standard suite, the test puts them in the suite's own fragments/.
+// The example scenario `use:`s the standard handshake fragment, which a suite of one's own finds
+// in the standard suite.
 TEST(Init, TheExampleScenarioLintsAndPassesTheReferencePluginAndFailsABrokenOne) {
   for (const Protocol& p : kProtocols) {
     for (const std::string& fixture : {std::string("reference"), p.ignores_stop}) {
@@ -129,10 +129,6 @@ TEST(Init, TheExampleScenarioLintsAndPassesTheReferencePluginAndFailsABrokenOne)
       fs::copy(src, dir, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
       ASSERT_EQ(Fakehost({"init", dir}).exit_code, 0);
       std::string suite = dir + "/fakehost/scenarios";
-      fs::create_directories(suite + "/fragments");
-      for (const auto& e :
-           fs::directory_iterator(SourceDir() + "/scenarios/" + p.name + "/fragments"))
-        fs::copy_file(e.path(), suite + "/fragments/" + e.path().filename().string());
       CommandResult lint = Fakehost({"lint", "--protocol", p.name, "--suite", suite});
       EXPECT_EQ(lint.exit_code, 0) << lint.err;
       EXPECT_NE(lint.out.find("stops-when-asked"), std::string::npos) << lint.out;

@@ -152,8 +152,8 @@ std::string ExampleScenario(const protocol::Profile& profile, const std::string&
       "#   fakehost lint --protocol " +
       p +
       " --suite fakehost/scenarios\n"
-      "# and run it with\n"
-      "#   fakehost run --plugin . --suite fakehost/scenarios --strict\n"
+      "# and run it with the standard suite with\n"
+      "#   fakehost run --plugin . --suite standard --suite fakehost/scenarios --strict\n"
       "title: Starts, and stops when the host asks\n"
       "spec: \"example (fakehost init)\"\n"
       "requirement: >-\n" +
