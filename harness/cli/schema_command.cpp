@@ -106,30 +106,24 @@ std::vector<HostFrameCase> SuiteHostFrames(const std::string& suite_dir,
     }
     return v;
   };
-  std::function<void(const scenario::Scenario&, const std::vector<scenario::Step>&)> walk =
-      [&](const scenario::Scenario& sc, const std::vector<scenario::Step>& steps) {
-        for (const auto& step : steps) {
-          if (const auto* each = std::get_if<scenario::ForEach>(&step.body)) {
-            walk(sc, each->steps);
-            continue;
-          }
-          const auto* send = std::get_if<scenario::Send>(&step.body);
-          if (!send) continue;
-          rapidjson::Document message;
-          std::string error;
-          rapidjson::Value id(profile.IdsFor(send->method).start);
-          // A trigger's request is the plugin's own (its fakehost.yaml), known only in a run.
-          if (send->invalid || !send->trigger.empty() ||
-              !scenario::BuildSendMessage(*send, lookup, id, &message, &error)) {
-            ++*unchecked;
-            continue;
-          }
-          out.push_back({sc.id + " (" + step.loc.ToString().substr(step.loc.file.rfind('/') + 1) +
-                             "): " + send->method,
-                         "", session::HostFrame(profile, std::move(message))});
-        }
-      };
-  for (const auto& sc : scenarios) walk(sc, sc.steps);
+  for (const auto& sc : scenarios) {
+    scenario::VisitSteps(sc.steps, [&](const scenario::Step& step) {
+      const auto* send = std::get_if<scenario::Send>(&step.body);
+      if (!send) return;
+      rapidjson::Document message;
+      std::string error;
+      rapidjson::Value id(profile.IdsFor(send->method).start);
+      // A trigger's request is the plugin's own (its fakehost.yaml), known only in a run.
+      if (send->invalid || !send->trigger.empty() ||
+          !scenario::BuildSendMessage(*send, lookup, id, &message, &error)) {
+        ++*unchecked;
+        return;
+      }
+      out.push_back({sc.id + " (" + step.loc.ToString().substr(step.loc.file.rfind('/') + 1) +
+                         "): " + send->method,
+                     "", session::HostFrame(profile, std::move(message))});
+    });
+  }
   return out;
 }
 

@@ -167,6 +167,17 @@ struct Step {
   bool from_fragment = false;
 };
 
+/// Calls `visit` on every step in the order written, those inside a `for_each` after the
+/// `for_each` itself: the one walk of a scenario's steps, for whoever needs to look at all of
+/// them before playing (triggers needed, requests to hold, host frames to certify).
+template <typename Visit>
+void VisitSteps(const std::vector<Step>& steps, const Visit& visit) {
+  for (const Step& step : steps) {
+    visit(step);
+    if (const auto* each = std::get_if<ForEach>(&step.body)) VisitSteps(each->steps, visit);
+  }
+}
+
 /// A plugin->host request the fake host answers without a step, by method.
 struct HostReply {
   enum class Kind { kReply, kHold };  ///< kHold: never answered (tests the plugin's timeout)

@@ -70,22 +70,14 @@ bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
   return true;
 }
 
-namespace {
-// Every trigger the steps send, in the order written.
-void TriggersOf(const std::vector<Step>& steps, std::vector<std::string>* out) {
-  for (const Step& s : steps) {
+std::string Player::MissingTrigger() const {
+  std::vector<std::string> needed;  // every trigger the steps send, in the order written
+  VisitSteps(scenario_.steps, [&](const Step& s) {
     if (const auto* send = std::get_if<Send>(&s.body);
         send && !send->trigger.empty() &&
-        std::find(out->begin(), out->end(), send->trigger) == out->end())
-      out->push_back(send->trigger);
-    if (const auto* f = std::get_if<ForEach>(&s.body)) TriggersOf(f->steps, out);
-  }
-}
-}  // namespace
-
-std::string Player::MissingTrigger() const {
-  std::vector<std::string> needed;
-  TriggersOf(scenario_.steps, &needed);
+        std::find(needed.begin(), needed.end(), send->trigger) == needed.end())
+      needed.push_back(send->trigger);
+  });
   for (const std::string& name : needed) {
     if (plugin_.triggers.count(name)) continue;
     std::string where =
@@ -108,22 +100,14 @@ void Player::HoldAnsweredBySteps() {
   // Requests a step answers itself must not be answered by the fake host first: those an
   // expect replies to, and those it captures for a later `answer`.
   std::set<std::string> answered;
-  std::function<void(const std::vector<Step>&)> names = [&](const std::vector<Step>& steps) {
-    for (const Step& s : steps) {
-      if (const auto* a = std::get_if<Answer>(&s.body)) answered.insert(a->to);
-      if (const auto* f = std::get_if<ForEach>(&s.body)) names(f->steps);
-    }
-  };
-  names(scenario_.steps);
-  std::function<void(const std::vector<Step>&)> hold = [&](const std::vector<Step>& steps) {
-    for (const Step& s : steps) {
-      if (const auto* e = std::get_if<Expect>(&s.body);
-          e && e->filter.kind == Filter::Kind::kRequest && (e->reply || answered.count(e->as)))
-        session_.host().Hold(e->filter.name);
-      if (const auto* f = std::get_if<ForEach>(&s.body)) hold(f->steps);
-    }
-  };
-  hold(scenario_.steps);
+  VisitSteps(scenario_.steps, [&](const Step& s) {
+    if (const auto* a = std::get_if<Answer>(&s.body)) answered.insert(a->to);
+  });
+  VisitSteps(scenario_.steps, [&](const Step& s) {
+    if (const auto* e = std::get_if<Expect>(&s.body);
+        e && e->filter.kind == Filter::Kind::kRequest && (e->reply || answered.count(e->as)))
+      session_.host().Hold(e->filter.name);
+  });
 }
 
 std::string Player::Unmet() const {

@@ -12,11 +12,9 @@ namespace {
 
 template <typename T>
 bool HasStep(const std::vector<Step>& steps) {
-  for (const Step& s : steps) {
-    if (std::holds_alternative<T>(s.body)) return true;
-    if (const auto* f = std::get_if<ForEach>(&s.body); f && HasStep<T>(f->steps)) return true;
-  }
-  return false;
+  bool found = false;
+  VisitSteps(steps, [&](const Step& s) { found = found || std::holds_alternative<T>(s.body); });
+  return found;
 }
 
 Failure HarnessFailure(std::string check, std::string message) {
