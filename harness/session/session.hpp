@@ -1,10 +1,14 @@
-// One live connection to a plugin: process + codec + schema + transcript.
+// One live connection to a plugin: a transport, a correlator and a list of rules.
 //
-// Session owns the plugin's Child and a single-threaded io_context. It decodes every frame in
-// either direction, classifies it (RIM §4), validates it against the protocol's schema, records
-// it in the transcript and runs the always-on checks (framing faults, unknown or twice-answered
-// reply ids, ids that changed JSON type, null reply ids, frames before the handshake answer or
-// after shutdown). Plugin->host requests are answered by the fake host at once unless held.
+// Session owns a single-threaded io_context and a Transport (transport.hpp: the plugin's
+// process, from Options::spawn, and the framing codec), which turns what the plugin does into
+// events. Every plugin frame goes through one short pipeline (frames.cpp): parse, classify
+// (RIM §4), correlate (correlator.hpp: which host request a reply answers), run the always-on
+// rules (rules.hpp: not JSON, duplicate keys, bad envelopes, wrong or twice-answered reply ids,
+// frames before the handshake answer or after shutdown), validate against the protocol's schema
+// (validate.hpp), record in the transcript, keep in the inbox, and, for a plugin->host request,
+// answer as the fake host unless held. Frames the host sends are built, validated, recorded and
+// registered with the correlator (send.cpp).
 //
 // The interpreter drives it synchronously: RunUntil() runs the event loop until a condition
 // holds, a deadline passes or the plugin is gone, so waits are driven by events, never polls.
@@ -13,7 +17,8 @@
 // is kept of frames is capped. The transcript keeps payload text up to a per-session budget,
 // then summaries (direction, kind, size, verdict), then, past an entry cap, only a tally; the
 // inbox keeps the decoded documents a step may still take, up to a count and a byte budget, and
-// releases the oldest past them; findings are listed up to a number per check, then counted.
+// releases the oldest past them; findings are listed up to a number per check, then counted
+// (record.hpp).
 #pragma once
 
 #include <chrono>
@@ -34,7 +39,9 @@
 #include "harness/protocol/host.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/session/correlator.hpp"
+#include "harness/session/record.hpp"
 #include "harness/session/transcript.hpp"
+#include "harness/session/transport.hpp"
 #include "harness/wire/codec.hpp"
 
 namespace fakehost::schema {
@@ -87,6 +94,9 @@ class Session {
     std::size_t inbox_bytes_cap = 8 * 1024 * 1024;
     /// Findings listed per check id; later ones are counted in one more finding of that check.
     std::size_t findings_per_check = 16;
+    /// Makes the plugin's process; empty means process::Child::Spawn. Tests give a fake child
+    /// (harness/session/test_support/fake_child.hpp).
+    ChildFactory spawn;
   };
 
   /// `schema` may be null (no validation). Both must outlive the session.
@@ -137,13 +147,11 @@ class Session {
   /// until the session next processes events (RunUntil, RunFor, Stop, SendRawChunked): each new
   /// frame releases what no step can still want.
   std::deque<Inbound>& inbox() { return inbox_; }
-  /// Bumped whenever something arrives or the plugin's state changes; cheap change detection.
-  std::uint64_t generation() const { return generation_; }
   /// Entry i is frame number i, for every frame that has an entry (see Options).
-  const std::vector<TranscriptEntry>& transcript() const { return transcript_; }
+  const std::vector<TranscriptEntry>& transcript() const { return transcript_.entries(); }
   /// Frame number `frame`'s entry, or nullptr when it was tallied without one.
-  const TranscriptEntry* Entry(std::size_t frame) const;
-  const std::vector<Finding>& findings() const { return findings_; }
+  const TranscriptEntry* Entry(std::size_t frame) const { return transcript_.Entry(frame); }
+  const std::vector<Finding>& findings() const { return findings_.findings(); }
   void AddFinding(Finding f) { Raise(std::move(f)); }
   /// Decoded frames released from the inbox before any step took them.
   std::uint64_t inbox_released() const { return inbox_released_; }
@@ -154,7 +162,7 @@ class Session {
   /// The request registered under an id, by its IdKey ("i:2" / "s:2"); nullptr if none.
   const PendingRequest* RequestByFrame(std::size_t frame) const;
   bool handshake_answered() const { return handshake_answered_; }
-  bool exited() const { return child_ && child_->exit_status().has_value(); }
+  bool exited() const { return exit_status().has_value(); }
   const std::optional<process::ExitStatus>& exit_status() const;
   bool stdout_closed() const { return stdout_eof_; }
   bool connection_lost() const { return connection_lost_; }
@@ -170,73 +178,75 @@ class Session {
   const protocol::Profile& profile() const { return profile_; }
 
  private:
-  void OnStdout(std::string_view bytes);
-  void OnStdoutEof();
-  void OnEvents();
+  struct PluginFrame;  // one plugin frame on its way through the pipeline (frames.cpp)
+
+  // --- the pipeline (frames.cpp) --------------------------------------------------------------
+  void OnEvent(Event& event);
   void OnFrame(wire::Frame& frame);
+  /// Parse: the frame's entry, its document and how it parsed.
+  PluginFrame Parse(wire::Frame& frame);
+  /// Correlate: for a response, which request it answers; notes it on the entry and marks the
+  /// handshake answered.
+  void Correlate(PluginFrame& f);
+  /// Keep: into the inbox, releasing what no step can still want.
+  void Keep(Inbound in);
+  /// Answer: the fake host's reply to a plugin->host request, unless held.
+  void Answer(Inbound& in);
   void OnOversized(const wire::Oversized& o);
   void OnTruncated(const wire::TruncatedAtEof& t);
-  void OnResponse(Inbound& in, TranscriptEntry& entry);
-  void OnPluginRequest(Inbound& in);
-  void CheckOrder(const Inbound& in);
+  /// An EOF inside a frame: the plugin's violation, or the cut of the host's own stop.
+  void JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut);
+  /// Drops taken frames from the inbox and releases the oldest past its caps.
+  void ReleaseInbox();
+
+  // --- host -> plugin (send.cpp) --------------------------------------------------------------
+  /// Registers a request the host sent as frame `index` with the correlator (or as noise).
+  void Owe(const rapidjson::Value& frame, const protocol::Classified& c, std::size_t index,
+           bool deliberately_invalid);
   void AfterHandshake(const rapidjson::Value& reply);
   bool AcceptedAsRequest(const rapidjson::Value& frame) const;
-  void WatchInterrupt();
-  void Validate(TranscriptEntry& entry, const rapidjson::Value& frame, protocol::MessageKind kind,
-                const std::string& method, bool from_plugin);
+  void Write(std::string bytes, std::size_t frame);
+
+  // --- recording ------------------------------------------------------------------------------
   /// An entry stamped now, its text capped at Options::transcript_text_cap.
   TranscriptEntry NewEntry(Direction direction, std::string kind, std::string_view text,
                            std::uint64_t size) const;
-  /// Gives `entry` the next frame number and keeps it whole, as a summary or as a tally (see
-  /// Options); returns its frame number.
-  std::size_t Record(TranscriptEntry entry);
-  /// The frame number the next Record() assigns.
-  std::size_t next_frame() const { return frame_count_; }
-  TranscriptEntry* Mutable(std::size_t frame);
-  /// Cuts `entry` down to a summary (see Options::transcript_bytes_cap).
-  static void Summarise(TranscriptEntry* entry);
-  /// Adds a note to frame `frame`'s entry, if it has one (abbreviated past the text budget).
-  void Note(std::size_t frame, std::string note);
-  /// A finding, listed or counted (Options::findings_per_check).
-  void Raise(Finding f);
-  /// Drops taken frames from the inbox and releases the oldest past its caps.
-  void ReleaseInbox();
-  /// An EOF inside a frame: the plugin's violation, or the cut of the host's own stop.
-  void JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut);
-  void Write(std::string bytes, std::size_t frame);
+  std::size_t Record(TranscriptEntry entry) { return transcript_.Record(std::move(entry)); }
+  void Note(std::size_t frame, std::string note) { transcript_.Note(frame, std::move(note)); }
+  void Raise(Finding f) { findings_.Raise(std::move(f)); }
+  void Validate(TranscriptEntry& entry, const rapidjson::Value& frame, protocol::MessageKind kind,
+                const std::string& method, bool from_plugin);
+
+  // --- waiting and stopping (session.cpp) -----------------------------------------------------
+  void WatchInterrupt();
+  /// The process layer's stop plan for the profile's `steps`; records the notifications it sends.
+  std::vector<process::StopStep> StopPlan(const std::vector<protocol::StopStepSpec>& steps,
+                                          bool graded, Ms* total);
 
   const protocol::Profile& profile_;
   const schema::FrameSchema* schema_;
   Options options_;
   boost::asio::io_context io_;
-  std::unique_ptr<process::Child> child_;
-  std::unique_ptr<wire::Decoder> decoder_;
   protocol::HostResponder host_;
-  std::vector<wire::Event> events_;
-  std::vector<TranscriptEntry> transcript_;
-  std::vector<Finding> findings_;
+  TranscriptLog transcript_;
+  FindingLog findings_;
   std::deque<Inbound> inbox_;
   Correlator correlator_;  // which request a reply answers
   Clock::time_point started_;
-  std::optional<Clock::time_point> exit_seen_;
-  std::uint64_t generation_ = 0;
   bool stdout_eof_ = false;
   bool connection_lost_ = false;
-  bool drain_expired_ = false;
+  bool drained_ = false;  // the plugin exited and its output had time to drain
   bool handshake_answered_ = false;
   bool shutdown_sent_ = false;
   std::string handshake_key_;  // IdKey of the handshake request
   bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;
-  std::size_t frame_count_ = 0;      // frame numbers given so far (entries + tallied frames)
-  std::size_t retained_text_ = 0;    // transcript text bytes kept
-  std::uint64_t tallied_bytes_ = 0;  // payload bytes of the frames without an entry
   std::uint64_t inbox_released_ = 0;
-  std::map<std::string, std::pair<std::size_t, std::size_t>> finding_counts_;  // check: n, tally
   bool hosts_cut_ = false;  // the host's own stop ended the plugin: an EOF mid-frame is its cut
   bool graded_stop_running_ = false;  // a graded stop is running: judge cuts when it ends
   std::optional<std::pair<std::size_t, wire::TruncatedAtEof>> pending_cut_;
   std::shared_ptr<boost::asio::posix::basic_stream_descriptor<>> interrupt_watcher_;
+  Transport transport_;  // last: its callbacks touch everything above
 
  public:
   /// The fake host, for a scenario's overrides (replies, holds, granted capabilities).

@@ -1,0 +1,178 @@
+#include "harness/session/rules.hpp"
+
+namespace fakehost::session {
+namespace {
+
+using protocol::MessageKind;
+
+constexpr std::size_t kQuote = 200;
+
+std::string Hex(std::string_view bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (!out.empty()) out += ' ';
+    out += digits[c >> 4];
+    out += digits[c & 15];
+  }
+  return out;
+}
+
+bool Printable(std::string_view bytes) {
+  for (unsigned char c : bytes)
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
+  return !bytes.empty();
+}
+
+std::string IdText(const rapidjson::Value& id) { return Quote(json::ToCompact(id)); }
+
+/// "frame #3 (request rim.log)": how the order checks name a frame.
+std::string What(const FrameFacts& facts) {
+  return "frame #" + std::to_string(facts.frame) + " (" +
+         protocol::MessageKindName(facts.classified->kind) +
+         (facts.method.empty() ? "" : " " + Quote(facts.method)) + ")";
+}
+
+/// A classified frame with a valid envelope: the order checks apply to it.
+bool Enveloped(const FrameFacts& facts) {
+  return facts.classified && facts.classified->kind != MessageKind::kInvalid;
+}
+
+}  // namespace
+
+std::string Quote(std::string_view text) { return json::Abbreviate(text, kQuote); }
+
+std::vector<Finding> NotJsonRule(const protocol::Profile& profile, const FrameFacts& facts) {
+  if (facts.parsed->ok) return {};
+  std::string n = std::to_string(facts.frame);
+  return {{Severity::kMust, "not-json",
+           profile.CheckMessage("not-json", {{"frame", n}, {"error", Quote(facts.parsed->error)}}),
+           facts.frame}};
+}
+
+std::vector<Finding> DuplicateKeyRule(const protocol::Profile& profile, const FrameFacts& facts) {
+  std::vector<Finding> out;
+  if (!facts.parsed->ok) return out;
+  std::string n = std::to_string(facts.frame);
+  for (const auto& key : facts.parsed->duplicate_keys)
+    out.push_back({Severity::kShould, "duplicate-key",
+                   profile.CheckMessage("duplicate-key", {{"frame", n}, {"key", Quote(key)}}),
+                   facts.frame});
+  return out;
+}
+
+std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
+                                         const FrameFacts& facts) {
+  if (!facts.classified || facts.classified->kind != MessageKind::kInvalid) return {};
+  std::string n = std::to_string(facts.frame);
+  return {{Severity::kMust, "invalid-envelope",
+           profile.CheckMessage("invalid-envelope",
+                                {{"frame", n}, {"reason", Quote(facts.classified->reason)}}),
+           facts.frame}};
+}
+
+// One finding per way a reply's id can be wrong, each with the ids and methods it quotes.
+std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFacts& facts) {
+  if (!facts.reply || !facts.classified || !facts.classified->id) return {};
+  const rapidjson::Value& id = *facts.classified->id;
+  const PendingRequest* req = facts.reply->request;
+  std::string n = std::to_string(facts.frame);
+  auto finding = [&](const char* check, std::string message) -> std::vector<Finding> {
+    return {{Severity::kMust, check, std::move(message), facts.frame}};
+  };
+  switch (facts.reply->what) {
+    case Correlator::Case::kNullId:
+      return finding("null-reply-id", profile.CheckMessage("null-reply-id", {{"frame", n}}));
+    case Correlator::Case::kBadIdType:
+      return finding(
+          "bad-reply-id",
+          profile.CheckMessage("bad-reply-id", {{"frame", n}, {"type", json::TypeName(id)}}));
+    case Correlator::Case::kIdTypeChanged:
+      return finding("reply-id-type",
+                     profile.CheckMessage("reply-id-type", {{"frame", n},
+                                                            {"request", std::to_string(req->frame)},
+                                                            {"method", Quote(req->method)},
+                                                            {"id", IdText(id)},
+                                                            {"type", json::TypeName(id)},
+                                                            {"request_id", req->id_text}}));
+    case Correlator::Case::kUnknownId:
+      return finding("unknown-reply-id",
+                     profile.CheckMessage("unknown-reply-id", {{"frame", n}, {"id", IdText(id)}}));
+    case Correlator::Case::kAnsweredTwice:
+      return finding(
+          "duplicate-reply",
+          profile.CheckMessage("duplicate-reply", {{"frame", n},
+                                                   {"request", std::to_string(req->frame)},
+                                                   {"method", Quote(req->method)},
+                                                   {"request_id", req->id_text},
+                                                   {"first", std::to_string(*req->answer_frame)}}));
+    case Correlator::Case::kAnswers:
+    case Correlator::Case::kEchoesNoise:  // allowed, not judged
+      return {};
+  }
+  return {};
+}
+
+std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile,
+                                         const FrameFacts& facts) {
+  if (!Enveloped(facts) || facts.handshake_answered) return {};
+  MessageKind kind = facts.classified->kind;
+  bool allowed = (kind == MessageKind::kRequest || kind == MessageKind::kNotification) &&
+                 profile.AllowedBeforeHandshake(facts.method);
+  if (allowed) return {};
+  return {{Severity::kMust, "before-handshake",
+           profile.CheckMessage("before-handshake", {{"what", What(facts)}}), facts.frame}};
+}
+
+std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const FrameFacts& facts) {
+  if (!Enveloped(facts) || !facts.shutdown_sent) return {};
+  return {
+      {Severity::kShould, "after-shutdown",
+       profile.CheckMessage("after-shutdown", {{"what", What(facts)},
+                                               {"notification", profile.shutdown_notification()}}),
+       facts.frame}};
+}
+
+const std::vector<Rule>& FrameRules() {
+  static const std::vector<Rule> rules = {NotJsonRule, DuplicateKeyRule,    InvalidEnvelopeRule,
+                                          ReplyIdRule, BeforeHandshakeRule, AfterShutdownRule};
+  return rules;
+}
+
+std::vector<Finding> RunFrameRules(const protocol::Profile& profile, const FrameFacts& facts) {
+  std::vector<Finding> all;
+  for (Rule rule : FrameRules())
+    for (Finding& f : rule(profile, facts)) all.push_back(std::move(f));
+  return all;
+}
+
+Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
+                         std::size_t frame) {
+  std::string message =
+      profile.CheckMessage("oversized", {{"frame", std::to_string(frame)},
+                                         {"size", std::to_string(o.announced)},
+                                         {"max", std::to_string(profile.max_payload())}});
+  // Why a length header may be absurd: the diagnosis a plugin author needs, not the number.
+  std::string_view header = o.header;
+  if (profile.framing() == wire::Framing::kLengthPrefixed && header.size() == 4) {
+    std::uint32_t be = 0;
+    for (unsigned char c : header) be = (be << 8) | c;
+    if (Printable(header))
+      message += profile.CheckMessage("header-text",
+                                      {{"hex", Hex(header)}, {"text", std::string(header)}});
+    else if (be <= profile.max_payload())
+      message += profile.CheckMessage("header-big-endian", {{"size", std::to_string(be)}});
+  }
+  return {Severity::kMust, "framing", std::move(message), frame};
+}
+
+std::string TruncatedMessage(const protocol::Profile& profile, const wire::TruncatedAtEof& t,
+                             std::size_t frame, bool hosts_cut) {
+  std::string expected = t.expected ? std::to_string(t.expected) : std::string("at least 4");
+  return profile.CheckMessage(hosts_cut ? "truncated-by-teardown" : "truncated",
+                              {{"frame", std::to_string(frame)},
+                               {"received", std::to_string(t.received)},
+                               {"expected", expected}});
+}
+
+}  // namespace fakehost::session

@@ -1,0 +1,131 @@
+// The always-on rules on facts alone: no session, no process.
+#include "harness/session/rules.hpp"
+
+#include <gtest/gtest.h>
+
+namespace fakehost::session {
+namespace {
+
+std::unique_ptr<protocol::Profile> Load(const char* protocol) {
+  std::string error;
+  auto profile = protocol::Profile::Load(
+      std::string(FAKEHOST_SOURCE_DIR) + "/schema/" + protocol + "/profile.json", &error);
+  EXPECT_TRUE(profile) << error;
+  return profile;
+}
+
+// A parsed frame and the facts the rules see of it.
+struct Parsed {
+  explicit Parsed(const protocol::Profile& profile, std::string_view text) {
+    parsed = json::Parse(text, &doc);
+    if (parsed.ok) classified = profile.Classify(doc);
+    facts.frame = 3;
+    facts.parsed = &parsed;
+    facts.classified = parsed.ok ? &classified : nullptr;
+    facts.method = classified.method;
+  }
+  rapidjson::Document doc;
+  json::ParseResult parsed;
+  protocol::Classified classified;
+  FrameFacts facts;
+};
+
+std::vector<std::string> Checks(const std::vector<Finding>& findings) {
+  std::vector<std::string> ids;
+  for (const auto& f : findings) ids.push_back(f.check);
+  return ids;
+}
+
+using Ids = std::vector<std::string>;
+
+TEST(FrameRules, AFrameThatIsNotJsonRaisesOnlyNotJson) {
+  auto profile = Load("rim-v1");
+  Parsed p(*profile, "{nope");
+  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"not-json"});
+  EXPECT_EQ(found[0].frame, 3u);
+  EXPECT_EQ(found[0].severity, Severity::kMust);
+  EXPECT_EQ(found[0].message.rfind("frame #3 is not valid JSON", 0), 0u) << found[0].message;
+}
+
+TEST(FrameRules, EachRepeatedKeyIsAShouldFinding) {
+  auto profile = Load("rim-v1");
+  Parsed p(*profile, R"({"jsonrpc":"2.0","method":"rim.log","method":"rim.log","params":{}})");
+  p.facts.handshake_answered = true;
+  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"duplicate-key"});
+  EXPECT_EQ(found[0].severity, Severity::kShould);
+}
+
+TEST(FrameRules, AnInvalidEnvelopeIsNotJudgedForItsOrder) {
+  auto profile = Load("rim-v1");
+  Parsed p(*profile, R"({"jsonrpc":"2.0","params":{}})");
+  p.facts.shutdown_sent = true;  // handshake not answered either
+  EXPECT_EQ(Checks(RunFrameRules(*profile, p.facts)), Ids{"invalid-envelope"});
+}
+
+TEST(FrameRules, EveryWrongReplyIdHasItsOwnCheck) {
+  auto profile = Load("rim-v1");
+  Parsed p(*profile, R"({"jsonrpc":"2.0","id":2,"result":{}})");
+  p.facts.handshake_answered = true;
+  PendingRequest request{0, "rim.command.execute", "2", {}, 1};
+  Correlator::Reply reply;
+  reply.request = &request;
+  p.facts.reply = &reply;
+  const std::pair<Correlator::Case, const char*> cases[] = {
+      {Correlator::Case::kNullId, "null-reply-id"},
+      {Correlator::Case::kBadIdType, "bad-reply-id"},
+      {Correlator::Case::kIdTypeChanged, "reply-id-type"},
+      {Correlator::Case::kUnknownId, "unknown-reply-id"},
+      {Correlator::Case::kAnsweredTwice, "duplicate-reply"}};
+  for (const auto& [what, check] : cases) {
+    reply.what = what;
+    EXPECT_EQ(Checks(ReplyIdRule(*profile, p.facts)), Ids{check}) << check;
+  }
+  reply.what = Correlator::Case::kAnswers;
+  EXPECT_TRUE(ReplyIdRule(*profile, p.facts).empty());
+  reply.what = Correlator::Case::kEchoesNoise;
+  EXPECT_TRUE(ReplyIdRule(*profile, p.facts).empty()) << "an echo of noise is not judged";
+}
+
+TEST(FrameRules, OnlyTheProfilesAllowedMethodsMayPrecedeTheHandshakeAnswer) {
+  auto profile = Load("flash-v1");
+  Parsed log(*profile, R"({"method":"log","params":{"level":"info","message":"x"}})");
+  EXPECT_TRUE(BeforeHandshakeRule(*profile, log.facts).empty());
+  Parsed status(*profile, R"({"method":"status","params":{}})");
+  std::vector<Finding> found = BeforeHandshakeRule(*profile, status.facts);
+  ASSERT_EQ(Checks(found), Ids{"before-handshake"});
+  EXPECT_NE(found[0].message.find("frame #3 (notification status)"), std::string::npos);
+  status.facts.handshake_answered = true;
+  EXPECT_TRUE(BeforeHandshakeRule(*profile, status.facts).empty());
+}
+
+TEST(FrameRules, AfterShutdownNamesTheProfilesNotification) {
+  auto profile = Load("rim-v1");
+  Parsed p(*profile, R"({"jsonrpc":"2.0","method":"rim.log","params":{}})");
+  EXPECT_TRUE(AfterShutdownRule(*profile, p.facts).empty());
+  p.facts.shutdown_sent = true;
+  std::vector<Finding> found = AfterShutdownRule(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"after-shutdown"});
+  EXPECT_EQ(found[0].severity, Severity::kShould);
+  EXPECT_NE(found[0].message.find("after rim.shutdown"), std::string::npos) << found[0].message;
+}
+
+TEST(FramingRules, ABigEndianHeaderIsDiagnosedAsSuch) {
+  auto profile = Load("rim-v1");
+  wire::Oversized o{0x10000000, 0, std::string("\x00\x00\x00\x10", 4)};
+  Finding f = OversizedFinding(*profile, o, 0);
+  EXPECT_EQ(f.check, "framing");
+  EXPECT_NE(f.message.find("16"), std::string::npos) << f.message;
+}
+
+TEST(FramingRules, ACutByTheHostsTeardownIsWordedAsTheHosts) {
+  auto profile = Load("rim-v1");
+  wire::TruncatedAtEof t{0, 0, 2, {}};
+  EXPECT_NE(TruncatedMessage(*profile, t, 5, false).find("2 of at least 4 bytes"),
+            std::string::npos);
+  EXPECT_NE(TruncatedMessage(*profile, t, 5, true).find("not a violation"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fakehost::session

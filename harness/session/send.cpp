@@ -1,0 +1,186 @@
+// What the host sends: frames built from the profile, validated, recorded, registered with the
+// correlator, encoded and written; raw bytes as they are; the fake host's replies.
+#include "harness/json/json.hpp"
+#include "harness/schema/schema.hpp"
+#include "harness/session/interrupt.hpp"
+#include "harness/session/session.hpp"
+
+namespace fakehost::session {
+namespace {
+
+using protocol::MessageKind;
+
+bool EchoableId(json::IdKind k) {
+  return k == json::IdKind::kInteger || k == json::IdKind::kString;
+}
+
+}  // namespace
+
+rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Document message) {
+  // The envelope members first, so transcripts read like the spec's examples.
+  rapidjson::Document frame;
+  frame.SetObject();
+  auto& a = frame.GetAllocator();
+  for (const auto& m : profile.host_members().GetObject())
+    if (!json::Find(message, std::string_view(m.name.GetString(), m.name.GetStringLength())))
+      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  if (message.IsObject())
+    for (auto& m : message.GetObject())
+      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  protocol::Classified c = profile.Classify(frame);
+  const rapidjson::Value* members = profile.request_members();
+  if (c.kind != MessageKind::kRequest || !members) return frame;
+  for (const auto& m : members->GetObject()) {
+    std::string_view name(m.name.GetString(), m.name.GetStringLength());
+    if (json::Find(frame, name)) continue;  // a scenario's own value wins
+    rapidjson::Value v;
+    if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}")
+      v.SetInt64(static_cast<std::int64_t>(profile.DeadlineFor(c.method).count()));
+    else
+      v.CopyFrom(m.value, a);
+    frame.AddMember(rapidjson::Value(m.name, a), v, a);
+  }
+  return frame;
+}
+
+std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid,
+                          const std::string& answers) {
+  rapidjson::Document frame = HostFrame(profile_, std::move(message));
+  protocol::Classified c = profile_.Classify(frame);
+  if (c.kind == MessageKind::kResponse) c.method = answers;  // routes to <method>.response
+  std::string payload = json::ToCompact(frame);
+  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, protocol::MessageKindName(c.kind),
+                                   payload, payload.size());
+  entry.method = json::Abbreviate(c.method);
+  if (c.id) entry.id = json::Abbreviate(json::ToCompact(*c.id));
+  if (!deliberately_invalid) Validate(entry, frame, c.kind, c.method, false);
+  if (deliberately_invalid) entry.notes.push_back("deliberately invalid: not validated");
+  std::size_t index = Record(std::move(entry));
+  Owe(frame, c, index, deliberately_invalid);
+  if (c.kind == MessageKind::kNotification && !c.method.empty() &&
+      c.method == profile_.shutdown_notification())
+    shutdown_sent_ = true;
+  Write(wire::Encode(profile_.framing(), payload), index);
+  return index;
+}
+
+void Session::Owe(const rapidjson::Value& frame, const protocol::Classified& c, std::size_t index,
+                  bool deliberately_invalid) {
+  if (c.kind != MessageKind::kRequest || !c.id) return;
+  if (deliberately_invalid && !AcceptedAsRequest(frame)) {
+    correlator_.Noise(*c.id, index);
+    return;
+  }
+  std::string key;
+  PendingRequest request{
+      index, c.method, json::Abbreviate(json::ToCompact(*c.id)), Clock::now(), {}};
+  if (!correlator_.Owe(*c.id, std::move(request), &key)) return;
+  if (c.method != profile_.handshake_method()) return;
+  handshake_key_ = key;
+  const std::string& ptr = profile_.granted_capabilities_pointer();
+  const rapidjson::Value* caps = ptr.empty() ? nullptr : json::Resolve(frame, ptr);
+  if (!caps || !caps->IsArray()) return;
+  std::vector<std::string> granted;
+  for (const auto& cap : caps->GetArray())
+    if (cap.IsString()) granted.emplace_back(cap.GetString());
+  host_.SetGranted(std::move(granted));
+}
+
+void Session::AfterHandshake(const rapidjson::Value& reply) {
+  const rapidjson::Value* after = profile_.after_handshake();
+  if (!after) return;
+  const rapidjson::Value* result = json::Find(reply, "result");
+  if (const rapidjson::Value* when = json::Find(*after, "when"); when && when->IsObject()) {
+    if (!result || !result->IsObject()) return;
+    for (const auto& m : when->GetObject()) {
+      const rapidjson::Value* got =
+          json::Find(*result, std::string_view(m.name.GetString(), m.name.GetStringLength()));
+      if (!got || !json::StrictEqual(*got, m.value)) return;
+    }
+  }
+  for (const auto& message : json::Find(*after, "send")->GetArray()) {
+    rapidjson::Document copy;
+    copy.CopyFrom(message, copy.GetAllocator());
+    std::size_t index = Send(std::move(copy), false);
+    Note(index, "sent by the host after a successful handshake");
+  }
+}
+
+bool Session::AcceptedAsRequest(const rapidjson::Value& frame) const {
+  // Only a frame whose envelope the protocol accepts is a request the plugin owes an answer (a
+  // Flash request with a string id is noise); its params may still be deliberately odd.
+  return !schema_ || !schema_->Has("envelope.request") ||
+         schema_->Validate("envelope.request", frame).empty();
+}
+
+void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
+  rapidjson::Document doc;
+  if (!json::Parse(payload, &doc).ok) return;
+  protocol::Classified c = profile_.Classify(doc);
+  if (c.kind != MessageKind::kRequest || !c.id) return;
+  if (!EchoableId(json::ClassifyId(c.id)) || !AcceptedAsRequest(doc)) {
+    correlator_.Noise(*c.id, index);  // an answer echoing it is allowed, none owed
+    return;
+  }
+  std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
+  correlator_.Owe(*c.id, PendingRequest{index, c.method, id_text, Clock::now(), {}});
+  if (TranscriptEntry* e = transcript_.Mutable(index)) {
+    e->method = json::Abbreviate(c.method);
+    e->id = id_text;
+  }
+}
+
+std::size_t Session::SendRaw(std::string bytes, std::string note) {
+  std::size_t size = bytes.size();
+  return SendRawChunked(std::move(bytes), size ? size : 1, Ms(0), std::move(note));
+}
+
+std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms delay,
+                                    std::string note) {
+  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, "raw", bytes, bytes.size());
+  if (!note.empty()) entry.notes.push_back(std::move(note));
+  std::size_t index = Record(std::move(entry));
+  for (std::size_t at = 0; at < bytes.size(); at += chunk) {
+    if (at > 0 && delay.count() > 0) RunFor(delay);
+    if (gone() || InterruptFlag().load()) break;  // nobody reads the rest
+    Write(bytes.substr(at, chunk), index);
+  }
+  return index;
+}
+
+void Session::Write(std::string bytes, std::size_t frame) {
+  process::Child* child = transport_.child();
+  if (!child) return;
+  child->Write(std::move(bytes), options_.write_cap, [this, frame](process::WriteOutcome out) {
+    if (out == process::WriteOutcome::kTimedOut) {
+      Note(frame, "not delivered: the plugin stopped reading stdin");
+      Raise({Severity::kMust, "stdin-blocked",
+             profile_.CheckMessage("stdin-blocked",
+                                   {{"frame", std::to_string(frame)},
+                                    {"ms", std::to_string(options_.write_cap.count())}}),
+             frame});
+    } else if (out == process::WriteOutcome::kClosed) {
+      Note(frame, "not delivered: the plugin's stdin is closed");
+    }
+  });
+}
+
+void Session::Reply(const Inbound& request, const rapidjson::Value& body) {
+  rapidjson::Document reply;
+  reply.SetObject();
+  auto& a = reply.GetAllocator();
+  if (const rapidjson::Value* id = json::Find(*request.doc, "id"))
+    reply.AddMember("id", rapidjson::Value(*id, a), a);
+  if (body.IsObject())
+    for (const auto& m : body.GetObject())
+      reply.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  // A plugin request that broke the schema (say, a string id where Flash wants an integer)
+  // gets its answer anyway, but that answer echoes the bad id: it is not the host's fault.
+  std::size_t index = Send(std::move(reply), !request.valid, request.method);
+  if (TranscriptEntry* e = transcript_.Mutable(index)) e->method = json::Abbreviate(request.method);
+  Note(index, "answers #" + std::to_string(request.frame));
+  for (auto& in : inbox_)
+    if (in.frame == request.frame) in.answered_by_host = true;
+}
+
+}  // namespace fakehost::session

@@ -1,0 +1,382 @@
+// A Session with a fake plugin process: the real profiles and frame schemas, no fork, no pipes.
+#include "harness/session/session.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <string>
+
+#include "harness/json/json.hpp"
+#include "harness/schema/schema.hpp"
+#include "harness/session/test_support/fake_child.hpp"
+
+namespace fakehost::session {
+namespace {
+
+using testing::FakeChild;
+
+constexpr const char* kRimHandshake =
+    R"({"method":"rim.handshake","params":{"protocolVersion":1,"supportedVersions":[1],)"
+    R"("pluginId":"dev.example.hello","hostVersion":"0.1.0","grantedCapabilities":[],)"
+    R"("principal":{"principalId":"rimp0_PWcag22GowE59KogGTaUReeoF_q4E5EVi28q83uaGBU",)"
+    R"("displayName":"Jakub"}}})";
+constexpr const char* kRimAccepted =
+    R"({"jsonrpc":"2.0","id":1,"result":{"accepted":true,"protocolVersion":1,)"
+    R"("pluginId":"dev.example.hello"}})";
+
+rapidjson::Document Json(std::string_view text) {
+  rapidjson::Document d;
+  EXPECT_TRUE(json::Parse(text, &d).ok) << text;
+  return d;
+}
+
+// A session on one protocol's real profile and schema, its plugin a FakeChild.
+class Rig {
+ public:
+  explicit Rig(const std::string& protocol, Session::Options options = {}) {
+    std::string error;
+    profile_ = protocol::Profile::Load(
+        std::string(FAKEHOST_SOURCE_DIR) + "/schema/" + protocol + "/profile.json", &error);
+    EXPECT_TRUE(profile_) << error;
+    schema_ = schema::FrameSchema::Load(profile_->schema_path(), &error);
+    EXPECT_TRUE(schema_) << error;
+    options.spawn = testing::FakeChildFactory(&child_);
+    session_ = std::make_unique<Session>(*profile_, schema_.get(), std::move(options));
+    process::SpawnSpec spec;
+    spec.argv = {"fake-plugin"};
+    EXPECT_TRUE(session_->Start(spec, &error)) << error;
+  }
+
+  Session& session() { return *session_; }
+  FakeChild& child() { return *child_; }
+  const protocol::Profile& profile() { return *profile_; }
+
+  /// The plugin writes `payload` framed as its protocol frames it.
+  void Push(std::string_view payload) {
+    child_->PushStdout(wire::Encode(profile_->framing(), payload));
+  }
+  /// Runs the session until `done`; false if it did not happen within a generous deadline.
+  bool Until(const std::function<bool()>& done) {
+    return session_->RunUntil(done, Clock::now() + std::chrono::seconds(10)) ==
+           Session::WaitEnd::kDone;
+  }
+  /// Lets the session process everything pushed so far: the plugin then closes its stdout,
+  /// which arrives after every earlier event.
+  bool Drain() {
+    child_->CloseStdout();
+    return Until([this] { return session_->stdout_closed(); });
+  }
+  /// The host's handshake request, sent; returns its frame number.
+  std::size_t SendHandshake() {
+    rapidjson::Document message = Json(kRimHandshake);
+    message.AddMember("id", session_->NextId("rim.handshake"), message.GetAllocator());
+    return session_->Send(std::move(message), false);
+  }
+  /// The checks `session` raised, by id.
+  std::vector<std::string> Checks() const {
+    std::vector<std::string> ids;
+    for (const auto& f : session_->findings()) ids.push_back(f.check);
+    return ids;
+  }
+
+ private:
+  std::unique_ptr<protocol::Profile> profile_;
+  std::unique_ptr<schema::FrameSchema> schema_;
+  FakeChild* child_ = nullptr;
+  std::unique_ptr<Session> session_;
+};
+
+using Checks = std::vector<std::string>;
+
+TEST(Session, EncodesAHandshakeWithTheProfilesFramingAndRecordsIt) {
+  Rig rig("rim-v1");
+  std::size_t frame = rig.SendHandshake();
+  ASSERT_EQ(frame, 0u);
+  const TranscriptEntry& entry = rig.session().transcript().at(0);
+  EXPECT_EQ(entry.direction, Direction::kHostToPlugin);
+  EXPECT_EQ(entry.kind, "request");
+  EXPECT_EQ(entry.method, "rim.handshake");
+  EXPECT_EQ(entry.id, "1");
+  EXPECT_EQ(entry.text.rfind(R"({"jsonrpc":"2.0",)", 0), 0u) << "envelope members first";
+  EXPECT_EQ(entry.schema_def, "rim.handshake.request");
+  EXPECT_TRUE(entry.violations.empty());
+  EXPECT_EQ(rig.child().stdin_bytes(), wire::Encode(wire::Framing::kLengthPrefixed, entry.text));
+  ASSERT_EQ(rig.session().requests().size(), 1u);
+  EXPECT_EQ(rig.session().RequestByFrame(0)->method, "rim.handshake");
+  EXPECT_EQ(rig.Checks(), Checks{});
+}
+
+TEST(Session, FramesAFlashRequestAsOneLineWithItsDeadline) {
+  Rig rig("flash-v1");
+  rapidjson::Document message = Json(R"({"method":"initialize","params":{"protocol_version":1}})");
+  message.AddMember("id", rig.session().NextId("initialize"), message.GetAllocator());
+  rig.session().Send(std::move(message), false);
+  const std::string& text = rig.session().transcript().at(0).text;
+  EXPECT_NE(text.find(R"("deadline_ms":)"), std::string::npos) << text;
+  EXPECT_EQ(rig.child().stdin_bytes(), text + "\n");
+  EXPECT_EQ(rig.Checks(), Checks{});
+}
+
+TEST(Session, MarksTheHandshakeAnsweredByItsReply) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(kRimAccepted);
+  ASSERT_TRUE(rig.Until([&] { return rig.session().handshake_answered(); }));
+  ASSERT_EQ(rig.session().inbox().size(), 1u);
+  const Inbound& reply = rig.session().inbox().front();
+  EXPECT_EQ(reply.frame, 1u);
+  EXPECT_EQ(reply.method, "rim.handshake") << "a reply carries the method it answers";
+  EXPECT_TRUE(reply.answers_request);
+  EXPECT_TRUE(reply.valid);
+  EXPECT_EQ(rig.session().transcript().at(1).notes.at(0).rfind("answers #0 after ", 0), 0u);
+  EXPECT_EQ(rig.Checks(), Checks{});
+}
+
+TEST(Session, RaisesUnknownReplyIdForAnIdTheHostNeverSent) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(R"({"jsonrpc":"2.0","id":9,"result":{}})");
+  ASSERT_TRUE(rig.Drain());
+  EXPECT_EQ(rig.Checks(), (Checks{"unknown-reply-id", "before-handshake"}));
+  EXPECT_NE(rig.session().findings().at(0).message.find("answers id 9"), std::string::npos);
+  EXPECT_EQ(rig.session().findings().at(0).frame, 1u);
+}
+
+TEST(Session, RaisesReplyIdTypeForAnEchoUnderAnotherJsonType) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(R"({"jsonrpc":"2.0","id":"1","result":{"accepted":true,"protocolVersion":1,)"
+           R"("pluginId":"dev.example.hello"}})");
+  ASSERT_TRUE(rig.Drain());
+  ASSERT_FALSE(rig.session().findings().empty());
+  const Finding& f = rig.session().findings().front();
+  EXPECT_EQ(f.check, "reply-id-type");
+  EXPECT_NE(f.message.find("request #0 (rim.handshake)"), std::string::npos) << f.message;
+  EXPECT_FALSE(rig.session().handshake_answered()) << "the wrong type answers nothing";
+}
+
+TEST(Session, RaisesBeforeHandshakeForAFrameOtherThanTheAllowedOnes) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(R"({"jsonrpc":"2.0","method":"rim.log","params":{"level":"info","message":"up"}})");
+  rig.Push(R"({"jsonrpc":"2.0","id":"c1","method":"ui.panel.open","params":{}})");
+  ASSERT_TRUE(rig.Drain());
+  std::vector<Finding> order;
+  for (const auto& f : rig.session().findings())
+    if (f.check == "before-handshake") order.push_back(f);
+  ASSERT_EQ(order.size(), 1u) << "rim.log is allowed before the answer";
+  EXPECT_EQ(order[0].frame, 2u);
+  EXPECT_NE(order[0].message.find("frame #2 (request ui.panel.open)"), std::string::npos);
+}
+
+TEST(Session, AnswersAPluginRequestAsTheFakeHostOnStdin) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(kRimAccepted);
+  rig.Push(R"({"jsonrpc":"2.0","id":"log-1","method":"rim.log",)"
+           R"("params":{"level":"info","message":"ready"}})");
+  std::size_t sent = rig.child().stdin_bytes().size();
+  ASSERT_TRUE(rig.Until([&] { return rig.child().stdin_bytes().size() > sent; }));
+  std::string reply = R"({"jsonrpc":"2.0","id":"log-1","result":{"ok":true}})";
+  EXPECT_EQ(rig.child().stdin_bytes().substr(sent),
+            wire::Encode(wire::Framing::kLengthPrefixed, reply));
+  const TranscriptEntry& answer = rig.session().transcript().back();
+  EXPECT_EQ(answer.kind, "response");
+  EXPECT_EQ(answer.method, "rim.log");
+  EXPECT_EQ(answer.notes.back(), "answers #2");
+  EXPECT_TRUE(rig.session().inbox().back().answered_by_host);
+  EXPECT_EQ(rig.Checks(), Checks{});
+}
+
+TEST(Session, AHeldMethodIsLeftForTheScenarioToAnswer) {
+  Rig rig("rim-v1");
+  rig.session().host().Hold("rim.log");
+  rig.SendHandshake();
+  rig.Push(kRimAccepted);
+  rig.Push(
+      R"({"jsonrpc":"2.0","id":7,"method":"rim.log","params":{"level":"info","message":"x"}})");
+  ASSERT_TRUE(rig.Drain());
+  ASSERT_EQ(rig.session().inbox().size(), 2u);
+  EXPECT_FALSE(rig.session().inbox().back().answered_by_host);
+  std::size_t sent = rig.child().stdin_bytes().size();
+  rig.session().Reply(rig.session().inbox().back(), Json(R"({"result":{"ok":true}})"));
+  EXPECT_GT(rig.child().stdin_bytes().size(), sent);
+  EXPECT_TRUE(rig.session().inbox().back().answered_by_host);
+}
+
+TEST(Session, RaisesNotJsonForALineThatIsNotJson) {
+  Rig rig("flash-v1");
+  rig.child().PushStdout("hello from println!\n");
+  ASSERT_TRUE(rig.Drain());
+  EXPECT_EQ(rig.Checks(), Checks{"not-json"});
+  EXPECT_EQ(rig.session().transcript().at(0).kind, "not-json");
+  EXPECT_TRUE(rig.session().inbox().empty());
+}
+
+TEST(Session, AnOversizedLengthHeaderLosesTheConnectionAndSaysItIsText) {
+  Rig rig("rim-v1");
+  rig.child().PushStdout("HTTP/1.1 200 OK\r\n");
+  ASSERT_TRUE(rig.Until([&] { return rig.session().gone(); }));
+  EXPECT_TRUE(rig.session().connection_lost());
+  EXPECT_EQ(rig.Checks(), Checks{"framing"});
+  EXPECT_NE(rig.session().findings()[0].message.find("\"HTTP\""), std::string::npos)
+      << rig.session().findings()[0].message;
+  EXPECT_EQ(rig.session().transcript().at(0).kind, "oversized");
+  EXPECT_EQ(rig.session().GoneReason(), "the framing was lost, so the connection is over");
+}
+
+TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
+  Session::Options options;
+  Rig rig("flash-v1", options);
+  std::string line(rig.profile().max_payload() + 1, 'x');
+  rig.child().PushStdout(line + "\n");
+  rig.Push(R"({"method":"log","params":{"level":"info","message":"still here"}})");
+  ASSERT_TRUE(rig.Drain());
+  EXPECT_FALSE(rig.session().connection_lost());
+  ASSERT_EQ(rig.session().transcript().size(), 2u);
+  EXPECT_EQ(rig.session().transcript()[0].kind, "oversized");
+  EXPECT_EQ(rig.session().transcript()[1].kind, "notification");
+  EXPECT_EQ(rig.Checks(), Checks{"framing"});
+}
+
+TEST(Session, AnEofInsideAFrameIsTruncation) {
+  Rig rig("rim-v1");
+  rig.child().PushStdout(wire::LengthHeader(100) + R"({"jsonrpc":)");
+  ASSERT_TRUE(rig.Drain());
+  EXPECT_TRUE(rig.session().gone());
+  EXPECT_EQ(rig.session().GoneReason(), "the plugin closed its stdout");
+  EXPECT_EQ(rig.Checks(), Checks{"framing"});
+  EXPECT_NE(rig.session().findings()[0].message.find("15 of 104 bytes"), std::string::npos)
+      << rig.session().findings()[0].message;
+  EXPECT_EQ(rig.session().transcript().at(0).kind, "truncated");
+}
+
+TEST(Session, PastTheEntryCapFramesAreTalliedAndStillChecked) {
+  Session::Options options;
+  options.transcript_entries_cap = 4;
+  options.findings_per_check = 2;
+  Rig rig("rim-v1", options);
+  for (int i = 0; i < 10; ++i)
+    rig.Push(R"({"jsonrpc":"2.0","method":"rim.principal.changed","params":{}})");
+  ASSERT_TRUE(rig.Drain());
+  const auto& transcript = rig.session().transcript();
+  ASSERT_EQ(transcript.size(), 4u);
+  EXPECT_EQ(transcript[3].kind, "tally");
+  EXPECT_NE(transcript[3].notes.at(0).find("7 frames from #3 on"), std::string::npos)
+      << transcript[3].notes.at(0);
+  EXPECT_NE(rig.session().Entry(2), nullptr);
+  EXPECT_EQ(rig.session().Entry(5), nullptr);
+  // Every frame broke the order, the tallied ones too: 2 listed, the other 8 counted.
+  std::vector<std::string> before;
+  for (const auto& f : rig.session().findings())
+    if (f.check == "before-handshake") before.push_back(f.message);
+  ASSERT_EQ(before.size(), 3u);
+  EXPECT_EQ(before[2].rfind("8 more before-handshake findings after the first 2", 0), 0u)
+      << before[2];
+}
+
+TEST(Session, PastTheTextBudgetEntriesAreSummaries) {
+  Session::Options options;
+  options.transcript_bytes_cap = 300;  // one entry of these, then summaries
+  Rig rig("flash-v1", options);
+  std::string message(150, 'm');
+  for (int i = 0; i < 3; ++i)
+    rig.Push(R"({"method":"log","params":{"level":"info","message":")" + message + R"("}})");
+  ASSERT_TRUE(rig.Drain());
+  const auto& transcript = rig.session().transcript();
+  ASSERT_GE(transcript.size(), 2u);
+  EXPECT_FALSE(transcript[0].summarised);
+  EXPECT_TRUE(transcript[1].summarised);
+  EXPECT_TRUE(transcript[1].text.empty());
+  EXPECT_EQ(transcript[1].kind, "notification");
+}
+
+TEST(Session, ReleasesTheOldestUntakenFramesPastTheInboxCap) {
+  Session::Options options;
+  options.inbox_documents_cap = 2;
+  Rig rig("flash-v1", options);
+  for (int i = 0; i < 5; ++i)
+    rig.Push(R"({"method":"log","params":{"level":"info","message":"n)" + std::to_string(i) +
+             R"("}})");
+  ASSERT_TRUE(rig.Drain());
+  EXPECT_EQ(rig.session().inbox().size(), 2u);
+  EXPECT_EQ(rig.session().inbox_released(), 3u);
+  EXPECT_EQ(rig.session().inbox().back().frame, 4u);
+  EXPECT_EQ(rig.session().transcript()[0].notes.back().rfind("released unread", 0), 0u);
+}
+
+TEST(Session, RunUntilReturnsAtItsDeadlineWhenNothingHappens) {
+  Rig rig("rim-v1");
+  auto end =
+      rig.session().RunUntil([] { return false; }, Clock::now() + std::chrono::milliseconds(20));
+  EXPECT_EQ(end, Session::WaitEnd::kDeadline);
+  EXPECT_FALSE(rig.session().gone());
+  EXPECT_EQ(rig.session().RunUntil([] { return true; }, Clock::now()), Session::WaitEnd::kDone);
+}
+
+TEST(Session, IsGoneOnceTheExitHasDrained) {
+  Rig rig("rim-v1");
+  rig.child().Exit(3);
+  ASSERT_TRUE(rig.Until([&] { return rig.session().gone(); }));
+  EXPECT_TRUE(rig.session().exited());
+  EXPECT_EQ(rig.session().GoneReason(), "the plugin exited (exit code 3)");
+}
+
+TEST(Session, ReportsAPluginThatCannotBeStarted) {
+  std::string error;
+  auto profile = protocol::Profile::Load(FAKEHOST_SOURCE_DIR "/schema/rim-v1/profile.json", &error);
+  ASSERT_TRUE(profile) << error;
+  Session::Options options;
+  options.spawn = testing::FailingChildFactory("cannot execute ./nope: No such file");
+  Session session(*profile, nullptr, options);
+  process::SpawnSpec spec;
+  spec.argv = {"./nope"};
+  EXPECT_FALSE(session.Start(spec, &error));
+  EXPECT_EQ(error, "cannot execute ./nope: No such file");
+  EXPECT_FALSE(session.exited());
+  EXPECT_EQ(session.StderrTail(100), "");
+}
+
+TEST(Session, RaisesStdinBlockedWhenThePluginStopsReading) {
+  Rig rig("rim-v1");
+  rig.child().StopReading();
+  std::size_t frame = rig.SendHandshake();
+  ASSERT_TRUE(rig.Until([&] { return !rig.session().findings().empty(); }));
+  EXPECT_EQ(rig.Checks(), Checks{"stdin-blocked"});
+  EXPECT_EQ(rig.session().transcript().at(frame).notes.back(),
+            "not delivered: the plugin stopped reading stdin");
+}
+
+TEST(Session, AGradedStopSendsShutdownAndJudgesWhatFollows) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(kRimAccepted);
+  ASSERT_TRUE(rig.Until([&] { return rig.session().handshake_answered(); }));
+  process::StopResult result = rig.session().Stop(*rig.profile().StopSequence("default"));
+  EXPECT_TRUE(result.exited);
+  EXPECT_EQ(result.stage_label, "SIGTERM");
+  EXPECT_EQ(rig.child().signals(), std::vector<int>{SIGTERM});
+  EXPECT_NE(rig.child().stdin_bytes().find(R"("method":"rim.shutdown")"), std::string::npos);
+  EXPECT_EQ(rig.session().transcript().back().notes.at(0), "stop sequence: rim.shutdown");
+  rig.Push(R"({"jsonrpc":"2.0","method":"rim.log","params":{"level":"info","message":"bye"}})");
+  ASSERT_TRUE(rig.Drain());
+  EXPECT_EQ(rig.Checks(), Checks{"after-shutdown"});
+}
+
+TEST(Session, SendsWhatTheProfileSaysAfterASuccessfulHandshake) {
+  Rig rig("flash-v1");
+  rapidjson::Document message = Json(R"({"method":"initialize","params":{"protocol_version":1}})");
+  message.AddMember("id", rig.session().NextId("initialize"), message.GetAllocator());
+  rig.session().Send(std::move(message), false);
+  rig.Push(R"({"id":1,"result":{"ok":true,"protocol_version":1}})");
+  ASSERT_TRUE(rig.Until([&] { return rig.session().handshake_answered(); }));
+  const auto& transcript = rig.session().transcript();
+  ASSERT_EQ(transcript.size(), 4u);
+  EXPECT_EQ(transcript[2].method, "event");
+  EXPECT_EQ(transcript[2].notes.back(), "sent by the host after a successful handshake");
+  EXPECT_NE(rig.child().stdin_bytes().find("core:apps.changed"), std::string::npos);
+  EXPECT_EQ(rig.Checks(), Checks{});
+}
+
+}  // namespace
+}  // namespace fakehost::session

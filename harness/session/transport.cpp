@@ -1,0 +1,64 @@
+#include "harness/session/transport.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+namespace fakehost::session {
+
+Transport::Transport(boost::asio::io_context& io, wire::Framing framing, std::uint64_t max_payload,
+                     ChildFactory factory)
+    : io_(io),
+      decoder_(wire::MakeDecoder(framing, max_payload)),
+      factory_(factory ? std::move(factory) : ChildFactory(&process::Child::Spawn)) {}
+
+Transport::~Transport() { Close(); }
+
+void Transport::Close() {
+  child_.reset();  // kills and reaps the group; no callback fires after this
+}
+
+bool Transport::Start(const process::SpawnSpec& spec, Sink sink, std::string* error) {
+  sink_ = std::move(sink);
+  process::Callbacks cb;
+  cb.on_stdout = [this](std::string_view bytes) { OnStdout(bytes); };
+  cb.on_stdout_eof = [this] { OnStdoutEof(); };
+  // Kept by the child; the read still wakes the session's wait, which rechecks its condition.
+  cb.on_stderr = [](std::string_view) {};
+  cb.on_exit = [this](const process::ExitStatus&) { OnExit(); };
+  child_ = factory_(io_, spec, std::move(cb), error);
+  return child_ != nullptr;
+}
+
+void Transport::OnStdout(std::string_view bytes) {
+  decoder_->Feed(bytes, &decoded_);
+  Deliver();
+}
+
+void Transport::OnStdoutEof() {
+  decoder_->Finish(&decoded_);
+  Deliver();
+  Event closed = StdoutClosed{};
+  sink_(closed);
+}
+
+void Transport::OnExit() {
+  Event exited = Exited{};
+  sink_(exited);
+  // The exit may be seen before the last bytes on stdout are read: give the reader a moment
+  // to drain before declaring that nothing more can arrive.
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, kDrainDelay);
+  timer->async_wait([this, timer](const boost::system::error_code& ec) {
+    if (ec) return;
+    Event drained = Drained{};
+    sink_(drained);
+  });
+}
+
+void Transport::Deliver() {
+  for (auto& decoded : decoded_) {
+    Event event = std::visit([](auto& e) -> Event { return std::move(e); }, decoded);
+    sink_(event);
+  }
+  decoded_.clear();
+}
+
+}  // namespace fakehost::session

@@ -1,0 +1,47 @@
+#include "harness/session/validate.hpp"
+
+#include "harness/json/json.hpp"
+#include "harness/schema/schema.hpp"
+#include "harness/session/rules.hpp"
+
+namespace fakehost::session {
+namespace {
+
+// Violations kept per entry, and the length of each message.
+constexpr std::size_t kViolationsKept = 8;
+constexpr std::size_t kViolationText = 300;
+// The violations a finding lists stop past this many bytes.
+constexpr std::size_t kListBytes = 600;
+
+}  // namespace
+
+std::optional<Finding> Validate(const schema::FrameSchema* schema, const protocol::Profile& profile,
+                                TranscriptEntry& entry, const rapidjson::Value& frame,
+                                protocol::MessageKind kind, const std::string& method,
+                                bool from_plugin, std::size_t number) {
+  if (!schema || kind == protocol::MessageKind::kInvalid) return std::nullopt;
+  entry.schema_def = schema::RouteDef(*schema, protocol::MessageKindName(kind), method);
+  std::vector<schema::Violation> violations = schema->Validate(entry.schema_def, frame);
+  if (violations.empty()) return std::nullopt;
+  std::string list;
+  for (const auto& v : violations) {
+    std::string pointer = Quote(v.pointer);
+    std::string message = json::Abbreviate(v.message, kViolationText);
+    if (list.size() < kListBytes)
+      list += (list.empty() ? "" : "; ") + (pointer.empty() ? std::string("(frame)") : pointer) +
+              ": " + message;
+    if (entry.violations.size() < kViolationsKept)
+      entry.violations.push_back({std::move(pointer), std::move(message)});
+  }
+  if (violations.size() > kViolationsKept)
+    entry.notes.push_back(std::to_string(violations.size() - kViolationsKept) +
+                          " more schema violations not listed");
+  const char* check = from_plugin ? "schema" : "host-frame-invalid";
+  return Finding{from_plugin ? Severity::kMust : Severity::kError, check,
+                 profile.CheckMessage(check, {{"frame", std::to_string(number)},
+                                              {"def", entry.schema_def},
+                                              {"violations", list}}),
+                 number};
+}
+
+}  // namespace fakehost::session
