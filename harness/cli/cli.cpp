@@ -70,6 +70,8 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AddListCommands(app, &commands);
   AddManifestCommands(app, &commands);
   AddSchemaCommands(app, &commands);
+  AddFuzzCommand(app, &commands);
+  AddScenarioCommands(app, &commands);
 
   try {
     app.parse(argc, argv);

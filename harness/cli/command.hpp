@@ -58,5 +58,7 @@ void AddRunCommand(CLI::App& app, Commands* commands);
 void AddListCommands(CLI::App& app, Commands* commands);
 void AddManifestCommands(CLI::App& app, Commands* commands);
 void AddSchemaCommands(CLI::App& app, Commands* commands);
+void AddFuzzCommand(CLI::App& app, Commands* commands);
+void AddScenarioCommands(CLI::App& app, Commands* commands);
 
 }  // namespace fakehost::cli

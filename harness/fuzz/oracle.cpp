@@ -1,0 +1,94 @@
+#include "harness/fuzz/oracle.hpp"
+
+#include <algorithm>
+
+#include "harness/json/json.hpp"
+#include "harness/protocol/profile.hpp"
+
+namespace fakehost::fuzz {
+namespace {
+
+bool HasCheck(std::string_view id) {
+  const auto& checks = protocol::EngineChecks();
+  return std::any_of(checks.begin(), checks.end(),
+                     [&](const protocol::EngineCheck& c) { return id == c.id; });
+}
+
+std::string RuleOf(const scenario::Failure& f, const scenario::ScenarioResult& r) {
+  if (f.check == "unanswered") return "no-answer";
+  if (f.check != "step") return f.check;
+  if (f.step_kind == "shutdown") return "shutdown";
+  // A miss while the plugin was gone on its own (not stopped by the host) is its death.
+  bool died = r.exit.exited &&
+              (r.exit.stop_stage.empty() || r.exit.stop_stage == "before the stop sequence");
+  if (died) return r.exit.signal ? "crash" : "exit";
+  return "no-answer";
+}
+
+}  // namespace
+
+std::vector<Finding> FindingsOf(const scenario::ScenarioResult& result) {
+  std::vector<Finding> out;
+  for (const auto& f : result.failures) {
+    if (f.harness_error) continue;
+    Finding finding;
+    finding.rule = RuleOf(f, result);
+    finding.level = f.level;
+    finding.message = f.message;
+    bool seen = std::any_of(out.begin(), out.end(),
+                            [&](const Finding& o) { return o.Key() == finding.Key(); });
+    if (!seen) out.push_back(std::move(finding));
+  }
+  return out;
+}
+
+bool Shows(const scenario::ScenarioResult& result, const std::string& key) {
+  for (const auto& f : FindingsOf(result))
+    if (f.Key() == key) return true;
+  return false;
+}
+
+std::string HarnessError(const scenario::ScenarioResult& result) {
+  for (const auto& f : result.failures)
+    if (f.harness_error) return f.check + ": " + f.message;
+  return {};
+}
+
+RuleText DescribeRule(const Finding& finding, const protocol::Profile& profile) {
+  auto section = [&](std::string_view check) {
+    return HasCheck(check) ? profile.Check(check).section : std::string();
+  };
+  RuleText t;
+  const std::string& rule = finding.rule;
+  if (rule == "no-answer") {
+    t.spec = section("duplicate-reply");
+    t.title = "Answers every request, whatever came before it";
+    t.requirement =
+        "Every request the host sends gets exactly one answer within its deadline, however odd "
+        "the frames before it were.";
+  } else if (rule == "crash" || rule == "exit") {
+    t.spec = section("not-json");
+    t.title = rule == "crash" ? "Survives what the host sends (no crash)"
+                              : "Keeps running whatever the host sends";
+    t.requirement =
+        "Malformed, unexpected or extreme frames are answered with an error or ignored; the "
+        "plugin neither dies nor exits, and keeps answering requests.";
+  } else if (rule == "shutdown") {
+    t.spec = section("after-shutdown");
+    t.title = "Exits on the host's shutdown, whatever came before it";
+    t.requirement =
+        "When the host shuts the plugin down it exits within the grace period, without a "
+        "signal, however odd the frames before it were.";
+  } else {
+    t.spec = section(rule);
+    t.title = "Never breaks the always-on check " + rule;
+    t.requirement = "Whatever the host sends, the plugin's frames pass the always-on check " +
+                    rule +
+                    (HasCheck(rule) ? ": " + json::Abbreviate(profile.Check(rule).text, 160)
+                                    : std::string("."));
+  }
+  if (t.spec.empty()) t.spec = profile.title();
+  return t;
+}
+
+}  // namespace fakehost::fuzz
