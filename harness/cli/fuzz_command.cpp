@@ -8,6 +8,7 @@
 #include "harness/cli/manifest_command.hpp"
 #include "harness/fuzz/fuzzer.hpp"
 #include "harness/json/json.hpp"
+#include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/duration.hpp"
@@ -126,6 +127,7 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
   o.max_sessions = f.max_sessions;
   o.progress = f.quiet ? nullptr : &err;
   o.plugin_label = f.plugin_dir;
+  process::InitProcessEnvironment();  // a plugin that died must not take us down with SIGPIPE
   fuzz::Fuzzer fuzzer(*profile, schema.get(), plugin, catalog, o);
   fuzz::FuzzResult result = fuzzer.Run();
   Summarise(result, f, ctx.out);

@@ -29,7 +29,15 @@ std::string RuleOf(const scenario::Failure& f, const scenario::ScenarioResult& r
 
 std::vector<Finding> FindingsOf(const scenario::ScenarioResult& result) {
   std::vector<Finding> out;
-  for (const auto& f : result.failures) {
+  // The always-on checks first: a wrong id or an invalid frame is the cause, the expectation it
+  // made miss only the consequence.
+  std::vector<const scenario::Failure*> order;
+  for (const auto& f : result.failures)
+    if (f.check != "step" && f.check != "unanswered") order.push_back(&f);
+  for (const auto& f : result.failures)
+    if (f.check == "step" || f.check == "unanswered") order.push_back(&f);
+  for (const scenario::Failure* p : order) {
+    const scenario::Failure& f = *p;
     if (f.harness_error) continue;
     Finding finding;
     finding.rule = RuleOf(f, result);

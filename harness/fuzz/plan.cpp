@@ -170,7 +170,17 @@ void Renderer::Handshake(const Plan& plan) {
   if (!json::Find(message, "id"))
     message.AddMember("id", Value(ids_.Take(method)), message.GetAllocator());
   if (plan.handshake_mutations.empty()) {
-    for (const auto& s : steps.GetArray()) Emit(s);
+    for (const auto& s : steps.GetArray()) {
+      // Its expectation waits no longer than any other owed answer.
+      if (json::Find(s, "expect") && !json::Find(s, "within")) {
+        rapidjson::Document e;
+        e.CopyFrom(s, e.GetAllocator());
+        Add(e, e, "within", Value(MsText(Within(method)).c_str(), e.GetAllocator()));
+        Emit(e);
+      } else {
+        Emit(s);
+      }
+    }
     return;
   }
   // A bad handshake: the mutated request, its answer awaited if one is owed, nothing else.
