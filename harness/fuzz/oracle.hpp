@@ -21,8 +21,8 @@ namespace fakehost::fuzz {
 
 struct Finding {
   /// The rule broken: an always-on check id ("schema", "unknown-reply-id", ...), "no-answer"
-  /// (a request not answered in time), "crash" (the plugin died of a signal), "exit" (it exited
-  /// on its own mid-session) or "shutdown" (it did not exit in the shutdown's grace).
+  /// (a request not answered in time), "died" (the plugin exited, crashed or closed its stdout
+  /// while an answer was owed) or "shutdown" (it did not exit in the shutdown's grace).
   std::string rule;
   scenario::Level level = scenario::Level::kMust;
   std::string message;  ///< the first failure's sentence

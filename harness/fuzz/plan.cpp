@@ -127,7 +127,8 @@ class Renderer {
   const schema::FrameSchema* schema_;
   RenderOptions options_;
   IdSim ids_;
-  bool holds_;  // the host never answers the plugin's own calls
+  bool holds_;           // the host never answers the plugin's own calls
+  bool unowed_ = false;  // a request-like frame was sent that nothing awaits
   std::vector<std::string> steps_;
   std::vector<std::pair<std::string, std::string>> pending_;  // name, method
   int named_ = 0;
@@ -215,6 +216,7 @@ void Renderer::Act(const Action& a) {
       probe.RemoveMember("id");
       probe.AddMember("id", id_copy, probe.GetAllocator());
       std::string as = Owed(probe) ? Owe(method) : "";
+      unowed_ |= as.empty() && a.id != Action::Id::kNull;
       bool invalid = !a.mutations.empty() || a.id != Action::Id::kAuto;
       SendStep(msg, "send", a.id == Action::Id::kAuto ? nullptr : &id, invalid, as);
       break;
@@ -285,6 +287,13 @@ void Renderer::End(const Plan& plan) {
     SendStep(msg, "send", nullptr, false, Owe(profile_.barrier_method()));
   }
   Sync();
+  if (unowed_) {
+    // A plugin may answer a frame it was owed nothing for (an odd id) on a worker thread after
+    // the barrier's answer; let that land before the shutdown, after which it would count.
+    rapidjson::Document pause(rapidjson::kObjectType);
+    Add(pause, pause, "sleep", Value("50ms"));
+    Emit(pause);
+  }
   rapidjson::Document d(rapidjson::kObjectType);
   Add(d, d, "shutdown", Value(rapidjson::kObjectType));
   Emit(d);
