@@ -97,6 +97,8 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AddInitCommand(app, &commands);
   AddCertifyCommands(app, &commands);
   AddReportCommands(app, &commands);
+  AddFuzzCommand(app, &commands);
+  AddScenarioCommands(app, &commands);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,158 @@
+// `fakehost fuzz`: generates sessions from the protocol's profile and schema, plays them against
+// one plugin, and writes each finding as a shrunk scenario that `fakehost run --suite` replays.
+#include <algorithm>
+#include <optional>
+
+#include "harness/cli/cli.hpp"
+#include "harness/cli/command.hpp"
+#include "harness/cli/manifest_command.hpp"
+#include "harness/fuzz/fuzzer.hpp"
+#include "harness/json/json.hpp"
+#include "harness/process/child.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/run/runner.hpp"
+#include "harness/scenario/duration.hpp"
+#include "harness/schema/schema.hpp"
+
+namespace fakehost::cli {
+namespace {
+
+struct FuzzFlags {
+  std::string protocol;
+  std::string plugin_dir;
+  std::string budget = "60s";
+  std::string shrink_budget = "60s";
+  std::uint64_t seed = 1;
+  std::string out_dir = "reports/fuzz";
+  std::size_t max_findings = 0;
+  std::size_t max_sessions = 0;
+  int replays = 3;
+  bool quiet = false;
+};
+
+std::string Seconds(double ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f s", ms / 1000);
+  return buf;
+}
+
+// The summary: findings first, then what was exercised.
+void Summarise(const fuzz::FuzzResult& r, const FuzzFlags& f, std::ostream& out) {
+  const fuzz::FuzzStats& s = r.stats;
+  double secs = s.fuzz_ms / 1000;
+  out << "\nfakehost fuzz: " << s.sessions << " sessions in " << Seconds(s.fuzz_ms) << " ("
+      << (secs > 0 ? static_cast<double>(s.sessions) / secs : 0) << " sessions/s), " << s.plays
+      << " plays, " << s.execs << " host writes; seed " << f.seed << "\n";
+  if (r.issues.empty()) out << "no findings\n";
+  for (const fuzz::Issue& i : r.issues) {
+    out << (i.flaky ? "FLAKY " : "FOUND ") << i.finding.rule << " ["
+        << scenario::LevelName(i.finding.level) << "] in session " << i.session << " after "
+        << Seconds(i.found_at_ms) << ": " << json::Abbreviate(i.finding.message, 240) << "\n";
+    out << "  reproduced " << i.hits << "/" << i.runs;
+    if (!i.flaky)
+      out << "; shrunk " << i.lines_before << " -> " << i.lines_after << " steps in "
+          << Seconds(i.shrink_ms) << (i.shrink_capped ? " (shrink budget spent)" : "");
+    out << "\n";
+    if (!i.yaml_path.empty()) out << "  scenario:   " << i.yaml_path << "\n";
+    if (!i.transcript_path.empty()) out << "  transcript: " << i.transcript_path << "\n";
+  }
+  if (s.harness_errors)
+    out << "harness errors: " << s.harness_errors << " (first: " << s.first_harness_error << ")\n";
+  out << "schema entries exercised (" << s.defs.size() << "):";
+  for (const auto& [def, n] : s.defs) out << " " << def << " x" << n;
+  std::vector<std::pair<std::uint64_t, std::string>> cases;
+  for (const auto& [c, n] : s.cases) cases.emplace_back(n, c);
+  std::sort(cases.rbegin(), cases.rend());
+  out << "\ncases (" << cases.size() << "):";
+  for (std::size_t k = 0; k < cases.size() && k < 40; ++k)
+    out << " " << cases[k].second << " x" << cases[k].first << (k + 1 < cases.size() ? "," : "");
+  out << "\n";
+  if (!r.issues.empty())
+    out << "replay: fakehost run --suite " << f.out_dir << " --plugin " << f.plugin_dir << "\n";
+}
+
+int Fuzz(FuzzFlags& f, const Context& ctx) {
+  std::ostream& err = ctx.err;
+  std::chrono::milliseconds budget, shrink;
+  std::string error;
+  if (!scenario::ParseDuration(f.budget, &budget, &error)) {
+    err << "fakehost: --budget " << f.budget << ": " << error << "\n";
+    return kBadInput;
+  }
+  if (!scenario::ParseDuration(f.shrink_budget, &shrink, &error)) {
+    err << "fakehost: --shrink-budget " << f.shrink_budget << ": " << error << "\n";
+    return kBadInput;
+  }
+  if (!PickProtocol(ctx.data_dir, &f.protocol, f.plugin_dir, err)) return kBadInput;
+  auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
+  if (!profile) return kBadInput;
+  auto schema = LoadFrameSchema(*profile, err);
+  if (!schema) {
+    err << "fakehost: fuzzing needs the protocol's frame schema\n";
+    return kBadInput;
+  }
+  scenario::PluginTarget plugin;
+  if (!run::ResolvePlugin(*profile, run::PluginSpec{f.plugin_dir, {}, {}, {}, {}}, &plugin,
+                          &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  protocol::LimitsSpec limits;
+  if (!protocol::ResolveLimits(profile->limits(), std::nullopt, std::nullopt, &limits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
+  std::vector<std::string> fragment_dirs = {
+      ctx.data_dir + "/scenarios/" + profile->name() + "/fragments", profile->dir() + "/fragments"};
+  fuzz::Json handshake = fuzz::FindHandshakeFragment(fragment_dirs, *profile, &error);
+  if (!handshake) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  std::vector<std::string> triggers;
+  for (const auto& [name, value] : plugin.triggers) triggers.push_back(name);
+  fuzz::Catalog catalog;
+  if (!fuzz::BuildCatalog(*profile, *schema, handshake, triggers, &catalog, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  fuzz::FuzzOptions o;
+  o.budget = budget;
+  o.shrink_budget = shrink;
+  o.seed = f.seed;
+  o.out_dir = f.out_dir;
+  o.replays = std::max(f.replays, 0);
+  o.max_findings = f.max_findings;
+  o.max_sessions = f.max_sessions;
+  o.progress = f.quiet ? nullptr : &err;
+  o.plugin_label = f.plugin_dir;
+  process::InitProcessEnvironment();  // a plugin that died must not take us down with SIGPIPE
+  fuzz::Fuzzer fuzzer(*profile, schema.get(), plugin, catalog, o);
+  fuzz::FuzzResult result = fuzzer.Run();
+  Summarise(result, f, ctx.out);
+  if (!result.issues.empty()) return kFailures;
+  return result.stats.harness_errors > 0 ? kHarnessError : kOk;
+}
+
+}  // namespace
+
+void AddFuzzCommand(CLI::App& app, Commands* commands) {
+  auto f = std::make_shared<FuzzFlags>();
+  CLI::App* fuzz = app.add_subcommand(
+      "fuzz", "generate sessions from the protocol's schema and shrink findings to scenarios");
+  fuzz->add_option("--plugin", f->plugin_dir, "plugin directory (with its manifest)")->required();
+  fuzz->add_option("--protocol,-p", f->protocol,
+                   "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
+  fuzz->add_option("--budget", f->budget, "time spent fuzzing, shrinking not counted (60s)");
+  fuzz->add_option("--seed", f->seed, "the seed: the same seed generates the same sessions (1)");
+  fuzz->add_option("--out", f->out_dir, "where scenarios and transcripts go (reports/fuzz)");
+  fuzz->add_option("--shrink-budget", f->shrink_budget, "time spent shrinking each finding (60s)");
+  fuzz->add_option("--max-findings", f->max_findings, "stop after this many findings (0: none)");
+  fuzz->add_option("--max-sessions", f->max_sessions, "stop after this many sessions (0: none)");
+  fuzz->add_option("--replays", f->replays, "plays of a failing session before shrinking (3)");
+  fuzz->add_flag("--quiet,-q", f->quiet, "no progress lines");
+  commands->push_back({fuzz, [f](const Context& ctx) { return Fuzz(*f, ctx); }});
+}
+
+}  // namespace fakehost::cli

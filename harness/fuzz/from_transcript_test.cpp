@@ -1,0 +1,65 @@
+#include "harness/fuzz/from_transcript.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/fuzz/test_support.hpp"
+#include "harness/scenario/loader.hpp"
+
+namespace fakehost::fuzz {
+namespace {
+
+// A RIM session as `run --transcripts` writes it: handshake, a command, the plugin's own call
+// answered by the host, an odd raw write, an answer to nobody, and the shutdown.
+const char* kTranscript =
+    R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":1,"size":10,"frame":{"jsonrpc":"2.0","id":1,"method":"rim.handshake","params":{"protocolVersion":1}},"validation":{"schema_def":"rim.handshake.request","valid":true,"violations":[]}}
+{"index":1,"direction":"plugin-to-host","t_ms":3.2,"kind":"response","method":"rim.handshake","id":1,"size":10,"frame":{"jsonrpc":"2.0","id":1,"result":{"accepted":true,"protocolVersion":1,"pluginId":"x"}},"validation":null}
+{"index":2,"direction":"host-to-plugin","t_ms":4,"kind":"request","method":"rim.command.execute","id":"c-1","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","method":"rim.command.execute","params":{"commandId":""}},"validation":{"schema_def":"rim.command.execute.request","valid":false,"violations":[]}}
+{"index":3,"direction":"plugin-to-host","t_ms":5,"kind":"request","method":"rim.log","id":"call-1","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","method":"rim.log","params":{"level":"info","message":"m"}},"validation":null}
+{"index":4,"direction":"host-to-plugin","t_ms":5.5,"kind":"response","method":"rim.log","id":"call-1","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","result":{"ok":true}},"validation":null}
+{"index":5,"direction":"plugin-to-host","t_ms":6,"kind":"response","method":"rim.command.execute","id":"c-1","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","error":{"code":-32602,"message":"bad"}},"validation":null}
+{"index":6,"direction":"host-to-plugin","t_ms":7,"kind":"raw","size":3,"raw_base64":"AAEC","validation":null}
+{"index":7,"direction":"plugin-to-host","t_ms":8,"kind":"response","id":99,"size":10,"frame":{"jsonrpc":"2.0","id":99,"result":{}},"validation":null}
+{"index":8,"direction":"host-to-plugin","t_ms":9,"kind":"notification","method":"rim.shutdown","size":10,"frame":{"jsonrpc":"2.0","method":"rim.shutdown"},"validation":null}
+{"index":9,"direction":"plugin-to-host","t_ms":10,"kind":"notification","method":"rim.log","size":10,"frame":{"jsonrpc":"2.0","method":"rim.log","params":{}},"validation":null}
+)";
+
+TEST(FromTranscript, TurnsHostFramesIntoStepsAndPluginFramesIntoLooseExpectations) {
+  testing::Protocol p = testing::LoadProtocol("rim-v1");
+  ASSERT_TRUE(p.profile);
+  std::string yaml, error;
+  ASSERT_TRUE(ScenarioFromTranscript(kTranscript, "t.jsonl", *p.profile, &yaml, &error)) << error;
+  auto has = [&](const std::string& s) { return yaml.find(s) != std::string::npos; };
+  EXPECT_TRUE(
+      has(R"({"send":{"id":1,"method":"rim.handshake","params":{"protocolVersion":1}},"as":"r1"})"))
+      << yaml;
+  EXPECT_TRUE(has(
+      R"({"expect":{"reply_to":"r1","result":{"accepted":{"$type":"boolean"},"protocolVersion":{"$type":"integer"},"pluginId":{"$type":"string"}}}})"))
+      << yaml;
+  EXPECT_TRUE(has(R"("as":"r2","invalid":true})")) << yaml;  // sent invalid, marked so
+  EXPECT_TRUE(has(R"({"expect":{"request":"rim.log"},"as":"p3","reply":{"result":{"ok":true}}})"))
+      << yaml;
+  EXPECT_TRUE(has(R"({"expect":{"reply_to":"r2","error":{"code":-32602}}})")) << yaml;
+  EXPECT_TRUE(has(R"({"send_raw":{"hex":"000102","framed":false}})")) << yaml;
+  EXPECT_TRUE(has("# plugin entry #7 (response) answers no request the host sent")) << yaml;
+  EXPECT_TRUE(has(R"({"shutdown":{}})")) << yaml;
+  EXPECT_FALSE(has("jsonrpc")) << yaml;       // the profile adds it
+  EXPECT_FALSE(has("notification")) << yaml;  // nothing after the shutdown
+  scenario::Scenario sc;
+  std::vector<scenario::LoadError> errors;
+  EXPECT_TRUE(scenario::LoadScenarioText(yaml, "t.yaml", "t", {}, &sc, &errors))
+      << (errors.empty() ? "" : errors.front().ToString());
+  EXPECT_EQ(FirstHostMethod(kTranscript), "rim.handshake");
+}
+
+TEST(FromTranscript, RefusesALineThatIsNotATranscriptEntry) {
+  testing::Protocol p = testing::LoadProtocol("rim-v1");
+  ASSERT_TRUE(p.profile);
+  std::string yaml, error;
+  EXPECT_FALSE(ScenarioFromTranscript("{\"index\":0}\n", "bad.jsonl", *p.profile, &yaml, &error));
+  EXPECT_EQ(error,
+            "bad.jsonl:1: not a transcript line (a JSON object with index, direction and kind)");
+  EXPECT_FALSE(ScenarioFromTranscript("\n", "empty.jsonl", *p.profile, &yaml, &error));
+}
+
+}  // namespace
+}  // namespace fakehost::fuzz

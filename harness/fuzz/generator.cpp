@@ -1,0 +1,486 @@
+// Session generation. Every choice draws from one Rng seeded per session, in a fixed order, so
+// the same seed gives the same plan; nothing here looks at what a plugin answered.
+#include "harness/fuzz/generator.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "harness/fuzz/rng.hpp"
+#include "harness/json/json.hpp"
+#include "harness/json/text_file.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/scenario/yaml_json.hpp"
+#include "harness/schema/schema.hpp"
+#include "harness/session/session.hpp"
+
+namespace fakehost::fuzz {
+namespace {
+
+using rapidjson::Value;
+
+bool EndsWith(std::string_view s, std::string_view tail) {
+  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
+}
+
+// A schema example as a message: without its id and the members the profile adds itself.
+Json AsMessage(const Value& example, const protocol::Profile& profile) {
+  rapidjson::Document d;
+  d.CopyFrom(example, d.GetAllocator());
+  if (!d.IsObject()) return nullptr;
+  d.RemoveMember("id");
+  for (const auto& m : profile.host_members().GetObject()) d.RemoveMember(m.name);
+  if (const Value* rm = profile.request_members())
+    for (const auto& m : rm->GetObject()) d.RemoveMember(m.name);
+  return MakeJson(std::move(d));
+}
+
+// Every pointer below `v` (itself included), for picking where a mutation lands.
+void Pointers(const Value& v, const std::string& at, std::vector<std::string>* out, int depth) {
+  out->push_back(at);
+  if (depth > 6) return;
+  if (v.IsObject()) {
+    for (const auto& m : v.GetObject())
+      Pointers(m.value, at + "/" + json::EscapePointerToken(m.name.GetString()), out, depth + 1);
+  } else if (v.IsArray()) {
+    for (rapidjson::SizeType i = 0; i < v.Size() && i < 8; ++i)
+      Pointers(v[i], at + "/" + std::to_string(i), out, depth + 1);
+  }
+}
+
+Json Text(const std::string& s) {
+  rapidjson::Document d;
+  d.SetString(s.c_str(), static_cast<rapidjson::SizeType>(s.size()), d.GetAllocator());
+  return MakeJson(std::move(d));
+}
+
+// Mutations of `message` (pointers into it): boundary values, removed and extra members. The
+// method is never touched (the scenario format needs it as a string); `root` is where edits may
+// land ("/params" for a handshake: its id and method are the host's).
+std::vector<Mutation> Mutate(const Value& message, Rng& rng, const std::string& root) {
+  std::vector<std::string> where;
+  if (root.empty()) {
+    for (const auto& m : message.GetObject()) {
+      std::string name = m.name.GetString();
+      if (name != "method") Pointers(m.value, "/" + json::EscapePointerToken(name), &where, 1);
+    }
+  } else if (const Value* r = json::Resolve(message, root)) {
+    // Below the root only: replacing a handshake's params whole breaks its envelope, and the
+    // engine then takes the plugin's answer for a frame before the handshake's.
+    Pointers(*r, root, &where, 1);
+    where.erase(where.begin());
+  }
+  std::vector<Mutation> out;
+  int n = rng.Chance(70) ? 1 : static_cast<int>(rng.Between(2, 3));
+  for (int i = 0; i < n; ++i) {
+    Mutation m;
+    int op = static_cast<int>(rng.Below(100));
+    const auto& [name, value] = rng.Pick(BoundaryValues());
+    if (where.empty() || op >= 85) {  // an extra member, at the top or in an object
+      std::string base = root;
+      if (!where.empty()) {
+        std::string p = rng.Pick(where);
+        const Value* v = json::Resolve(message, p);
+        if (v && v->IsObject()) base = p;
+      }
+      m.pointer = base + "/" + (rng.Chance(50) ? "fuzz_extra" : "ünknown-field");
+      m.value = value;
+      m.what = "extra member (" + name + ")";
+    } else if (op >= 70) {
+      m.pointer = rng.Pick(where);
+      m.remove = true;
+      m.what = "missing member";
+    } else {
+      m.pointer = rng.Pick(where);
+      m.value = value;
+      m.what = name;
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+// The complete frame text of `message` with `id` (null: none), as the host would write it.
+std::string FrameText(const protocol::Profile& profile, const Value& message, const Value* id) {
+  rapidjson::Document d;
+  d.CopyFrom(message, d.GetAllocator());
+  if (id) d.AddMember("id", Value(*id, d.GetAllocator()), d.GetAllocator());
+  return json::ToCompact(session::HostFrame(profile, std::move(d)));
+}
+
+// Faults in the bytes: the framing honest but the payload not, or the framing itself broken.
+// `terminal` faults leave the framing unknowable, so they end a session.
+Action RawFault(const Catalog& c, const protocol::Profile& profile, Rng& rng, bool terminal,
+                bool allow_requests, std::int64_t* raw_id) {
+  Action a;
+  a.kind = Action::Kind::kRaw;
+  const Catalog::Entry& n =
+      c.notifications.empty() ? rng.Pick(c.requests) : rng.Pick(c.notifications);
+  const Json& msg = rng.Pick(n.messages);
+  std::string text = FrameText(profile, *msg, nullptr);
+  a.def = n.def;
+  bool lp = c.framing == wire::Framing::kLengthPrefixed;
+  if (terminal) {
+    int kind = static_cast<int>(rng.Below(4));
+    a.terminal = true;
+    a.bytes = text;
+    auto size = static_cast<std::uint32_t>(text.size());
+    if (kind == 0) {
+      a.length = size + static_cast<std::uint32_t>(rng.Between(1, 64));
+      a.what = "length header longer than the payload";
+    } else if (kind == 1) {
+      a.length = size - static_cast<std::uint32_t>(rng.Between(1, std::min<std::int64_t>(size, 8)));
+      a.what = "length header shorter than the payload";
+    } else if (kind == 2) {
+      a.length =
+          static_cast<std::uint32_t>(std::min<std::uint64_t>(c.max_payload + 1, 0xffffffffu));
+      a.bytes = "{}";
+      a.what = "oversized length header";
+    } else {
+      a.framed = false;
+      a.bytes = "hello\n";
+      a.what = "stray bytes between frames";
+    }
+    return a;
+  }
+  int kinds = lp ? 8 : 11;
+  switch (rng.Below(static_cast<std::size_t>(kinds))) {
+    case 0:
+      a.bytes = text.substr(0, rng.Between(1, static_cast<std::int64_t>(text.size()) - 1));
+      a.what = "invalid JSON";
+      break;
+    case 1: {
+      static const std::vector<std::string> kNotObjects = {"[1,2,3]", "42",   "\"text\"",
+                                                           "null",    "true", "[]"};
+      a.bytes = rng.Pick(kNotObjects);
+      a.what = "JSON that is not an object";
+      break;
+    }
+    case 2: {
+      std::string t = FrameText(profile, *msg, nullptr);
+      std::size_t at = t.rfind('}');
+      a.bytes = t.substr(0, at) + (t[at - 1] == '{' ? "" : ",") + "\"fuzz\":\"\xc3\x28\xff\xfe\"}";
+      a.what = "invalid UTF-8";
+      break;
+    }
+    case 3: {
+      std::string t = FrameText(profile, *msg, nullptr);
+      std::size_t at = t.rfind('}');
+      a.bytes = t.substr(0, at) + (t[at - 1] == '{' ? "" : ",") + "\"fuzz\":\"\\ud800\"}";
+      a.what = "lone surrogate escape";
+      break;
+    }
+    case 4: {
+      auto depth = static_cast<std::size_t>(rng.Between(60, 120));
+      std::string t = FrameText(profile, *msg, nullptr);
+      std::size_t at = t.rfind('}');
+      a.bytes = t.substr(0, at) + (t[at - 1] == '{' ? "" : ",") +
+                "\"fuzz\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
+      a.what = "nesting " + std::to_string(depth) + " deep";
+      break;
+    }
+    case 5:
+    case 6: {
+      // An honest frame written in pieces: a request (owed) or a notification.
+      bool request = allow_requests && !c.requests.empty() && rng.Chance(60);
+      if (request) {
+        const Catalog::Entry& r = rng.Pick(c.requests);
+        const Json& m = rng.Pick(r.messages);
+        Value id(static_cast<std::int64_t>((*raw_id)++));
+        a.bytes = FrameText(profile, *m, &id);
+        a.raw_request = true;
+        a.message = m;
+        a.def = r.def;
+      } else {
+        a.bytes = text;
+      }
+      a.chunk = static_cast<std::size_t>(
+          rng.Between(1, std::max<std::int64_t>(1, static_cast<std::int64_t>(a.bytes.size()) / 2)));
+      a.delay_ms = rng.Chance(70) ? 0 : static_cast<int>(rng.Between(1, 3));
+      a.what = "frame split into " + std::to_string(a.chunk) + "-byte writes";
+      break;
+    }
+    case 7:
+      a.bytes = "";
+      a.what = "empty frame";
+      break;
+    case 8:
+      a.framed = false;
+      a.bytes = "hello world, not JSON\n";
+      a.what = "stray bytes";
+      break;
+    case 9:
+      a.framed = false;
+      a.bytes = text + "\r\n";
+      a.what = "CRLF line ending";
+      break;
+    default:
+      a.bytes = "a";
+      a.repeat = c.max_payload + 1;
+      a.what = "oversized line";
+      break;
+  }
+  return a;
+}
+
+Action Message(const Catalog::Entry& e, Action::Kind kind, Rng& rng) {
+  Action a;
+  a.kind = kind;
+  a.def = e.def;
+  a.message = rng.Pick(e.messages);
+  a.what = "example";
+  if (rng.Chance(55)) {
+    a.mutations = Mutate(*a.message, rng, "");
+    a.what = a.mutations.front().what;
+  }
+  return a;
+}
+
+// An id the host would not send: null, boolean, fractional, string, negative, zero, huge, or the
+// first id of the method's sequence again (the handshake's, long answered).
+void OddId(Action* a, const protocol::Profile& profile, const std::string& method, Rng& rng) {
+  static const std::vector<std::pair<std::string, std::string>> kIds = {
+      {"id true", "true"}, {"id 1.5", "1.5"}, {"id \"7\"", "\"7\""},
+      {"id -5", "-5"},     {"id 0", "0"},     {"id 2^53-1", "9007199254740991"},
+      {"id {}", "{}"},     {"id []", "[]"},   {"id \"\"", "\"\""}};
+  std::size_t pick = rng.Below(kIds.size() + 2);
+  if (pick == kIds.size()) {
+    a->id = Action::Id::kNull;
+    a->what = "id null";
+    return;
+  }
+  a->id = Action::Id::kExplicit;
+  if (pick == kIds.size() + 1) {
+    a->id_value = JsonFromText(std::to_string(profile.IdsFor(method).start));
+    a->what = "reused id";
+    return;
+  }
+  a->id_value = JsonFromText(kIds[pick].second);
+  a->what = kIds[pick].first;
+}
+
+}  // namespace
+
+const std::vector<std::pair<std::string, Json>>& BoundaryValues() {
+  static const std::vector<std::pair<std::string, Json>> kValues = [] {
+    std::vector<std::pair<std::string, Json>> v;
+    auto add = [&](std::string name, const std::string& json) {
+      v.emplace_back(std::move(name), JsonFromText(json));
+    };
+    v.emplace_back("empty string", Text(""));
+    v.emplace_back("long string", Text(std::string(8192, 'x')));
+    v.emplace_back("non-ASCII string", Text("h\xc3\xa9llo \xe2\x9c\x93 \xe6\x97\xa5\xe6\x9c\xac "
+                                            "\xf0\x9f\x98\x80 \xd7\xa2\xd7\x91"));
+    v.emplace_back("control characters", Text("a\x01\x1f"
+                                              "b\r\n\t"));
+    v.emplace_back("template-like text", Text("$${plugin.id}"));
+    add("largest safe integer", "9007199254740991");
+    add("negative largest safe integer", "-9007199254740991");
+    add("int64 max", "9223372036854775807");
+    add("negative", "-1");
+    add("zero", "0");
+    add("float", "1.5");
+    add("huge float", "1e300");
+    add("true", "true");
+    add("false", "false");
+    add("null", "null");
+    add("empty object", "{}");
+    add("empty array", "[]");
+    add("nested arrays", std::string(40, '[') + std::string(40, ']'));
+    std::string wide = "{";
+    for (int i = 0; i < 300; ++i)
+      wide += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+    add("object with 300 members", wide + "}");
+    std::string longa = "[";
+    for (int i = 0; i < 2000; ++i) longa += (i ? "," : "") + std::to_string(i);
+    add("array of 2000 numbers", longa + "]");
+    return v;
+  }();
+  return kValues;
+}
+
+bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& schema,
+                  Json handshake_fragment, std::vector<std::string> triggers, Catalog* out,
+                  std::string* error) {
+  out->handshake = std::move(handshake_fragment);
+  out->triggers = std::move(triggers);
+  out->handshake_method = profile.handshake_method();
+  out->shutdown_method = profile.shutdown_notification();
+  out->barrier_method = profile.barrier_method();
+  out->framing = profile.framing();
+  out->max_payload = profile.max_payload();
+  for (const std::string& def : schema.DefNames()) {
+    const Value* d = schema.Def(def);
+    const Value* dir = d ? json::Find(*d, "x-direction") : nullptr;
+    const Value* examples = d ? json::Find(*d, "examples") : nullptr;
+    if (!dir || !dir->IsString() || !examples || !examples->IsArray()) continue;
+    std::string direction = dir->GetString();
+    bool host_sends = direction == "host->plugin" || direction == "both";
+    if (EndsWith(def, ".response") && direction == "host->plugin") {
+      for (const auto& ex : examples->GetArray()) {
+        rapidjson::Document body(rapidjson::kObjectType);
+        for (const char* k : {"result", "error"})
+          if (const Value* v = json::Find(ex, k))
+            body.AddMember(Value(k, body.GetAllocator()), Value(*v, body.GetAllocator()),
+                           body.GetAllocator());
+        if (body.MemberCount() == 1) out->reply_bodies.push_back(MakeJson(std::move(body)));
+      }
+      continue;
+    }
+    bool request = EndsWith(def, ".request");
+    if (!host_sends || (!request && !EndsWith(def, ".notification"))) continue;
+    Catalog::Entry e;
+    e.def = def;
+    for (const auto& ex : examples->GetArray()) {
+      Json m = AsMessage(ex, profile);
+      const Value* method = m ? json::Find(*m, "method") : nullptr;
+      if (!method || !method->IsString()) continue;
+      std::string name = method->GetString();
+      // The handshake is sent once, first; the shutdown notification ends the session.
+      if (name == out->handshake_method || name == out->shutdown_method) continue;
+      e.method = name;
+      e.messages.push_back(std::move(m));
+    }
+    if (e.messages.empty()) continue;
+    (request ? out->requests : out->notifications).push_back(std::move(e));
+  }
+  // The profile's own refusals are answers a host gives too.
+  for (const char* k : {"denied", "unknown", "rate_limited"}) {
+    const Value* v = json::Find(profile.host(), k);
+    if (!v || !v->IsObject()) continue;
+    std::string text = json::ToCompact(*v);
+    std::string escaped;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text.compare(i, 2, "${") == 0) escaped += '$';  // $${ is a literal ${
+      escaped += text[i];
+    }
+    if (Json j = JsonFromText(escaped)) out->reply_bodies.push_back(std::move(j));
+  }
+  if (out->requests.empty() && out->notifications.empty()) {
+    *error = "the frame schema has no host->plugin request or notification with examples";
+    return false;
+  }
+  if (!out->handshake || !out->handshake->IsArray() || out->handshake->Empty()) {
+    *error = "no handshake fragment";
+    return false;
+  }
+  return true;
+}
+
+Json FindHandshakeFragment(const std::vector<std::string>& fragment_dirs,
+                           const protocol::Profile& profile, std::string* error) {
+  namespace fs = std::filesystem;
+  for (const std::string& dir : fragment_dirs) {
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".yaml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& path : files) {
+      std::string text, read_error;
+      if (!json::ReadFileCapped(path.string(), json::kInputFileCap, &text, &read_error)) continue;
+      scenario::YamlTree tree;
+      std::vector<scenario::LoadError> errors;
+      if (!scenario::ParseYaml(text, path.string(), &tree, &errors) || !errors.empty()) continue;
+      rapidjson::Document d;
+      if (!scenario::YamlToJson(tree.root(), path.string(), &d, d.GetAllocator(), &errors))
+        continue;
+      if (!d.IsArray() || d.Empty()) continue;
+      const Value* send = json::Find(d[0], "send");
+      const Value* method = send ? json::Find(*send, "method") : nullptr;
+      if (method && method->IsString() && method->GetString() == profile.handshake_method())
+        return MakeJson(std::move(d));
+    }
+  }
+  *error = "no fragment sends " + profile.handshake_method() + " first (looked in " +
+           (fragment_dirs.empty() ? std::string("nothing") : fragment_dirs.front()) + ")";
+  return nullptr;
+}
+
+Plan Generate(const Catalog& c, const protocol::Profile& profile, std::uint64_t seed) {
+  Rng rng(seed);
+  Plan plan;
+  plan.handshake = c.handshake;
+  bool lp = c.framing == wire::Framing::kLengthPrefixed;
+  int shape = static_cast<int>(rng.Below(100));
+  bool bad_handshake = shape < 12;
+  bool terminal = lp && shape >= 12 && shape < 24;
+  std::int64_t raw_id = 1000000;  // raw requests' ids: far from the host's own sequence
+  if (bad_handshake) {
+    const Value* send = json::Find((*c.handshake)[0], "send");
+    if (send) plan.handshake_mutations = Mutate(*send, rng, "/params");
+    auto n = rng.Below(4);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!c.notifications.empty() && rng.Chance(50))
+        plan.actions.push_back(Message(rng.Pick(c.notifications), Action::Kind::kNotify, rng));
+      else
+        plan.actions.push_back(RawFault(c, profile, rng, false, false, &raw_id));
+    }
+    plan.barrier = false;
+    return plan;
+  }
+  auto count = 1 + rng.Below(4) + (rng.Chance(40) ? rng.Below(10) : 0);
+  bool triggered = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    int what = static_cast<int>(rng.Below(100));
+    if (what < 35 && !c.requests.empty()) {
+      Action a = Message(rng.Pick(c.requests), Action::Kind::kRequest, rng);
+      if (rng.Chance(15)) {
+        const Value* m = json::Find(*a.message, "method");
+        OddId(&a, profile, m && m->IsString() ? m->GetString() : "", rng);
+      }
+      plan.actions.push_back(std::move(a));
+    } else if (what < 50 && !c.notifications.empty()) {
+      plan.actions.push_back(Message(rng.Pick(c.notifications), Action::Kind::kNotify, rng));
+    } else if (what < 68) {
+      plan.actions.push_back(RawFault(c, profile, rng, false, true, &raw_id));
+    } else if (what < 76 && !c.requests.empty()) {  // a burst of valid requests, no waiting
+      const Catalog::Entry& e = rng.Pick(c.requests);
+      auto n = 3 + rng.Below(8);
+      for (std::size_t k = 0; k < n; ++k) {
+        Action a;
+        a.kind = Action::Kind::kRequest;
+        a.def = e.def;
+        a.message = rng.Pick(e.messages);
+        a.what = "burst";
+        plan.actions.push_back(std::move(a));
+      }
+    } else if (what < 86) {
+      Action a;
+      a.kind = Action::Kind::kSleep;
+      a.sleep_ms = rng.Chance(80) ? static_cast<int>(rng.Between(0, 20))
+                                  : static_cast<int>(rng.Between(50, 200));
+      a.what = "pause";
+      plan.actions.push_back(std::move(a));
+    } else if (what < 93 && !c.triggers.empty()) {
+      Action a;
+      a.kind = Action::Kind::kTrigger;
+      a.trigger = rng.Pick(c.triggers);
+      a.what = "trigger " + a.trigger;
+      triggered = true;
+      plan.actions.push_back(std::move(a));
+    } else {
+      Action a;
+      a.kind = Action::Kind::kSync;
+      a.what = "sync";
+      plan.actions.push_back(std::move(a));
+    }
+  }
+  if (terminal) plan.actions.push_back(RawFault(c, profile, rng, true, false, &raw_id));
+  if (triggered) {
+    // The host answers the plugin's own calls the moment they arrive, even between the pieces
+    // of a frame it is writing in chunks (Session::SendRawChunked runs events meanwhile), which
+    // corrupts the host's own framing: no split writes while the plugin may be calling.
+    for (Action& a : plan.actions)
+      if (a.chunk > 0) a.chunk = 0, a.delay_ms = 0, a.what = "frame written whole";
+  }
+  if (triggered && rng.Chance(50)) {
+    // The plugin's own calls answered otherwise: an error or another valid answer. Never
+    // answering them ("hold") is left out: the trigger's own answer is then not owed, may come
+    // at any time, and after the shutdown notification the engine rightly counts it against the
+    // plugin, although the session, not the plugin, raced it.
+    if (!c.reply_bodies.empty()) plan.host_reply = rng.Pick(c.reply_bodies);
+  }
+  return plan;
+}
+
+}  // namespace fakehost::fuzz
