@@ -163,7 +163,7 @@ TEST(ProfileChecks, AFlashRunNeverSpeaksRim) {
     std::string message = EveryMessage(*p, check);
     EXPECT_EQ(message.find("\xC2\xA7"), std::string::npos) << check.id << ": " << message;  // §
     EXPECT_EQ(message.find("rim."), std::string::npos) << check.id << ": " << message;
-    EXPECT_EQ(message.find('{'), std::string::npos) << check.id << ": " << message;
+    EXPECT_EQ(message.find("${"), std::string::npos) << check.id << ": " << message;
     EXPECT_FALSE(p->Check(check.id).text.empty()) << check.id;
   }
   EXPECT_NE(EveryMessage(*p, {"bad-reply-id", {}, false}).find("positive integers"),
@@ -180,7 +180,7 @@ TEST(ProfileChecks, RimMessagesCiteTheirSections) {
             "5)");
   EXPECT_NE(EveryMessage(*p, {"before-handshake", {}, false}).find("rim.log"), std::string::npos);
   for (const EngineCheck& check : EngineChecks())
-    EXPECT_EQ(EveryMessage(*p, check).find('{'), std::string::npos) << check.id;
+    EXPECT_EQ(EveryMessage(*p, check).find("${"), std::string::npos) << check.id;
 }
 
 TEST(ProfileChecks, RefusesAProfileWithoutWordingForACheckTheEngineRaises) {
@@ -200,12 +200,21 @@ TEST(ProfileChecks, RefusesAProfileWithoutWordingForACheckTheEngineRaises) {
 TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
   rapidjson::Document doc;
   ASSERT_TRUE(json::Parse(ReadProfileText("schema/rim-v1/profile.json"), &doc).ok);
-  doc["checks"]["null-reply-id"]["text"].SetString("frame #{fram} has id null");
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #${fram} has id null");
   std::string error;
   EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
-  EXPECT_NE(error.find("/checks/null-reply-id/text: unknown placeholder {fram}"), std::string::npos)
+  EXPECT_NE(error.find("/checks/null-reply-id/text: unknown placeholder ${fram}"),
+            std::string::npos)
       << error;
-  doc["checks"]["null-reply-id"]["text"].SetString("frame #{frame} has id null");
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #${frame} has id null (${section");
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("/checks/null-reply-id/text: unterminated '${'"), std::string::npos)
+      << error;
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #${frame} {has} id $${null}");
+  std::string loaded;
+  auto p = Profile::LoadText(json::ToCompact(doc), "p.json", &loaded);
+  ASSERT_TRUE(p) << loaded;
+  EXPECT_EQ(p->CheckMessage("null-reply-id", {{"frame", "3"}}), "frame #3 {has} id ${null}");
   doc["checks"].AddMember("nul-reply-id", rapidjson::Value(rapidjson::kObjectType),
                           doc.GetAllocator());
   EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
