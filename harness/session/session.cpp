@@ -22,10 +22,6 @@ rapidjson::Value Str(std::string_view s, rapidjson::Document::AllocatorType& a) 
 
 }  // namespace
 
-const char* DirectionArrow(Direction d) {
-  return d == Direction::kHostToPlugin ? "host → plugin" : "plugin → host";
-}
-
 Session::Session(const protocol::Profile& profile, const schema::FrameSchema* schema,
                  Options options)
     : profile_(profile),
