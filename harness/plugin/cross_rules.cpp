@@ -12,6 +12,7 @@
 #include "harness/json/json.hpp"
 #include "harness/plugin/json_locate.hpp"
 #include "harness/plugin/launch.hpp"
+#include "harness/text/template.hpp"
 
 namespace fakehost::plugin {
 namespace {
@@ -40,12 +41,18 @@ std::string Text(const rapidjson::Value& v) {
   return v.IsString() ? std::string(v.GetString(), v.GetStringLength()) : json::ToCompact(v);
 }
 
+// The rule's message with ${value} filled; CheckRuleData let through no other placeholder.
 std::string Render(const rapidjson::Value& rule, const rapidjson::Value* value) {
-  std::string message = Str(rule, "message");
-  const std::string shown = value ? json::Abbreviate(json::ToCompact(*value), 120) : "(absent)";
-  for (std::size_t at; (at = message.find("${value}")) != std::string::npos;)
-    message.replace(at, 8, shown);
-  return message;
+  const std::string message = Str(rule, "message");
+  std::string out, error;
+  const bool ok = text::Fill(
+      message,
+      [&](std::string_view name) -> std::optional<std::string> {
+        if (name != "value") return std::nullopt;
+        return value ? json::Abbreviate(json::ToCompact(*value), 120) : "(absent)";
+      },
+      &out, &error);
+  return ok ? out : message;
 }
 
 Finding Make(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& at,
@@ -171,21 +178,15 @@ void AllEqual(const rapidjson::Value& rule, const rapidjson::Value& root,
 
 // "plugin.${/plugin_id}." with the pointers resolved; false if one does not name a string.
 bool Expand(const std::string& pattern, const rapidjson::Value& root, std::string* out) {
-  out->clear();
-  std::size_t i = 0;
-  while (i < pattern.size()) {
-    std::size_t open = pattern.find("${", i);
-    if (open == std::string::npos) break;
-    std::size_t close = pattern.find('}', open);
-    if (close == std::string::npos) break;
-    out->append(pattern, i, open - i);
-    const rapidjson::Value* v = json::Resolve(root, pattern.substr(open + 2, close - open - 2));
-    if (!v || !v->IsString()) return false;
-    out->append(v->GetString(), v->GetStringLength());
-    i = close + 1;
-  }
-  out->append(pattern, i, std::string::npos);
-  return true;
+  std::string error;
+  return text::Fill(
+      pattern,
+      [&](std::string_view pointer) -> std::optional<std::string> {
+        const rapidjson::Value* v = json::Resolve(root, pointer);
+        if (!v || !v->IsString()) return std::nullopt;
+        return std::string(v->GetString(), v->GetStringLength());
+      },
+      out, &error);
 }
 
 void Prefixed(const rapidjson::Value& rule, const rapidjson::Value& root,
@@ -257,6 +258,24 @@ bool CondsOk(const rapidjson::Value* conds, bool required) {
   return true;
 }
 
+// Every placeholder in `pattern` is `only` (or, with `only` empty, a JSON pointer: "${/a/b}").
+bool PlaceholdersOk(const std::string& pattern, std::string_view only, std::string* why) {
+  std::vector<text::Piece> pieces;
+  if (!text::Split(pattern, &pieces, why)) return false;
+  for (const text::Piece& piece : pieces) {
+    if (!piece.placeholder) continue;
+    const bool good =
+        only.empty() ? piece.text.substr(0, 1) == "/" : text::Placeholder(piece.text) == only;
+    if (!good) {
+      *why = "unknown placeholder " + text::Placeholder(piece.text) + " in \"" + pattern + "\" (" +
+             (only.empty() ? std::string("a JSON pointer into the manifest") : std::string(only)) +
+             " only)";
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> ExpandPointer(const rapidjson::Value& root, std::string_view pattern) {
@@ -314,6 +333,9 @@ bool CheckRuleData(const rapidjson::Value& rules, std::string* error) {
     if (kind == "prefixed") ok = ok && !Str(r, "prefix").empty();
     if (kind == "path-inside" || kind == "file") ok = ok && !Str(r, "pointer").empty();
     if (!ok) return Fail(error, i, "incomplete " + kind + " rule (see cross_rules.hpp)");
+    if (std::string why; !PlaceholdersOk(Str(r, "message"), "${value}", &why) ||
+                         (kind == "prefixed" && !PlaceholdersOk(Str(r, "prefix"), "", &why)))
+      return Fail(error, i, why);
     if (kind == "prefixed" && !Str(r, "rest_pattern").empty()) {
       try {
         std::regex check(Str(r, "rest_pattern"));

@@ -135,5 +135,33 @@ TEST(CrossRules, RefuseAnIncompleteRule) {
   EXPECT_EQ(error, "/manifest/rules/0: unknown kind 'sometimes'");
 }
 
+TEST(CrossRules, RefuseAPlaceholderTheyDoNotFill) {
+  rapidjson::Document d;
+  ASSERT_TRUE(json::Parse(R"([{"rule":"r","kind":"unique","source":"s","each":"/a/*",
+                               "message":"repeats ${valeu}"}])",
+                          &d)
+                  .ok);
+  std::string error;
+  EXPECT_FALSE(CheckRuleData(d, &error));
+  EXPECT_EQ(error.rfind("/manifest/rules/0: unknown placeholder ${valeu}", 0), 0u) << error;
+  ASSERT_TRUE(json::Parse(R"([{"rule":"r","kind":"prefixed","source":"s","each":"/a/*",
+                               "message":"m","when_prefix":"x.","prefix":"x.${plugin_id}."}])",
+                          &d)
+                  .ok);
+  EXPECT_FALSE(CheckRuleData(d, &error));
+  EXPECT_NE(error.find("unknown placeholder ${plugin_id}"), std::string::npos) << error;
+  ASSERT_TRUE(json::Parse(R"([{"rule":"r","kind":"prefixed","source":"s","each":"/a/*",
+                               "message":"m ${value}","when_prefix":"x.","prefix":"x.${/id"}])",
+                          &d)
+                  .ok);
+  EXPECT_FALSE(CheckRuleData(d, &error));
+  EXPECT_NE(error.find("unterminated '${'"), std::string::npos) << error;
+  ASSERT_TRUE(json::Parse(R"([{"rule":"r","kind":"prefixed","source":"s","each":"/a/*",
+                               "message":"m ${value}","when_prefix":"x.","prefix":"x.${/id}."}])",
+                          &d)
+                  .ok);
+  EXPECT_TRUE(CheckRuleData(d, &error)) << error;
+}
+
 }  // namespace
 }  // namespace fakehost::plugin::testing

@@ -6,6 +6,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/plugin/json_locate.hpp"
+#include "harness/text/template.hpp"
 
 namespace fakehost::plugin {
 namespace {
@@ -59,6 +60,18 @@ std::string TypeMismatch(const rapidjson::Value& node, const rapidjson::Value& v
 }
 
 std::string Parent(const std::string& pointer) { return pointer.substr(0, pointer.rfind('/')); }
+
+// A rule's x-message with ${value} filled in: the only placeholder Lint lets through.
+bool FillMessage(std::string_view message, const std::string& shown, std::string* out,
+                 std::string* error) {
+  return text::Fill(
+      message,
+      [&](std::string_view name) -> std::optional<std::string> {
+        if (name == "value") return shown;
+        return std::nullopt;
+      },
+      out, error);
+}
 
 }  // namespace
 
@@ -126,6 +139,11 @@ bool ManifestShape::Lint(const rapidjson::Value& node, const std::string& where,
         *error = where + "/allOf/" + std::to_string(i) +
                  ": expected {\"$ref\": \"#/$defs/<rule>\"} naming an entry with x-rule, "
                  "x-message and x-source";
+        return false;
+      }
+      if (std::string filled, why; !FillMessage(Str(*target, "x-message"), "", &filled, &why)) {
+        *error = "/$defs/" + DefName(Str(e, "$ref")) + "/x-message: " + why +
+                 " (${value}, the value as JSON, is the only one)";
         return false;
       }
     }
@@ -196,10 +214,10 @@ void ManifestShape::Explain(const std::string& pointer, const std::string& valij
       add("type", mismatch);
       continue;
     }
-    std::string text = Str(rule, "x-message");
-    const std::string shown = json::Abbreviate(json::ToCompact(*value), 120);
-    for (std::size_t at; (at = text.find("${value}")) != std::string::npos;)
-      text.replace(at, 8, shown);
+    const std::string message = Str(rule, "x-message");
+    std::string text, error;
+    if (!FillMessage(message, json::Abbreviate(json::ToCompact(*value), 120), &text, &error))
+      text = message;
     add(Str(rule, "x-rule"), text);
   }
   if (out->size() == before) add("schema", valijson_message);

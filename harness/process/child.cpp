@@ -43,9 +43,7 @@ ChildState::ChildState(asio::io_context& io, pid_t pid, const SpawnSpec& spec,
       limits_(spec.limits),
       enclosure_(std::move(enclosure)),
       started_at_(Clock::now()),
-      stderr_cap_(spec.stderr_cap) {
-  stderr_text_.reserve(std::min<std::size_t>(stderr_cap_, 64 * 1024));
-}
+      stderr_(spec.stderr_cap) {}
 
 void CloseDescriptor(asio::posix::stream_descriptor& descriptor) {
   if (!descriptor.is_open()) return;
@@ -112,7 +110,7 @@ void ChildState::ReadStderr() {
                        [self = shared_from_this()](error_code ec, std::size_t n) {
                          if (!self->alive_) return;
                          if (n > 0) {
-                           self->KeepStderr(n);
+                           self->stderr_.Append(std::string_view(self->err_buf_.data(), n));
                            if (self->callbacks_.on_stderr) {
                              self->callbacks_.on_stderr(std::string_view(self->err_buf_.data(), n));
                              if (!self->alive_) return;
@@ -124,15 +122,6 @@ void ChildState::ReadStderr() {
                          }
                          self->ReadStderr();
                        });
-}
-
-// Keeps the head of stderr (where a crash report usually starts) and only counts the rest, so
-// a plugin flooding stderr costs one 64 KiB buffer however much it writes.
-void ChildState::KeepStderr(std::size_t n) {
-  const std::size_t room = stderr_cap_ - std::min(stderr_cap_, stderr_text_.size());
-  const std::size_t kept = std::min(room, n);
-  stderr_text_.append(err_buf_.data(), kept);
-  stderr_dropped_ += n - kept;
 }
 
 // The readiness asio reports is checked against the pidfd itself before it is believed: an
@@ -208,9 +197,10 @@ std::string ChildState::LimitThatEndedIt(const siginfo_t& info, double cpu_secon
   if (!signalled && info.si_status == 0) return {};
   const auto rss = static_cast<std::uint64_t>(std::max(0L, maxrss_kib)) * 1024;
   bool said = false;
+  const std::string err = stderr_.Text();
   for (const char* phrase : {"bad_alloc", "out of memory", "Out of memory", "MemoryError",
                              "memory allocation of", "Cannot allocate memory"}) {
-    said = said || stderr_text_.find(phrase) != std::string::npos;
+    said = said || err.find(phrase) != std::string::npos;
   }
   if (!said && rss < limits_.address_space_bytes / 2) return {};
   return "address-space limit of " + std::to_string(limits_.address_space_bytes >> 20) +
@@ -388,7 +378,7 @@ class ChildImpl final : public Child {
   pid_t pid() const override { return state_->pid(); }
   Clock::time_point started_at() const override { return state_->started_at(); }
   const std::optional<ExitStatus>& exit_status() const override { return state_->exit_status(); }
-  const std::string& stderr_text() const override { return state_->stderr_text(); }
+  std::string stderr_text() const override { return state_->stderr_text(); }
   std::uint64_t stderr_dropped() const override { return state_->stderr_dropped(); }
 
  private:

@@ -53,7 +53,7 @@ struct SpawnSpec {
   std::string cwd;                ///< Working directory; empty means the harness's own.
   std::vector<std::string> env;   ///< The complete environment, "KEY=VALUE" each; the
                                   ///< Child adds FAKEHOST_SESSION=<id> (see contain.hpp).
-  std::size_t stderr_cap = 256 * 1024;  ///< Bytes of stderr kept; the rest is only counted.
+  std::size_t stderr_cap = 256 * 1024;  ///< The last bytes of stderr kept; earlier ones counted.
   Limits limits;
 };
 
@@ -70,7 +70,7 @@ struct ExitStatus {
 struct Callbacks {
   std::function<void(std::string_view)> on_stdout;  ///< Bytes as read, in order.
   std::function<void()> on_stdout_eof;
-  std::function<void(std::string_view)> on_stderr;  ///< Bytes as read (also kept, capped).
+  std::function<void(std::string_view)> on_stderr;  ///< Bytes as read (the last ones also kept).
   std::function<void(const ExitStatus&)> on_exit;   ///< Once, when the process has exited.
 };
 
@@ -141,8 +141,9 @@ class Child {
   virtual pid_t pid() const = 0;
   virtual Clock::time_point started_at() const = 0;
   virtual const std::optional<ExitStatus>& exit_status() const = 0;  ///< Set once exited.
-  /// The first `stderr_cap` bytes of stderr, and how many bytes came after them.
-  virtual const std::string& stderr_text() const = 0;
+  /// The last `stderr_cap` bytes of stderr read so far (where a crash says why), and how many
+  /// bytes came before them and were dropped. stderr_text() copies them out.
+  virtual std::string stderr_text() const = 0;
   virtual std::uint64_t stderr_dropped() const = 0;
 };
 

@@ -25,6 +25,7 @@
 #include "harness/process/child.hpp"
 #include "harness/process/contain.hpp"
 #include "harness/process/launch.hpp"
+#include "harness/process/tail_buffer.hpp"
 
 namespace fakehost::process::detail {
 
@@ -50,8 +51,8 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
   pid_t pid() const { return pid_; }
   Clock::time_point started_at() const { return started_at_; }
   const std::optional<ExitStatus>& exit_status() const { return exit_; }
-  const std::string& stderr_text() const { return stderr_text_; }
-  std::uint64_t stderr_dropped() const { return stderr_dropped_; }
+  std::string stderr_text() const { return stderr_.Text(); }
+  std::uint64_t stderr_dropped() const { return stderr_.dropped(); }
 
  private:
   struct PendingWrite {
@@ -77,7 +78,6 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
   void WatchHurry();
   void Hurry();
   void ReadStderr();
-  void KeepStderr(std::size_t n);
   void WatchExit();
   bool ObserveExit(bool known_exited);
   void NotifyExit();
@@ -112,9 +112,7 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
 
   std::array<char, 64 * 1024> out_buf_{};
   std::array<char, 64 * 1024> err_buf_{};
-  const std::size_t stderr_cap_;
-  std::string stderr_text_;
-  std::uint64_t stderr_dropped_ = 0;
+  TailBuffer stderr_;
 
   bool stdin_open_ = true;
   bool close_when_drained_ = false;  // CloseStdin() came while writes were still queued

@@ -1,24 +1,30 @@
 #include "harness/protocol/host.hpp"
 
 #include "harness/json/json.hpp"
+#include "harness/text/template.hpp"
 
 namespace fakehost::protocol {
 namespace {
 
-std::string ReplaceAll(std::string text, std::string_view key, std::string_view value) {
-  for (std::size_t at = text.find(key); at != std::string::npos;
-       at = text.find(key, at + value.size()))
-    text.replace(at, key.size(), value);
-  return text;
-}
-
-// Copies `in`, replacing ${method} and ${capability} in every string.
+// Copies `in`, filling ${method} and ${capability} in every string. Any other placeholder, and a
+// string whose "${" is never closed, stays as written: the templates are the profile's and a
+// scenario's `host:` replies, which the loader does not fill, and an answer has no error path.
 void Expand(const rapidjson::Value& in, std::string_view method, std::string_view capability,
             rapidjson::Document::AllocatorType& alloc, rapidjson::Value* out) {
   if (in.IsString()) {
-    std::string s(in.GetString(), in.GetStringLength());
-    s = ReplaceAll(ReplaceAll(std::move(s), "${method}", method), "${capability}", capability);
-    out->SetString(s.data(), static_cast<rapidjson::SizeType>(s.size()), alloc);
+    const std::string_view s(in.GetString(), in.GetStringLength());
+    std::string filled, error;
+    const bool ok =
+        text::HasPlaceholders(s) && text::Fill(
+                                        s,
+                                        [&](std::string_view name) -> std::optional<std::string> {
+                                          if (name == "method") return std::string(method);
+                                          if (name == "capability") return std::string(capability);
+                                          return text::Placeholder(name);
+                                        },
+                                        &filled, &error);
+    if (!ok) filled = s;
+    out->SetString(filled.data(), static_cast<rapidjson::SizeType>(filled.size()), alloc);
   } else if (in.IsObject()) {
     out->SetObject();
     for (const auto& m : in.GetObject()) {

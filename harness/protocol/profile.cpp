@@ -9,6 +9,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/versioning.hpp"
+#include "harness/text/template.hpp"
 
 namespace fakehost::protocol {
 namespace {
@@ -315,14 +316,15 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
     CheckWording wording;
     wording.text.assign(text->GetString(), text->GetStringLength());
     if (section) wording.section.assign(section->GetString(), section->GetStringLength());
-    for (std::size_t open = wording.text.find('{'); open != std::string::npos;
-         open = wording.text.find('{', open + 1)) {
-      std::size_t close = wording.text.find('}', open);
-      if (close == std::string::npos) return r.Fail(where + "/text", "an unclosed {");
-      std::string name = wording.text.substr(open + 1, close - open - 1);
-      bool known = name == "section";
-      for (const char* v : check.vars) known |= name == v;
-      if (!known) return r.Fail(where + "/text", "unknown placeholder {" + name + "}");
+    std::vector<text::Piece> pieces;
+    std::string syntax;
+    if (!text::Split(wording.text, &pieces, &syntax)) return r.Fail(where + "/text", syntax);
+    for (const text::Piece& piece : pieces) {
+      if (!piece.placeholder) continue;
+      bool known = piece.text == "section";
+      for (const char* v : check.vars) known |= piece.text == v;
+      if (!known)
+        return r.Fail(where + "/text", "unknown placeholder " + text::Placeholder(piece.text));
     }
     checks_.emplace(check.id, std::move(wording));
   }
@@ -330,40 +332,28 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
 }
 
 const CheckWording& Profile::Check(std::string_view id) const {
-  static const CheckWording missing{"(no wording for check {section})", ""};
+  static const CheckWording missing{"(no wording for check ${section})", ""};
   auto it = checks_.find(id);
   return it == checks_.end() ? missing : it->second;
 }
 
+// The loader let through only the names the check's engine passes (and section), so every name
+// is known; should the engine omit one, it shows as written rather than losing the message.
 std::string Profile::CheckMessage(
     std::string_view id,
     std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const {
   const CheckWording& wording = Check(id);
-  const std::string& text = wording.text;
-  std::string out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t open = text.find('{', at);
-    std::size_t close = open == std::string::npos ? open : text.find('}', open);
-    if (close == std::string::npos) break;
-    out.append(text, at, open - at);
-    std::string_view name(text.data() + open + 1, close - open - 1);
-    if (name == "section") {
-      out += wording.section;
-    } else {
-      bool found = false;
-      for (const auto& [key, value] : vars)
-        if (key == name) {
-          out += value;
-          found = true;
-          break;
-        }
-      if (!found) out.append(text, open, close - open + 1);
-    }
-    at = close + 1;
-  }
-  if (at < text.size()) out.append(text, at, std::string::npos);
-  return out;
+  std::string out, error;
+  const bool ok = text::Fill(
+      wording.text,
+      [&](std::string_view name) -> std::optional<std::string> {
+        if (name == "section") return wording.section;
+        for (const auto& [key, value] : vars)
+          if (key == name) return std::string(value);
+        return text::Placeholder(name);
+      },
+      &out, &error);
+  return ok ? out : wording.text;
 }
 
 Classified Profile::Classify(const rapidjson::Value& message) const {

@@ -67,9 +67,10 @@ struct ManifestSpec {
 /// words every one (profile member "checks"), so a run of one protocol never quotes another's
 /// text or section numbers.
 struct EngineCheck {
-  const char* id;                 ///< "bad-reply-id"; several may share a finding's check id
-  std::vector<const char*> vars;  ///< "{frame}", "{id}", ... ({section} is always allowed)
-  bool length_prefixed_only;      ///< raised only by length-prefixed framing
+  const char* id;  ///< "bad-reply-id"; several may share a finding's check id
+  std::vector<const char*>
+      vars;  ///< "frame", "id", ... for ${frame}, ${id} (${section} is always allowed)
+  bool length_prefixed_only;  ///< raised only by length-prefixed framing
 };
 /// Every check wording the engine asks a profile for.
 const std::vector<EngineCheck>& EngineChecks();
@@ -163,8 +164,8 @@ class Profile {
 
   /// The wording of engine check `id` (one of EngineChecks()); the loader guarantees it exists.
   const CheckWording& Check(std::string_view id) const;
-  /// Check `id`'s sentence with each {name} replaced by its value from `vars` and {section} by
-  /// the check's section.
+  /// Check `id`'s sentence with each ${name} replaced by its value from `vars` and ${section} by
+  /// the check's section (text/template.hpp).
   std::string CheckMessage(
       std::string_view id,
       std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const;

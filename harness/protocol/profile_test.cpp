@@ -180,6 +180,7 @@ TEST(ProfileChecks, RimMessagesCiteTheirSections) {
             "5)");
   EXPECT_NE(EveryMessage(*p, {"before-handshake", {}, false}).find("rim.log"), std::string::npos);
   for (const EngineCheck& check : EngineChecks())
+    // No placeholder left, and none in the old "{name}" syntax, which is now plain text.
     EXPECT_EQ(EveryMessage(*p, check).find('{'), std::string::npos) << check.id;
 }
 
@@ -200,12 +201,21 @@ TEST(ProfileChecks, RefusesAProfileWithoutWordingForACheckTheEngineRaises) {
 TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
   rapidjson::Document doc;
   ASSERT_TRUE(json::Parse(ReadProfileText("schema/rim-v1/profile.json"), &doc).ok);
-  doc["checks"]["null-reply-id"]["text"].SetString("frame #{fram} has id null");
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #${fram} has id null");
   std::string error;
   EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
-  EXPECT_NE(error.find("/checks/null-reply-id/text: unknown placeholder {fram}"), std::string::npos)
+  EXPECT_NE(error.find("/checks/null-reply-id/text: unknown placeholder ${fram}"),
+            std::string::npos)
       << error;
-  doc["checks"]["null-reply-id"]["text"].SetString("frame #{frame} has id null");
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #${frame} has id null (${section");
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("/checks/null-reply-id/text: unterminated '${'"), std::string::npos)
+      << error;
+  doc["checks"]["null-reply-id"]["text"].SetString("frame #${frame} {has} id $${null}");
+  std::string loaded;
+  auto p = Profile::LoadText(json::ToCompact(doc), "p.json", &loaded);
+  ASSERT_TRUE(p) << loaded;
+  EXPECT_EQ(p->CheckMessage("null-reply-id", {{"frame", "3"}}), "frame #3 {has} id ${null}");
   doc["checks"].AddMember("nul-reply-id", rapidjson::Value(rapidjson::kObjectType),
                           doc.GetAllocator());
   EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));

@@ -11,6 +11,7 @@
 
 #include "harness/plugin/manifest.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/scenario/model.hpp"
 #include "harness/scenario/result.hpp"
 
 namespace fakehost::run {

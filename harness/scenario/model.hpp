@@ -15,22 +15,12 @@
 #include <vector>
 
 #include "harness/json/rapidjson.hpp"
+#include "harness/scenario/model_basics.hpp"
 
 namespace fakehost::scenario {
 
 using Ms = std::chrono::milliseconds;
 using JsonPtr = std::shared_ptr<const rapidjson::Document>;
-
-/// Where a thing was written: 1-based line and column.
-struct SourceLoc {
-  std::string file;
-  int line = 0;
-  int column = 0;
-  std::string ToString() const;  ///< "file:line:col"
-};
-
-enum class Level { kMust, kShould, kMay };
-const char* LevelName(Level level);  ///< "must", "should", "may"
 
 /// Which inbound frames a step is about. Exactly one of the selectors is set by the loader.
 struct Filter {

@@ -1,5 +1,7 @@
 #include "harness/scenario/result.hpp"
 
+#include "harness/scenario/model.hpp"
+
 namespace fakehost::scenario {
 
 // Each status once, in the enum's order (so a missing or doubled one cannot go unnoticed).

@@ -11,10 +11,12 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/scenario/model.hpp"
+#include "harness/scenario/model_basics.hpp"
 #include "harness/session/transcript.hpp"
 
 namespace fakehost::scenario {
+
+struct Scenario;  // model.hpp; only ResultFor reads one
 
 /// kSkip: not applicable (the plugin does not declare what the scenario is about).
 /// kUntested: applicable, but it needs a trigger the plugin's fakehost.yaml does not give.

@@ -2,6 +2,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/scenario/matcher_internal.hpp"
+#include "harness/text/template.hpp"
 
 namespace fakehost::scenario {
 namespace {
@@ -21,56 +22,27 @@ bool ValidPath(std::string_view path) {
   return true;
 }
 
-// One piece of a template string: literal text, or a variable path.
-struct Piece {
-  std::string_view text;
-  bool variable = false;
-};
-
-// Splits `text` into pieces; "$${" yields the literal "${". False with *error on bad syntax.
-bool Split(std::string_view text, std::vector<Piece>* pieces, std::string* error) {
-  std::size_t literal_start = 0, i = 0;
-  auto flush = [&](std::size_t end) {
-    if (end > literal_start) pieces->push_back({text.substr(literal_start, end - literal_start)});
-  };
-  while (i < text.size()) {
-    if (text.compare(i, 3, "$${") == 0) {
-      flush(i);
-      pieces->push_back({text.substr(i + 1, 2)});
-      i += 3;
-      literal_start = i;
-    } else if (text.compare(i, 2, "${") == 0) {
-      const std::size_t close = text.find('}', i + 2);
-      if (close == std::string_view::npos) {
-        *error = "unterminated '${' in \"" + std::string(text) + "\"";
-        return false;
-      }
-      const std::string_view path = text.substr(i + 2, close - i - 2);
-      if (!ValidPath(path)) {
-        *error = "bad variable name '" + std::string(path) + "' in \"" + std::string(text) +
-                 "\" (a dotted path of letters, digits, '_' and '-'; write $${ for a literal ${)";
-        return false;
-      }
-      flush(i);
-      pieces->push_back({path, true});
-      i = close + 1;
-      literal_start = i;
-    } else {
-      ++i;
+// Splits `text` with the shared tokenizer and checks each variable's name: a dotted path.
+bool SplitVariables(std::string_view text, std::vector<text::Piece>* pieces, std::string* error) {
+  if (!text::Split(text, pieces, error)) return false;
+  for (const text::Piece& piece : *pieces) {
+    if (piece.placeholder && !ValidPath(piece.text)) {
+      *error = "bad variable name '" + std::string(piece.text) + "' in \"" + std::string(text) +
+               "\" (a dotted path of letters, digits, '_' and '-'; write $${ for a literal ${)";
+      return false;
     }
   }
-  flush(text.size());
   return true;
 }
 
 bool SubstituteString(std::string_view text, const Lookup& lookup,
                       rapidjson::Document::AllocatorType& alloc, rapidjson::Value* out,
                       std::string* error) {
-  std::vector<Piece> pieces;
-  if (!Split(text, &pieces, error)) return false;
+  std::vector<text::Piece> pieces;
+  if (!SplitVariables(text, &pieces, error)) return false;
   std::string result;
-  for (const Piece& piece : pieces) {
-    if (!piece.variable) {
+  for (const text::Piece& piece : pieces) {
+    if (!piece.placeholder) {
       result += piece.text;
       continue;
     }
@@ -144,7 +116,7 @@ bool Substitute(const rapidjson::Value& in, const Lookup& lookup,
   return true;
 }
 
-bool HasVariables(std::string_view text) { return text.find("${") != std::string_view::npos; }
+bool HasVariables(std::string_view text) { return text::HasPlaceholders(text); }
 
 bool HasVariables(const rapidjson::Value& in) {
   if (in.IsString()) return HasVariables(internal::View(in));
@@ -162,8 +134,8 @@ bool HasVariables(const rapidjson::Value& in) {
 
 bool CheckTemplate(std::string_view text, std::string* error) {
   if (!HasVariables(text)) return true;
-  std::vector<Piece> pieces;
-  return Split(text, &pieces, error);
+  std::vector<text::Piece> pieces;
+  return SplitVariables(text, &pieces, error);
 }
 
 void CheckTemplates(const rapidjson::Value& value,

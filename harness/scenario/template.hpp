@@ -4,7 +4,9 @@
 // A string that is exactly one "${x}" becomes the looked-up value with its JSON type, so
 // `args: "${item.args}"` inserts an object and `id: "${n}"` an integer. Inside a longer string
 // the value is spliced in as text: strings raw, anything else as compact JSON. "$${" stands for
-// a literal "${". Only string values are templates; object keys are taken as written.
+// a literal "${". Only string values are templates; object keys are taken as written. The
+// syntax is text/template.hpp's, shared with every other template fakehost fills; what this
+// adds is the JSON types and names that are dotted paths.
 #pragma once
 
 #include <functional>

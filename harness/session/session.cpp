@@ -29,10 +29,6 @@ bool EndedBySignalStep(const process::StopResult& result,
 
 }  // namespace
 
-const char* DirectionArrow(Direction d) {
-  return d == Direction::kHostToPlugin ? "host → plugin" : "plugin → host";
-}
-
 Session::Session(const protocol::Profile& profile, const schema::FrameSchema* schema,
                  Options options)
     : profile_(profile),
