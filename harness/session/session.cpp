@@ -229,7 +229,7 @@ const PendingRequest* Session::RequestByFrame(std::size_t frame) const {
 std::string Session::StderrTail(std::size_t max_bytes) const {
   process::Child* child = transport_.child();
   if (!child) return {};
-  const std::string& text = child->stderr_text();
+  const std::string text = child->stderr_text();
   if (text.size() <= max_bytes) return text;
   return text.substr(text.size() - max_bytes);
 }

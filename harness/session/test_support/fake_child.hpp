@@ -50,7 +50,7 @@ class FakeChild : public process::Child {
   pid_t pid() const override { return 4242; }
   process::Clock::time_point started_at() const override { return started_; }
   const std::optional<process::ExitStatus>& exit_status() const override { return status_; }
-  const std::string& stderr_text() const override { return stderr_; }
+  std::string stderr_text() const override { return stderr_; }
   std::uint64_t stderr_dropped() const override { return 0; }
 
  private:
