@@ -60,7 +60,7 @@ void AddManifestCommands(CLI::App& app, Commands* commands);
 void AddSchemaCommands(CLI::App& app, Commands* commands);
 void AddInitCommand(CLI::App& app, Commands* commands);
 void AddCertifyCommands(CLI::App& app, Commands* commands);  ///< certify, certify merge, validate
-void AddReportCommands(CLI::App& app, Commands* commands);  ///< `report merge`
+void AddReportCommands(CLI::App& app, Commands* commands);   ///< `report merge`
 void AddFuzzCommand(CLI::App& app, Commands* commands);
 void AddScenarioCommands(CLI::App& app, Commands* commands);
 
