@@ -153,6 +153,7 @@ int Certify(CertifyFlags f, const Context& ctx) {
     return kBadInput;
   auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
   if (!profile) return kBadInput;
+  f.protocol = profile->name();  // a profile given by path is named by its name from here on
   auto frame_schema = LoadFrameSchema(*profile, err);
   if (!profile->schema_path().empty() && !frame_schema) return kBadInput;
   std::unique_ptr<schema::FrameSchema> candidate;
@@ -165,7 +166,7 @@ int Certify(CertifyFlags f, const Context& ctx) {
   std::vector<std::pair<std::string, std::string>> reports;
   if (!ParseReports(f.reports, &reports, err)) return kBadInput;
 
-  std::string suite = f.suite.empty() ? ctx.data_dir + "/scenarios/" + f.protocol : f.suite;
+  std::string suite = f.suite.empty() ? StandardSuite(ctx.data_dir, *profile) : f.suite;
   std::vector<scenario::Scenario> scenarios;
   std::vector<std::string> errors;
   if (!run::LoadSuite(suite, *profile, &scenarios, &errors)) {
@@ -278,6 +279,21 @@ int Merge(const MergeFlags& f, const Context& ctx) {
 }
 
 }  // namespace
+
+bool IsCertifyMatrix(const std::string& path) {
+  certify::Matrix m;
+  std::string error;
+  return certify::ReadJsonMatrix(path, &m, &error);
+}
+
+int CertifyMerge(const std::vector<std::string>& inputs, const std::vector<std::string>& reports,
+                 const std::string& out_dir, const Context& ctx) {
+  MergeFlags f;
+  f.inputs = inputs;
+  f.reports = reports;
+  f.out_dir = out_dir;
+  return Merge(f, ctx);
+}
 
 void AddCertifyCommands(CLI::App& app, Commands* commands) {
   auto cf = std::make_shared<CertifyFlags>();

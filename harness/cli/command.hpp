@@ -40,7 +40,15 @@ using Commands = std::vector<Command>;
 /// binary, else the source tree it was built from (data_dir.hpp).
 std::string DataDir();
 
-/// The profile `<data_dir>/schema/<name>/profile.json`, or null with a message on `err` (an
+/// A protocol given as a path to its profile.json (it has a '/' or ends in .json), not a name.
+bool IsProfilePath(const std::string& name);
+
+/// The profile's standard suite: X/scenarios/<name> beside a profile at X/schema/<name>/, when
+/// there is one (a copied data directory plays its own suite), else DATA_DIR/scenarios/<name>.
+std::string StandardSuite(const std::string& data_dir, const protocol::Profile& profile);
+
+/// The profile `<data_dir>/schema/<name>/profile.json` (or the profile at `name` when it is a
+/// path), or null with a message on `err` (an
 /// unknown protocol lists the known ones).
 std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, const std::string& name,
                                                std::ostream& err);
@@ -60,7 +68,13 @@ void AddManifestCommands(CLI::App& app, Commands* commands);
 void AddSchemaCommands(CLI::App& app, Commands* commands);
 void AddInitCommand(CLI::App& app, Commands* commands);
 void AddCertifyCommands(CLI::App& app, Commands* commands);  ///< certify, certify merge, validate
-void AddReportCommands(CLI::App& app, Commands* commands);   ///< `report merge`
+void AddReportCommands(CLI::App& app, Commands* commands);
+
+/// Whether `path` is a certify matrix (certify.json) rather than a run's report.json.
+bool IsCertifyMatrix(const std::string& path);
+/// `certify merge`: shard matrices into one, written to `out_dir` and every `reports` format.
+int CertifyMerge(const std::vector<std::string>& inputs, const std::vector<std::string>& reports,
+                 const std::string& out_dir, const Context& ctx);  ///< `report merge`
 void AddFuzzCommand(CLI::App& app, Commands* commands);
 void AddScenarioCommands(CLI::App& app, Commands* commands);
 

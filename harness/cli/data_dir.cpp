@@ -34,9 +34,27 @@ std::string DataDir() {
                         FAKEHOST_DATA_DIR);
 }
 
+bool IsProfilePath(const std::string& name) {
+  return name.find('/') != std::string::npos ||
+         (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
+}
+
+std::string StandardSuite(const std::string& data_dir, const protocol::Profile& profile) {
+  // X/schema/<p>/profile.json goes with X/scenarios/<p>: a copied data dir plays its own suite.
+  std::filesystem::path beside = std::filesystem::path(profile.dir()).parent_path().parent_path() /
+                                 "scenarios" / profile.name();
+  std::error_code ec;
+  if (std::filesystem::is_directory(beside, ec)) return beside.string();
+  return data_dir + "/scenarios/" + profile.name();
+}
+
 std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, const std::string& name,
                                                std::ostream& err) {
-  std::string path = data_dir + "/schema/" + name + "/profile.json";
+  std::string path = IsProfilePath(name) ? name : data_dir + "/schema/" + name + "/profile.json";
+  if (IsProfilePath(name) && !std::filesystem::exists(path)) {
+    err << "fakehost: no profile at " << path << "\n";
+    return nullptr;
+  }
   if (!std::filesystem::exists(path)) {
     err << "fakehost: " << UnknownProtocol(data_dir, name) << "\n";
     return nullptr;

@@ -27,7 +27,7 @@ int List(const ListFlags& f, const Context& ctx) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
-  std::string standard = ctx.data_dir + "/scenarios/" + f.protocol;
+  std::string standard = StandardSuite(ctx.data_dir, *profile);
   std::vector<scenario::Scenario> scenarios;
   std::vector<std::string> errors;
   bool ok =

@@ -22,10 +22,14 @@ struct MergeFlags {
   std::string out_dir = "reports/latest";
   bool fail_untested = false;
   bool no_color = false;
+  bool out_dir_given = false;
 };
 
 int Merge(const MergeFlags& f, const Context& ctx) {
   std::ostream& err = ctx.err;
+  // Certification matrices (`certify --shard K/N`) merge as matrices: one command joins both.
+  if (!f.inputs.empty() && IsCertifyMatrix(f.inputs.front()))
+    return CertifyMerge(f.inputs, f.reports, f.out_dir_given ? f.out_dir : "reports/certify", ctx);
   std::vector<run::ShardReport> shards;
   for (const std::string& path : f.inputs) {
     run::ShardReport shard{path, {}};
@@ -91,12 +95,15 @@ void AddReportCommands(CLI::App& app, Commands* commands) {
   report->require_subcommand(1);
   auto mf = std::make_shared<MergeFlags>();
   CLI::App* merge = report->add_subcommand(
-      "merge", "merge the report.json of every shard of a run into the run's reports");
+      "merge", "merge the report.json (or certify.json) of every shard into one run's reports");
   merge->add_option("reports", mf->inputs, "the shards' report.json files")->required();
   merge->add_option("--report", mf->reports,
                     "FORMAT=PATH, repeatable (json, junit, markdown, html)");
-  merge->add_option("--out", mf->out_dir,
-                    "directory for the merged report.json (default reports/latest)");
+  merge
+      ->add_option("--out", mf->out_dir,
+                   "directory for the merged report.json (default reports/latest; "
+                   "certify.json files: reports/certify)")
+      ->each([mf](const std::string&) { mf->out_dir_given = true; });
   merge->add_flag("--fail-untested", mf->fail_untested,
                   "a scenario left untested (a trigger is missing) fails the run");
   merge->add_flag("--no-color", mf->no_color, "no ANSI colours on the console");

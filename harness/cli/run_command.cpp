@@ -88,7 +88,7 @@ int Run(const RunFlags& f, const Context& ctx) {
     err << "fakehost: " << shard_error << "\n";
     return kBadInput;
   }
-  std::string standard = ctx.data_dir + "/scenarios/" + f.protocol;
+  std::string standard = StandardSuite(ctx.data_dir, *profile);
   std::vector<std::string> suites = run::SuiteDirs(f.suites, standard);
   std::string suite = suites.front();
   std::vector<scenario::Scenario> scenarios;
@@ -294,7 +294,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   auto rf = std::make_shared<RunFlags>();
   CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
   run->add_option("--protocol,-p", rf->protocol,
-                  "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
+                  "rim-v1, flash-v1 or a profile.json path (default: detected from --plugin)");
   run->add_option("--plugin", rf->plugin_dir, "plugin directory (with its manifest)");
   run->add_option("argv", rf->argv, "after --: a bare executable and its arguments");
   run->add_option(

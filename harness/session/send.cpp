@@ -140,15 +140,28 @@ std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms del
   TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, "raw", bytes, bytes.size());
   if (!note.empty()) entry.notes.push_back(std::move(note));
   std::size_t index = Record(std::move(entry));
+  writing_raw_ = true;
   for (std::size_t at = 0; at < bytes.size(); at += chunk) {
     if (at > 0 && delay.count() > 0) RunFor(delay);
     if (gone() || InterruptFlag().load()) break;  // nobody reads the rest
-    Write(bytes.substr(at, chunk), index);
+    WriteNow(bytes.substr(at, chunk), index);
   }
+  writing_raw_ = false;
+  std::vector<std::pair<std::string, std::size_t>> held;
+  held.swap(held_writes_);
+  for (auto& [held_bytes, frame] : held) WriteNow(std::move(held_bytes), frame);
   return index;
 }
 
 void Session::Write(std::string bytes, std::size_t frame) {
+  if (writing_raw_) {
+    held_writes_.emplace_back(std::move(bytes), frame);
+    return;
+  }
+  WriteNow(std::move(bytes), frame);
+}
+
+void Session::WriteNow(std::string bytes, std::size_t frame) {
   process::Child* child = transport_.child();
   if (!child) return;
   child->Write(std::move(bytes), options_.write_cap, [this, frame](process::WriteOutcome out) {

@@ -205,7 +205,11 @@ class Session {
            bool deliberately_invalid);
   void AfterHandshake(const rapidjson::Value& reply);
   bool AcceptedAsRequest(const rapidjson::Value& frame) const;
+  /// Writes a frame's bytes, or holds them while a raw write is under way (SendRawChunked), so
+  /// that an answer the fake host gives meanwhile never lands inside the raw bytes: a host
+  /// writes one frame at a time.
   void Write(std::string bytes, std::size_t frame);
+  void WriteNow(std::string bytes, std::size_t frame);
 
   // --- recording ------------------------------------------------------------------------------
   /// An entry stamped now, its text capped at Options::transcript_text_cap.
@@ -238,6 +242,8 @@ class Session {
   bool drained_ = false;  // the plugin exited and its output had time to drain
   bool handshake_answered_ = false;
   bool shutdown_sent_ = false;
+  bool writing_raw_ = false;  // SendRawChunked is writing: other writes wait in held_writes_
+  std::vector<std::pair<std::string, std::size_t>> held_writes_;  // bytes, frame
   std::string handshake_key_;  // IdKey of the handshake request
   bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;

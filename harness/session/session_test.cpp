@@ -188,6 +188,27 @@ TEST(Session, AnswersAPluginRequestAsTheFakeHostOnStdin) {
   EXPECT_EQ(rig.Checks(), Checks{});
 }
 
+// A host writes one frame at a time: an answer the fake host gives while a raw frame is being
+// written in pieces waits until the last piece is out, never lands inside it.
+TEST(Session, AnAnswerGivenDuringAChunkedWriteFollowsTheWholeWrite) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(kRimAccepted);
+  ASSERT_TRUE(rig.Until([&] { return rig.session().handshake_answered(); }));
+  std::size_t before = rig.child().stdin_bytes().size();
+  rig.Push(R"({"jsonrpc":"2.0","id":"log-1","method":"rim.log",)"
+           R"("params":{"level":"info","message":"mid-write"}})");
+  std::string raw = wire::Encode(wire::Framing::kLengthPrefixed,
+                                 R"({"jsonrpc":"2.0","method":"rim.heartbeat.tick"})");
+  rig.session().SendRawChunked(raw, 3, Ms(1), "in pieces");
+  ASSERT_TRUE(rig.Until([&] { return rig.child().stdin_bytes().size() > before + raw.size(); }));
+  std::string written = rig.child().stdin_bytes().substr(before);
+  EXPECT_EQ(written.substr(0, raw.size()), raw) << "the raw frame went out whole, first";
+  EXPECT_EQ(written.substr(raw.size()),
+            wire::Encode(wire::Framing::kLengthPrefixed,
+                         R"({"jsonrpc":"2.0","id":"log-1","result":{"ok":true}})"));
+}
+
 TEST(Session, AHeldMethodIsLeftForTheScenarioToAnswer) {
   Rig rig("rim-v1");
   rig.session().host().Hold("rim.log");
