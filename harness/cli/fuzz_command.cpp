@@ -1,6 +1,7 @@
 // `fakehost fuzz`: generates sessions from the protocol's profile and schema, plays them against
 // one plugin, and writes each finding as a shrunk scenario that `fakehost run --suite` replays.
 #include <algorithm>
+#include <iomanip>
 #include <optional>
 
 #include "harness/cli/cli.hpp"
@@ -41,8 +42,10 @@ void Summarise(const fuzz::FuzzResult& r, const FuzzFlags& f, std::ostream& out)
   const fuzz::FuzzStats& s = r.stats;
   double secs = s.fuzz_ms / 1000;
   out << "\nfakehost fuzz: " << s.sessions << " sessions in " << Seconds(s.fuzz_ms) << " ("
-      << (secs > 0 ? static_cast<double>(s.sessions) / secs : 0) << " sessions/s), " << s.plays
-      << " plays, " << s.execs << " host writes; seed " << f.seed << "\n";
+      << std::fixed << std::setprecision(1)
+      << (secs > 0 ? static_cast<double>(s.sessions) / secs : 0) << std::defaultfloat
+      << " sessions/s), " << s.plays << " plays, " << s.execs << " host writes; seed " << f.seed
+      << "\n";
   if (r.issues.empty()) out << "no findings\n";
   for (const fuzz::Issue& i : r.issues) {
     out << (i.flaky ? "FLAKY " : "FOUND ") << i.finding.rule << " ["

@@ -466,13 +466,6 @@ Plan Generate(const Catalog& c, const protocol::Profile& profile, std::uint64_t 
     }
   }
   if (terminal) plan.actions.push_back(RawFault(c, profile, rng, true, false, &raw_id));
-  if (triggered) {
-    // The host answers the plugin's own calls the moment they arrive, even between the pieces
-    // of a frame it is writing in chunks (Session::SendRawChunked runs events meanwhile), which
-    // corrupts the host's own framing: no split writes while the plugin may be calling.
-    for (Action& a : plan.actions)
-      if (a.chunk > 0) a.chunk = 0, a.delay_ms = 0, a.what = "frame written whole";
-  }
   if (triggered && rng.Chance(50)) {
     // The plugin's own calls answered otherwise: an error or another valid answer. Never
     // answering them ("hold") is left out: the trigger's own answer is then not owed, may come
