@@ -52,33 +52,14 @@ int Merge(const MergeFlags& f, const Context& ctx) {
   merged.protocol_title = profile ? profile->title() : merged.protocol;
 
   std::vector<std::unique_ptr<report::Reporter>> files;
-  files.push_back(report::MakeJsonReporter(f.out_dir + "/report.json"));
-  for (const auto& spec : f.reports) {
-    auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-      err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
-      return kBadInput;
-    }
-    auto reporter = report::MakeFileReporter(spec.substr(0, eq), spec.substr(eq + 1), &error);
-    if (!reporter) {
-      err << "fakehost: --report " << spec << ": " << error << "\n";
-      return kBadInput;
-    }
-    files.push_back(std::move(reporter));
-  }
+  if (!MakeReporters(f.out_dir, f.reports, "", &files, err)) return kBadInput;
 
   auto console = report::MakeConsoleReporter(
       ctx.out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
   console->RunStarting(merged);
   for (const auto& s : merged.scenarios) console->ScenarioEnded(s);
   console->RunEnded(merged, &error);
-  bool written = true;
-  for (auto& r : files) {
-    if (!r->RunEnded(merged, &error)) {
-      err << "fakehost: " << error << "\n";
-      written = false;
-    }
-  }
+  bool written = WriteReports(files, merged, err);
   // As the unsharded run: a scenario error, or a shard that was interrupted, is exit 3.
   bool interrupted =
       std::any_of(merged.scenarios.begin(), merged.scenarios.end(), [](const auto& s) {

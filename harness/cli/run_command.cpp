@@ -68,8 +68,26 @@ bool WriteBaseline(const std::string& path, const run::RunReport& report,
       path, run::WriteExpectedFailures(report.scenarios, ids, expect.strict, header), error);
 }
 
-int Run(const RunFlags& f, const Context& ctx) {
-  std::ostream& out = ctx.out;
+// Everything one run settles before it plays, in the order it is settled.
+struct RunPlan {
+  std::unique_ptr<protocol::Profile> profile;
+  std::unique_ptr<schema::FrameSchema> frame_schema;
+  std::vector<std::string> suites;
+  std::vector<scenario::Scenario> scenarios;  ///< every scenario of the suites
+  std::vector<const scenario::Scenario*> selected;
+  int shard = 0, shards = 0;  ///< 0: not sharded
+  bool manifest_selected = false;
+  run::ExpectedFailures baseline;
+  run::ApplyOptions expect;
+  std::vector<std::unique_ptr<report::Reporter>> files;
+  plugin::ManifestCheck check;
+  std::optional<scenario::ScenarioResult> manifest_result;
+  scenario::PluginTarget plugin;
+  run::RunOptions options;
+};
+
+// The profile, the suites and the selection (sharded), and the known-failure baseline.
+int LoadScenarios(const RunFlags& f, const Context& ctx, RunPlan* p) {
   std::ostream& err = ctx.err;
   for (const std::string& kv : f.env) {
     if (kv.find('=') == std::string::npos || kv.front() == '=') {
@@ -77,115 +95,90 @@ int Run(const RunFlags& f, const Context& ctx) {
       return kBadInput;
     }
   }
-  auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
-  if (!profile) return kBadInput;
-  auto frame_schema = LoadFrameSchema(*profile, err);
-  if (!profile->schema_path().empty() && !frame_schema) return kBadInput;
-
-  int shard = 0, shards = 0;  // 0: not sharded
-  std::string shard_error;
-  if (!f.shard.empty() && !run::ParseShard(f.shard, &shard, &shards, &shard_error)) {
-    err << "fakehost: " << shard_error << "\n";
+  p->profile = LoadProfile(ctx.data_dir, f.protocol, err);
+  if (!p->profile) return kBadInput;
+  p->frame_schema = LoadFrameSchema(*p->profile, err);
+  if (!p->profile->schema_path().empty() && !p->frame_schema) return kBadInput;
+  std::string error;
+  if (!f.shard.empty() && !run::ParseShard(f.shard, &p->shard, &p->shards, &error)) {
+    err << "fakehost: " << error << "\n";
     return kBadInput;
   }
-  std::string standard = StandardSuite(ctx.data_dir, *profile);
-  std::vector<std::string> suites = run::SuiteDirs(f.suites, standard);
-  std::string suite = suites.front();
-  std::vector<scenario::Scenario> scenarios;
+  std::string standard = StandardSuite(ctx.data_dir, *p->profile);
+  p->suites = run::SuiteDirs(f.suites, standard);
   std::vector<std::string> errors;
-  if (!run::LoadSuites(suites, standard, *profile, &scenarios, &errors)) {
+  if (!run::LoadSuites(p->suites, standard, *p->profile, &p->scenarios, &errors)) {
     for (const auto& e : errors) err << e << "\n";
     err << "fakehost: the suite has errors; nothing was run\n";
     return kBadInput;
   }
   // manifest/loads-in-host heads the suite of a plugin that has a manifest: it is played here,
   // before anything is spawned, not by the interpreter.
-  if (!f.plugin_dir.empty()) scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
-  auto selected = run::Select(scenarios, {f.only, f.skip, f.tags, f.skip_tags});
-  if (selected.empty()) {
-    err << "fakehost: no scenario selected (" << scenarios.size() << " in " << suite
+  if (!f.plugin_dir.empty())
+    p->scenarios.insert(p->scenarios.begin(), run::ManifestScenario(*p->profile));
+  p->selected = run::Select(p->scenarios, {f.only, f.skip, f.tags, f.skip_tags});
+  if (p->selected.empty()) {
+    err << "fakehost: no scenario selected (" << p->scenarios.size() << " in " << p->suites.front()
         << "); check --only/--skip/--tag/--skip-tag\n";
     return kBadInput;
   }
   // A shard plays its part of the selection; the manifest check, and a refused manifest's
   // report, belong to shard 1 alone, so that merged shards count it once.
-  if (shards > 0) {
-    std::size_t all = selected.size();
-    selected = run::Shard(selected, shard, shards);
-    if (selected.empty())
+  if (p->shards > 0) {
+    std::size_t all = p->selected.size();
+    p->selected = run::Shard(p->selected, p->shard, p->shards);
+    if (p->selected.empty())
       err << "fakehost: shard " << f.shard << " holds none of the " << all
           << " selected scenarios (more shards than scenarios)\n";
   }
-  bool manifest_here = shard <= 1;
-  bool manifest_selected =
-      !f.plugin_dir.empty() && !selected.empty() && selected.front() == &scenarios.front();
-  if (manifest_selected) selected.erase(selected.begin());
-  run::ExpectedFailures baseline;
-  run::ApplyOptions expect{f.strict, run::TodayUtc()};
+  p->manifest_selected =
+      !f.plugin_dir.empty() && !p->selected.empty() && p->selected.front() == &p->scenarios.front();
+  if (p->manifest_selected) p->selected.erase(p->selected.begin());
+  p->expect = {f.strict, run::TodayUtc()};
   std::vector<scenario::LoadError> baseline_errors;
-  if (!f.expected_failures.empty() &&
-      !run::LoadExpectedFailures(f.expected_failures, scenarios, &baseline, &baseline_errors)) {
+  if (!f.expected_failures.empty() && !run::LoadExpectedFailures(f.expected_failures, p->scenarios,
+                                                                 &p->baseline, &baseline_errors)) {
     for (const auto& e : baseline_errors) err << e.ToString() << "\n";
     err << "fakehost: " << f.expected_failures << " has errors; nothing was run\n";
     return kBadInput;
   }
+  return kOk;
+}
 
-  // Report destinations are checked before anything runs.
-  std::vector<std::unique_ptr<report::Reporter>> files;
-  files.push_back(report::MakeJsonReporter(f.out_dir + "/report.json"));
-  for (const auto& spec : f.reports) {
-    auto eq = spec.find('=');
-    std::string format = spec.substr(0, eq);
-    if (eq == std::string::npos || eq + 1 == spec.size()) {
-      err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
-      return kBadInput;
-    }
-    std::string error;
-    auto reporter = report::MakeFileReporter(format, spec.substr(eq + 1), &error);
-    if (!reporter) {
-      err << "fakehost: --report " << spec << ": " << error << "\n";
-      return kBadInput;
-    }
-    files.push_back(std::move(reporter));
-  }
-  if (!f.transcripts_dir.empty())
-    files.push_back(report::MakeTranscriptsReporter(f.transcripts_dir));
-
-  // The manifest as the real host reads it. A refused one is the plugin's failure: nothing
-  // else runs, since its host would never start it.
-  plugin::ManifestCheck check;
-  std::optional<scenario::ScenarioResult> manifest_result;
+// The manifest as the real host reads it, and the plugin to spawn. A refused manifest is the
+// plugin's failure (nothing else runs, since its host would never start it); an entrypoint that
+// cannot be run is bad input (exit 2, nothing to run), even where the manifest check lists it.
+int ResolveTarget(const RunFlags& f, const Context& ctx, RunPlan* p) {
+  std::ostream& err = ctx.err;
+  const protocol::Profile& profile = *p->profile;
+  plugin::ManifestCheck& check = p->check;
   if (!f.plugin_dir.empty()) {
     auto m0 = std::chrono::steady_clock::now();
-    check = plugin::CheckManifest(*profile, f.plugin_dir);
+    check = plugin::CheckManifest(profile, f.plugin_dir);
     if (!check.readable) {
       err << "fakehost: " << check.error << "\n";
       return kBadInput;
     }
-    if (manifest_selected || (!check.loads && manifest_here))
-      manifest_result = run::ManifestResult(
-          *profile, check,
+    if (p->manifest_selected || (!check.loads && p->shard <= 1))
+      p->manifest_result = run::ManifestResult(
+          profile, check,
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - m0).count());
   }
-
-  run::PluginSpec plugin_spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
-  scenario::PluginTarget plugin;
-  std::string error;
-  // An entrypoint that cannot be run is bad input (exit 2, nothing to run), even where the
-  // manifest check also lists it; any other refusal is the plugin's failure.
   auto refused_for = [&](std::string_view rule) {
     return std::any_of(check.problems.begin(), check.problems.end(),
-                       [&](const plugin::ManifestProblem& p) { return p.rule == rule; });
+                       [&](const plugin::ManifestProblem& m) { return m.rule == rule; });
   };
   bool unrunnable = !check.loads && !refused_for("entrypoint-inside") &&
                     (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));
+  std::string error;
   if (check.loads || f.plugin_dir.empty() || unrunnable) {
-    if (!run::ResolvePlugin(*profile, plugin_spec, &plugin, &error)) {
+    run::PluginSpec spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
+    if (!run::ResolvePlugin(profile, spec, &p->plugin, &error)) {
       err << "fakehost: " << error << "\n";
       return kBadInput;
     }
   } else {
-    plugin.dir = f.plugin_dir;
+    p->plugin.dir = f.plugin_dir;
   }
   if (!check.loads && check.manifest && !unrunnable) {
     auto text = [&](const std::string& pointer) {
@@ -193,99 +186,108 @@ int Run(const RunFlags& f, const Context& ctx) {
           pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
       return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
     };
-    plugin.id = text(profile->manifest().id);
-    plugin.version = text(profile->manifest().version);
+    p->plugin.id = text(profile.manifest().id);
+    p->plugin.version = text(profile.manifest().version);
   }
-
   protocol::LimitsSpec limits;
-  if (!protocol::ResolveLimits(profile->limits(), f.limit_cpu, f.limit_memory, &limits, &error)) {
+  if (!protocol::ResolveLimits(profile.limits(), f.limit_cpu, f.limit_memory, &limits, &error)) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
-  plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
-
-  run::RunOptions options;
-  options.jobs =
+  p->plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
+  run::RunOptions& o = p->options;
+  o.jobs =
       f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  options.repeat = f.repeat;
-  options.play.strict = f.strict;
-  options.play.interrupted = &session::InterruptFlag();
-  if (!f.timeout.empty() && !scenario::ParseDuration(f.timeout, &options.play.timeout, &error)) {
+  o.repeat = f.repeat;
+  o.play.strict = f.strict;
+  o.play.interrupted = &session::InterruptFlag();
+  if (!f.timeout.empty() && !scenario::ParseDuration(f.timeout, &o.play.timeout, &error)) {
     err << "fakehost: --timeout: " << error << "\n";
     return kBadInput;
   }
+  return kOk;
+}
 
-  run::RunReport report;
-  report.tool_version = FAKEHOST_VERSION;
-  report.protocol = profile->name();
-  report.protocol_title = profile->title();
-  report.suite = suite;
-  if (run::SuiteVersion v; run::ReadSuiteVersion(suite, &v, &error))
-    report.suite_version = v.digest;
-  report.suites = suites;
-  report.started_at = NowIso8601();
-  report.strict = f.strict;
-  report.jobs = options.jobs;
-  report.plugin = {plugin.id, plugin.version, plugin.dir, plugin.spawn.argv};
-
-  process::InitProcessEnvironment();
-  session::InstallInterruptHandlers();
-
+// Plays the selection (or, for a refused manifest, reports it not run), showing each result
+// on the console as the report will have it.
+void Play(const RunFlags& f, const Context& ctx, RunPlan* p, run::RunReport* report) {
   auto console = report::MakeConsoleReporter(
-      out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
-  console->RunStarting(report);
+      ctx.out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
+  console->RunStarting(*report);
   auto t0 = std::chrono::steady_clock::now();
-  if (manifest_result) run::ApplyExpectedFailures(baseline, expect, &*manifest_result);
-  if (manifest_result) console->ScenarioEnded(*manifest_result);
-  if (!f.plugin_dir.empty() && !check.loads) {
-    for (const scenario::Scenario* s : selected) {
+  if (p->manifest_result) {
+    run::ApplyExpectedFailures(p->baseline, p->expect, &*p->manifest_result);
+    console->ScenarioEnded(*p->manifest_result);
+  }
+  if (!f.plugin_dir.empty() && !p->check.loads) {
+    for (const scenario::Scenario* s : p->selected) {
       scenario::ScenarioResult r = scenario::ResultFor(*s, scenario::Status::kNotRun);
       r.skip_reason = std::string("its host refuses this plugin's manifest (see ") +
                       run::kManifestScenarioId + ")";
       console->ScenarioEnded(r);
-      report.scenarios.push_back(std::move(r));
+      report->scenarios.push_back(std::move(r));
     }
   } else {
-    // The console shows each result as the report will have it.
     auto show = [&](const scenario::ScenarioResult& r) {
-      if (baseline.entries.empty()) return console->ScenarioEnded(r);
+      if (p->baseline.entries.empty()) return console->ScenarioEnded(r);
       scenario::ScenarioResult shown = r;
-      run::ApplyExpectedFailures(baseline, expect, &shown);
+      run::ApplyExpectedFailures(p->baseline, p->expect, &shown);
       console->ScenarioEnded(shown);
     };
-    report.scenarios =
-        run::RunScenarios(selected, *profile, frame_schema.get(), plugin, options, show);
+    report->scenarios = run::RunScenarios(p->selected, *p->profile, p->frame_schema.get(),
+                                          p->plugin, p->options, show);
   }
-  if (manifest_result) report.scenarios.insert(report.scenarios.begin(), *manifest_result);
+  if (p->manifest_result) report->scenarios.insert(report->scenarios.begin(), *p->manifest_result);
   // Whatever a plugin left reparented to us (every Child has killed its own enclosure by now)
   // is killed, and every zombie reaped, before the reports claim the run is over.
   process::SweepOrphans();
-  report.summary.duration_ms =
+  report->summary.duration_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  run::ApplyExpectedFailures(baseline, expect, &report.scenarios);
-  run::Summarise(&report);
-  console->RunEnded(report, &error);
+  run::ApplyExpectedFailures(p->baseline, p->expect, &report->scenarios);
+  run::Summarise(report);
+  std::string error;
+  console->RunEnded(*report, &error);
+}
 
-  bool written = true;
-  for (auto& r : files) {
-    if (!r->RunEnded(report, &error)) {
-      err << "fakehost: " << error << "\n";
-      written = false;
-    }
-  }
+int Run(const RunFlags& f, const Context& ctx) {
+  RunPlan p;
+  if (int rc = LoadScenarios(f, ctx, &p); rc != kOk) return rc;
+  // Report destinations are checked before anything runs.
+  if (!MakeReporters(f.out_dir, f.reports, f.transcripts_dir, &p.files, ctx.err)) return kBadInput;
+  if (int rc = ResolveTarget(f, ctx, &p); rc != kOk) return rc;
+
+  run::RunReport report;
+  report.tool_version = FAKEHOST_VERSION;
+  report.protocol = p.profile->name();
+  report.protocol_title = p.profile->title();
+  report.suite = p.suites.front();
+  std::string error;
+  if (run::SuiteVersion v; run::ReadSuiteVersion(report.suite, &v, &error))
+    report.suite_version = v.digest;
+  report.suites = p.suites;
+  report.started_at = NowIso8601();
+  report.strict = f.strict;
+  report.jobs = p.options.jobs;
+  report.plugin = {p.plugin.id, p.plugin.version, p.plugin.dir, p.plugin.spawn.argv};
+
+  process::InitProcessEnvironment();
+  session::InstallInterruptHandlers();
+  Play(f, ctx, &p, &report);
+
+  bool written = WriteReports(p.files, report, ctx.err);
   if (!f.write_expected_failures.empty() &&
-      !WriteBaseline(f.write_expected_failures, report, scenarios, expect, &error)) {
-    err << "fakehost: " << error << "\n";
+      !WriteBaseline(f.write_expected_failures, report, p.scenarios, p.expect, &error)) {
+    ctx.err << "fakehost: " << error << "\n";
     written = false;
   }
   if (!written || report.summary.errored > 0 || session::InterruptFlag().load())
     return kHarnessError;
-  if (shard > 1 && !f.plugin_dir.empty() && !check.loads) {
-    err << "fakehost: its host refuses this plugin's manifest (" << run::kManifestScenarioId
-        << " is reported by shard 1/" << shards << ")\n";
+  if (p.shard > 1 && !f.plugin_dir.empty() && !p.check.loads) {
+    ctx.err << "fakehost: its host refuses this plugin's manifest (" << run::kManifestScenarioId
+            << " is reported by shard 1/" << p.shards << ")\n";
     return kFailures;
   }
-  return Verdict(report, {f.fail_untested, shards > 0}, err);
+  return Verdict(report, {f.fail_untested, p.shards > 0}, ctx.err);
 }
 
 }  // namespace

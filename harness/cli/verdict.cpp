@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/cli/cli.hpp"
+#include "harness/report/reporter.hpp"
 #include "harness/run/manifest_scenario.hpp"
 
 namespace fakehost::cli {
@@ -27,6 +28,41 @@ int Verdict(const run::RunReport& report, const VerdictRules& rules, std::ostrea
     return kFailures;
   }
   return m.failed + m.stale > 0 ? kFailures : kOk;
+}
+
+bool MakeReporters(const std::string& out_dir, const std::vector<std::string>& specs,
+                   const std::string& transcripts_dir,
+                   std::vector<std::unique_ptr<report::Reporter>>* files, std::ostream& err) {
+  files->push_back(report::MakeJsonReporter(out_dir + "/report.json"));
+  for (const auto& spec : specs) {
+    auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
+      return false;
+    }
+    std::string error;
+    auto reporter = report::MakeFileReporter(spec.substr(0, eq), spec.substr(eq + 1), &error);
+    if (!reporter) {
+      err << "fakehost: --report " << spec << ": " << error << "\n";
+      return false;
+    }
+    files->push_back(std::move(reporter));
+  }
+  if (!transcripts_dir.empty()) files->push_back(report::MakeTranscriptsReporter(transcripts_dir));
+  return true;
+}
+
+bool WriteReports(const std::vector<std::unique_ptr<report::Reporter>>& files,
+                  const run::RunReport& report, std::ostream& err) {
+  bool written = true;
+  for (const auto& r : files) {
+    std::string error;
+    if (!r->RunEnded(report, &error)) {
+      err << "fakehost: " << error << "\n";
+      written = false;
+    }
+  }
+  return written;
 }
 
 }  // namespace fakehost::cli
