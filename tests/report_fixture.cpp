@@ -73,6 +73,7 @@ std::string HostileText() {
          "::error::injected\n<details open><summary>x</summary>";
 }
 
+// Over 60 lines: one result per status, every field a reporter reads, built in the open.
 run::RunReport ReportFixture(const std::string& hostile) {
   auto h = [&](const std::string& ordinary) { return hostile.empty() ? ordinary : hostile; };
   run::RunReport report;

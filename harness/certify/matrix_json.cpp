@@ -43,6 +43,7 @@ void WriteChanges(Writer& w, const char* key, const std::vector<Change>& changes
   w.EndArray();
 }
 
+// Over 60 lines: a row's keys one after another, in schema/certify.schema.json's order.
 void WriteRow(Writer& w, const Row& r, bool candidate) {
   w.StartObject();
   for (auto [k, v] : {std::pair<const char*, const std::string*>{"key", &r.key},
@@ -194,6 +195,7 @@ void ReadRow(Reader& rd, const rapidjson::Value& v, const std::string& at, Row* 
 
 }  // namespace
 
+// Over 60 lines: the matrix's keys one after another, in schema/certify.schema.json's order.
 std::string JsonMatrix(const Matrix& m) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);

@@ -63,6 +63,7 @@ std::string Totals_(const Matrix& m) {
 
 }  // namespace
 
+// Over 60 lines: the summary's sections in the order a reader sees them.
 std::string MarkdownMatrix(const Matrix& m) {
   std::string md = "## fakehost certify · " + Md(m.protocol) + "\n\n" + Md(Totals_(m)) + "\n\n";
   // Scenario columns are numbered, the ids listed below: a table of 40 ids would not fit.
@@ -125,6 +126,7 @@ std::string MarkdownMatrix(const Matrix& m) {
   return md;
 }
 
+// Over 60 lines: the JUnit elements one after another, in the dialect's order.
 std::string JUnitMatrix(const Matrix& m) {
   report::XmlWriter w;
   {

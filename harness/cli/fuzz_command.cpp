@@ -74,6 +74,7 @@ void Summarise(const fuzz::FuzzResult& r, const FuzzFlags& f, std::ostream& out)
     out << "replay: fakehost run --suite " << f.out_dir << " --plugin " << f.plugin_dir << "\n";
 }
 
+// Over 60 lines: the command's set-up, the run and its summary, in the order they happen.
 int Fuzz(FuzzFlags& f, const Context& ctx) {
   std::ostream& err = ctx.err;
   std::chrono::milliseconds budget, shrink;

@@ -396,6 +396,7 @@ Json FindHandshakeFragment(const std::vector<std::string>& fragment_dirs,
   return nullptr;
 }
 
+// Over 60 lines: the shape of a whole session in one place: handshake, body, ending.
 Plan Generate(const Catalog& c, const protocol::Profile& profile, std::uint64_t seed) {
   Rng rng(seed);
   Plan plan;

@@ -197,6 +197,7 @@ void Renderer::Handshake(const Plan& plan) {
   if (Owed(message)) pending_.emplace_back(name, method);
 }
 
+// Over 60 lines: one case per kind of action, each rendered as its scenario step.
 void Renderer::Act(const Action& a) {
   if (a.terminal) Sync();  // what was owed before the framing is lost is awaited first
   switch (a.kind) {

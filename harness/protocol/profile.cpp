@@ -156,6 +156,8 @@ std::unique_ptr<Profile> Profile::LoadText(std::string_view text, const std::str
   return profile;
 }
 
+// Over 60 lines: it reads the profile's members one after another, each in a few lines, so a
+// profile's shape can be checked against this one function.
 bool Profile::Init(const std::string& path, std::string* error) {
   error->clear();
   Reader r(path, error);

@@ -147,6 +147,8 @@ void ExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
   w.EndObject();
 }
 
+// Over 60 lines: a result's keys one after another, in the contract's order
+// (schema/report.schema.json).
 void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   w.StartObject();
   Key(w, "id");
@@ -241,6 +243,7 @@ class JsonReporter : public Reporter {
 
 }  // namespace
 
+// Over 60 lines: the report's top-level keys one after another, in the contract's order.
 std::string JsonReport(const run::RunReport& r) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);

@@ -270,6 +270,7 @@ std::string CodeSpan(std::string_view text) {
   return ticks + (pad ? " " : "") + body + (pad ? " " : "") + ticks;
 }
 
+// Over 60 lines: the summary's sections in the order a reader sees them.
 std::string MarkdownReport(const run::RunReport& report) {
   const run::Summary& m = report.summary;
   bool bad = m.failed > 0 || m.errored > 0 || m.stale > 0;

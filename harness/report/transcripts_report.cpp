@@ -23,6 +23,7 @@ bool IsFrame(const session::TranscriptEntry& e) {
                         e.kind == "invalid");
 }
 
+// Over 60 lines: a transcript entry's keys one after another, in the line's order.
 std::string Line(const session::TranscriptEntry& e) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);

@@ -27,6 +27,7 @@ bool ValidFragmentName(std::string_view name) {
 
 namespace internal {
 
+// Over 60 lines: every top-level key of a scenario file, in the format's order, each a few lines.
 void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenario* out) {
   file_ = file;
   out->loc = {file, 1, 1};

@@ -136,6 +136,7 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
   return ok;
 }
 
+// Over 60 lines: each of send_raw's keys with the check that keeps a malformed one out.
 bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
   if (!body.value.IsMap()) {
     Error(body.value.Mark(), "send_raw takes a map: {text: ...} or {hex: ...}");
@@ -215,6 +216,7 @@ bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
   return ok;
 }
 
+// Over 60 lines: one branch per filter kind and per key a filter takes, each with its error.
 bool Reader::ReadFilter(const Entry& body, const Scope& scope, Filter* out) {
   if (!body.value.IsMap()) {
     Error(body.value.Mark(), body.key +

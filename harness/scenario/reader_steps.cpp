@@ -82,6 +82,7 @@ void Reader::Steps(const YamlNode& list, Scope* scope, std::vector<Step>* out) {
   --depth_;
 }
 
+// Over 60 lines: one branch per step kind, each handing its body to its own reader.
 void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out) {
   if (!node.IsMap()) {
     Error(node.Mark(), "a step must be a map with one step key, e.g. '- send: {...}'" +

@@ -5,6 +5,7 @@
 
 namespace fakehost::scenario::player {
 
+// Over 60 lines: the wait, the match, and each way an expectation can miss, worded apart.
 bool Player::DoExpect(const Step& step, const Expect& expect) {
   Checked(step);
   Patterns patterns;

@@ -6,6 +6,8 @@
 
 namespace fakehost::scenario::player {
 
+// Over 60 lines: a trigger's request, the id, the deadline and the padding, applied in the order
+// the frame needs them.
 bool Player::DoSend(const Step& step, const Send& send) {
   rapidjson::Document msg;
   std::string error;

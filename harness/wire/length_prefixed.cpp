@@ -38,6 +38,7 @@ bool LengthPrefixedDecoder::HeaderComplete(std::vector<Event>* out) {
   return true;
 }
 
+// Over 60 lines: the decoder's whole state machine in one loop, so each byte's state is visible.
 void LengthPrefixedDecoder::Feed(std::string_view bytes, std::vector<Event>* out) {
   if (stopped_) {
     discarded_ += bytes.size();
