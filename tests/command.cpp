@@ -12,6 +12,7 @@
 
 namespace fakehost::testing {
 
+// Over 60 lines: fork, pipes, exec and the reading of both outputs, kept together.
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
                          std::chrono::milliseconds interrupt_after, int interrupts) {
   CommandResult result;

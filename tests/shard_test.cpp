@@ -87,6 +87,7 @@ void PrintTo(const SuiteCase& c, std::ostream* os) { *os << c.fixture; }
 
 class ShardedRun : public ::testing::TestWithParam<SuiteCase> {};
 
+// Over 60 lines: the whole run, the three shards, the merge and the comparison, in order.
 TEST_P(ShardedRun, ThreeShardsMergeIntoTheReportOfTheWholeRun) {
   const SuiteCase& c = GetParam();
   std::string dir = MakeTempDir();

@@ -119,6 +119,7 @@ void PlayOne(const scenario::Scenario& s, const protocol::Profile& profile,
 
 }  // namespace
 
+// Over 60 lines: the pool's set-up, its workers and the rows' completion, which share state.
 std::vector<Row> Certify(const std::vector<std::string>& dirs,
                          const std::vector<const scenario::Scenario*>& selected,
                          const protocol::Profile& profile, const schema::FrameSchema* schema,

@@ -298,6 +298,7 @@ const std::vector<std::pair<std::string, Json>>& BoundaryValues() {
   return kValues;
 }
 
+// Over 60 lines: the catalogue reads the profile and the schema's entries one kind at a time.
 bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& schema,
                   Json handshake_fragment, std::vector<std::string> triggers, Catalog* out,
                   std::string* error) {

@@ -318,6 +318,7 @@ Json JsonFromText(std::string_view text) {
   return MakeJson(std::move(d));
 }
 
+// Over 60 lines: one case per kind of mutation, each applied to its place in the message.
 rapidjson::Document ApplyMutations(const rapidjson::Value& message,
                                    const std::vector<Mutation>& mutations) {
   rapidjson::Document d;

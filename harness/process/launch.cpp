@@ -162,6 +162,8 @@ void KillAndReap(pid_t pid) {
 
 }  // namespace
 
+// Over 60 lines: the spawn's steps (pipes, process group, limits, exec) in the order the kernel
+// needs them.
 bool Launch(const std::string& executable, const SpawnSpec& spec, const std::string& cwd,
             const Enclosure& enclosure, Launched* out, std::string* error) {
   Fd in_read, in_write, out_read, out_write, err_read, err_write;

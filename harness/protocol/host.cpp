@@ -111,6 +111,8 @@ bool HostResponder::Builtin(std::string_view name, const rapidjson::Value* param
   return true;
 }
 
+// Over 60 lines: the fake host's decision in the order a real host makes it (held, scripted,
+// capability, rate limit, defaults).
 HostResponder::Answer HostResponder::Decide(std::string_view method, const rapidjson::Value* params,
                                             Clock::time_point now) {
   Answer a;

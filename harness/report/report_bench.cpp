@@ -65,6 +65,7 @@ bool Load(const std::string& chromium, const std::string& file, const std::strin
 
 }  // namespace
 
+// Over 60 lines: the benchmark's cases registered one after another.
 int main(int argc, char** argv) {
   std::size_t scenarios = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 200;
   std::size_t frames = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 30;

@@ -37,6 +37,7 @@ bool DecodeHex(std::string_view text, std::string* out, std::size_t* bad) {
 
 }  // namespace
 
+// Over 60 lines: each of send's keys (id modes, trigger, padding, deadline) with its check.
 bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, bool notify,
                       Send* out) {
   if (!body.value.IsMap()) {

@@ -145,6 +145,7 @@ std::string ContextToPointer(const std::vector<std::string>& context) {
   return pointer;
 }
 
+// Over 60 lines: one pass over valijson's errors that keeps the deepest per pointer, in order.
 std::vector<Violation> TargetViolations(const std::vector<RawError>& errors,
                                         const rapidjson::Value& frame) {
   std::vector<Item> items;
