@@ -139,21 +139,10 @@ class ConsoleReporter : public Reporter {
         out_ << " (stop: " << r.exit.stop_stage << ", " << Duration(r.exit.stop_ms) << ")";
       out_ << "\n";
     }
-    if (!r.stderr_tail.empty()) {
-      std::string tail = r.stderr_tail;
-      std::size_t lines = 0, at = tail.size();
-      while (at > 0 && lines < 6) {
-        at = tail.rfind('\n', at - 1);
-        if (at == std::string::npos) {
-          at = 0;
-          break;
-        }
-        ++lines;
-      }
-      std::istringstream in(tail.substr(at));
+    if (std::string last = StderrLastLines(r.stderr_tail); !last.empty()) {
       out_ << "  stderr (last lines):\n";
-      for (std::string line; std::getline(in, line);)
-        if (!line.empty()) out_ << "    | " << Safe(line) << "\n";
+      std::istringstream in(last);
+      for (std::string line; std::getline(in, line);) out_ << "    | " << Safe(line) << "\n";
     }
   }
 
@@ -168,19 +157,8 @@ class ConsoleReporter : public Reporter {
     if (begin > 0) out_ << " (last " << end - begin + 1 << " of " << r.transcript.size() << ")";
     out_ << ":\n";
     for (std::size_t i = begin; i <= end; ++i) {
-      const auto& e = r.transcript[i];
       bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
-      char t[32];
-      std::snprintf(t, sizeof t, "%8.1f ms", e.t_ms);
-      out_ << (mark ? "  ▶ " : "    ") << "#" << i << " " << t << "  "
-           << session::DirectionArrow(e.direction) << "  " << e.kind;
-      if (!e.method.empty()) out_ << " " << Safe(e.method);
-      if (!e.id.empty()) out_ << " id " << Safe(e.id);
-      if (e.kind == "raw" || e.kind == "oversized" || e.kind == "truncated")
-        out_ << "  (" << e.size << " bytes)\n";
-      else
-        out_ << "  " << Safe(std::string_view(e.text).substr(0, 160))
-             << (e.text.size() > 160 ? "…" : "") << "\n";
+      out_ << (mark ? "  ▶ " : "    ") << Safe(FrameLine(r.transcript[i], i)) << "\n";
     }
   }
 
