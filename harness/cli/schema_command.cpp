@@ -1,4 +1,5 @@
 #include "harness/cli/schema_command.hpp"
+#include "harness/protocol/host_frame.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -49,7 +50,7 @@ std::vector<HostFrameCase> ProfileHostFrames(const protocol::Profile& profile) {
   std::vector<HostFrameCase> out;
   auto add = [&](std::string label, std::string answers, rapidjson::Document message) {
     out.push_back(
-        {std::move(label), std::move(answers), session::HostFrame(profile, std::move(message))});
+        {std::move(label), std::move(answers), protocol::HostFrame(profile, std::move(message))});
   };
   for (const char* name : {"default", "teardown", "after_refusal"})
     if (const auto* seq = profile.StopSequence(name))
@@ -121,7 +122,7 @@ std::vector<HostFrameCase> SuiteHostFrames(const std::string& suite_dir,
       }
       out.push_back({sc.id + " (" + step.loc.ToString().substr(step.loc.file.rfind('/') + 1) +
                          "): " + send->method,
-                     "", session::HostFrame(profile, std::move(message))});
+                     "", protocol::HostFrame(profile, std::move(message))});
     });
   }
   return out;

@@ -1,6 +1,7 @@
 // Session generation. Every choice draws from one Rng seeded per session, in a fixed order, so
 // the same seed gives the same plan; nothing here looks at what a plugin answered.
 #include "harness/fuzz/generator.hpp"
+#include "harness/protocol/host_frame.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -104,7 +105,7 @@ std::string FrameText(const protocol::Profile& profile, const Value& message, co
   rapidjson::Document d;
   d.CopyFrom(message, d.GetAllocator());
   if (id) d.AddMember("id", Value(*id, d.GetAllocator()), d.GetAllocator());
-  return json::ToCompact(session::HostFrame(profile, std::move(d)));
+  return json::ToCompact(protocol::HostFrame(profile, std::move(d)));
 }
 
 // Faults in the bytes: the framing honest but the payload not, or the framing itself broken.

@@ -1,6 +1,7 @@
 // Rendering a Plan as scenario YAML. Each step is one line of flow-style JSON (JSON is YAML), so
 // the text is exact about types (1 vs "1"), needs no YAML quoting rules, and diffs line by line.
 #include "harness/fuzz/plan.hpp"
+#include "harness/protocol/host_frame.hpp"
 
 #include <algorithm>
 #include <map>
@@ -106,7 +107,7 @@ class Renderer {
   bool Owed(const rapidjson::Document& message) const {
     rapidjson::Document copy;
     copy.CopyFrom(message, copy.GetAllocator());
-    rapidjson::Document frame = session::HostFrame(profile_, std::move(copy));
+    rapidjson::Document frame = protocol::HostFrame(profile_, std::move(copy));
     protocol::Classified c = profile_.Classify(frame);
     if (c.kind != protocol::MessageKind::kRequest || !c.id) return false;
     json::IdKind k = json::ClassifyId(c.id);

@@ -47,7 +47,7 @@ struct PlayOptions {
   const std::atomic<bool>* interrupted = nullptr;
 };
 
-/// The message a `send`/`notify` step sends, before the profile's envelope (HostFrame):
+/// The message a `send`/`notify` step sends, before the profile's envelope (protocol::HostFrame):
 /// id (`auto_id` when the step leaves it to the host), method, params with variables filled
 /// in by `lookup`. False with `*error` when a variable is unknown.
 bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::Value& auto_id,

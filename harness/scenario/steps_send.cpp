@@ -1,4 +1,5 @@
 // Steps that send: send, send_raw, answer.
+#include "harness/protocol/host_frame.hpp"
 #include "harness/scenario/player.hpp"
 
 #include "harness/json/json.hpp"
@@ -50,7 +51,7 @@ bool Player::DoSend(const Step& step, const Send& send) {
                         rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
                         msg.GetAllocator());
   }
-  msg = session::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
+  msg = protocol::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
   auto& fa = msg.GetAllocator();  // the frame's allocator: `a` went with the old document
   if (send.pad_to) {
     // Grow one string so the payload is exactly pad_to bytes: each 'x' adds one byte.

@@ -5,6 +5,8 @@
 #include "harness/session/interrupt.hpp"
 #include "harness/session/session.hpp"
 
+#include "harness/protocol/host_frame.hpp"
+
 namespace fakehost::session {
 namespace {
 
@@ -16,36 +18,9 @@ bool EchoableId(json::IdKind k) {
 
 }  // namespace
 
-rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Document message) {
-  // The envelope members first, so transcripts read like the spec's examples.
-  rapidjson::Document frame;
-  frame.SetObject();
-  auto& a = frame.GetAllocator();
-  for (const auto& m : profile.host_members().GetObject())
-    if (!json::Find(message, std::string_view(m.name.GetString(), m.name.GetStringLength())))
-      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
-  if (message.IsObject())
-    for (auto& m : message.GetObject())
-      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
-  protocol::Classified c = profile.Classify(frame);
-  const rapidjson::Value* members = profile.request_members();
-  if (c.kind != MessageKind::kRequest || !members) return frame;
-  for (const auto& m : members->GetObject()) {
-    std::string_view name(m.name.GetString(), m.name.GetStringLength());
-    if (json::Find(frame, name)) continue;  // a scenario's own value wins
-    rapidjson::Value v;
-    if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}")
-      v.SetInt64(static_cast<std::int64_t>(profile.DeadlineFor(c.method).count()));
-    else
-      v.CopyFrom(m.value, a);
-    frame.AddMember(rapidjson::Value(m.name, a), v, a);
-  }
-  return frame;
-}
-
 std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid,
                           const std::string& answers) {
-  rapidjson::Document frame = HostFrame(profile_, std::move(message));
+  rapidjson::Document frame = protocol::HostFrame(profile_, std::move(message));
   protocol::Classified c = profile_.Classify(frame);
   if (c.kind == MessageKind::kResponse) c.method = answers;  // routes to <method>.response
   std::string payload = json::ToCompact(frame);

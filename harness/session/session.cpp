@@ -1,4 +1,5 @@
 #include "harness/session/session.hpp"
+#include "harness/protocol/host_frame.hpp"
 
 #include <fcntl.h>
 
@@ -162,7 +163,7 @@ std::vector<process::StopStep> Session::StopPlan(const std::vector<protocol::Sto
         rapidjson::Document message;
         message.SetObject();
         message.AddMember("method", Str(s.method, message.GetAllocator()), message.GetAllocator());
-        rapidjson::Document note = HostFrame(profile_, std::move(message));
+        rapidjson::Document note = protocol::HostFrame(profile_, std::move(message));
         std::string payload = json::ToCompact(note);
         TranscriptEntry entry =
             NewEntry(Direction::kHostToPlugin, "notification", payload, payload.size());

@@ -70,11 +70,6 @@ struct Inbound {
   bool echoes_noise = false;
 };
 
-/// The frame the host sends for `message`: the profile's envelope members, the message, and
-/// for requests the profile's request members (Flash: deadline_ms). Session::Send uses it, and
-/// so does `fakehost schema check` to certify the host's frames.
-rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Document message);
-
 class Session {
  public:
   struct Options {
@@ -244,7 +239,7 @@ class Session {
   bool shutdown_sent_ = false;
   bool writing_raw_ = false;  // SendRawChunked is writing: other writes wait in held_writes_
   std::vector<std::pair<std::string, std::size_t>> held_writes_;  // bytes, frame
-  std::string handshake_key_;  // IdKey of the handshake request
+  std::string handshake_key_;                                     // IdKey of the handshake request
   bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;
   std::uint64_t inbox_released_ = 0;

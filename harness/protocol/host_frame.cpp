@@ -1,0 +1,34 @@
+#include "harness/protocol/host_frame.hpp"
+
+#include "harness/json/json.hpp"
+
+namespace fakehost::protocol {
+
+rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Document message) {
+  // The envelope members first, so transcripts read like the spec's examples.
+  rapidjson::Document frame;
+  frame.SetObject();
+  auto& a = frame.GetAllocator();
+  for (const auto& m : profile.host_members().GetObject())
+    if (!json::Find(message, std::string_view(m.name.GetString(), m.name.GetStringLength())))
+      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  if (message.IsObject())
+    for (auto& m : message.GetObject())
+      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  Classified c = profile.Classify(frame);
+  const rapidjson::Value* members = profile.request_members();
+  if (c.kind != MessageKind::kRequest || !members) return frame;
+  for (const auto& m : members->GetObject()) {
+    std::string_view name(m.name.GetString(), m.name.GetStringLength());
+    if (json::Find(frame, name)) continue;  // a scenario's own value wins
+    rapidjson::Value v;
+    if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}")
+      v.SetInt64(static_cast<std::int64_t>(profile.DeadlineFor(c.method).count()));
+    else
+      v.CopyFrom(m.value, a);
+    frame.AddMember(rapidjson::Value(m.name, a), v, a);
+  }
+  return frame;
+}
+
+}  // namespace fakehost::protocol
