@@ -3,27 +3,21 @@
 #include <cmath>
 
 #include "harness/certify/writers.hpp"
+
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
+#include "harness/report/json_writer.hpp"
 #include "harness/report/text.hpp"
 
 namespace fakehost::certify {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using report::jsonw::Writer;
 
-void Str(Writer& w, std::string_view s) {
-  std::string valid = report::ValidUtf8(s);
-  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
-}
-void Key(Writer& w, const char* k) { w.Key(k); }
-void Ms(Writer& w, double ms) { w.Double(std::isfinite(ms) ? std::round(ms * 1000) / 1000 : 0); }
-void Strings(Writer& w, const char* key, const std::vector<std::string>& list) {
-  Key(w, key);
-  w.StartArray();
-  for (const auto& s : list) Str(w, s);
-  w.EndArray();
-}
+using report::jsonw::Key;
+using report::jsonw::Ms;
+using report::jsonw::Str;
+using report::jsonw::Strings;
 
 void WriteChanges(Writer& w, const char* key, const std::vector<Change>& changes) {
   Key(w, key);

@@ -2,19 +2,17 @@
 // <script type="application/json"> element and drawn by an inline script with createElement and
 // textContent only, so plugin text is never parsed as HTML.
 #include "harness/json/rapidjson.hpp"
+
 #include "harness/report/html_assets.hpp"
+#include "harness/report/json_writer.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
 
 namespace fakehost::report {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void Str(Writer& w, std::string_view s) {
-  std::string valid = ValidUtf8(s);
-  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
-}
+using jsonw::Str;
+using jsonw::Writer;
 void Field(Writer& w, const char* k, std::string_view v) {
   w.Key(k);
   Str(w, v);

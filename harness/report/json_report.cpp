@@ -9,23 +9,19 @@
 #include <optional>
 
 #include "harness/json/rapidjson.hpp"
+
 #include "harness/report/causes.hpp"
+#include "harness/report/json_writer.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
 
 namespace fakehost::report {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void Str(Writer& w, std::string_view s) {
-  std::string valid = ValidUtf8(s);
-  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
-}
-void Key(Writer& w, const char* k) { w.Key(k); }
-// Microsecond precision, rounded (not truncated) so that a time read back from a report is
-// written again as the same number (report merge).
-void Ms(Writer& w, double ms) { w.Double(std::round(ms * 1000) / 1000); }
+using jsonw::Key;
+using jsonw::Ms;
+using jsonw::Str;
+using jsonw::Writer;
 
 void Failure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
   w.StartObject();

@@ -3,19 +3,17 @@
 #include <filesystem>
 
 #include "harness/json/rapidjson.hpp"
+
 #include "harness/report/excerpt.hpp"
+#include "harness/report/json_writer.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
 
 namespace fakehost::report {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
-
-void Str(Writer& w, std::string_view s) {
-  std::string valid = ValidUtf8(s);
-  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
-}
+using jsonw::Str;
+using jsonw::Writer;
 
 // Kinds whose text is a whole JSON value as it crossed the pipe; the others are bytes.
 bool IsFrame(const session::TranscriptEntry& e) {
