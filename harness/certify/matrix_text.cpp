@@ -16,29 +16,7 @@ using scenario::Status;
 std::string Md(std::string_view s) { return report::MarkdownText(s); }
 std::string Tty(std::string_view s) { return report::TerminalSafe(s); }
 
-const char* Mark(Status s) {
-  switch (s) {
-    case Status::kPass:
-      return "✅";
-    case Status::kFail:
-      return "❌";
-    case Status::kWarn:
-      return "⚠️";
-    case Status::kError:
-      return "💥";
-    case Status::kSkip:
-      return "➖";
-    case Status::kNotRun:
-      return "·";
-    case Status::kUntested:
-      return "❔";
-    case Status::kXfail:
-      return "🚧";
-    case Status::kStale:
-      return "🧹";
-  }
-  return "?";
-}
+const char* Mark(Status s) { return report::StatusIcon(s); }
 
 std::string Seconds(double ms) {
   if (!std::isfinite(ms) || ms < 0) ms = 0;

@@ -1,8 +1,9 @@
 // The command line: `fakehost run | list | lint | schema check | version`.
 //
-// Exit codes are a contract (DESIGN.md): 0 no failure; 1 at least one failure (a should-level
-// miss only under --strict); 2 bad input (flags, scenario, schema, plugin path), nothing run;
-// 3 the harness itself failed (or was interrupted). Only main() turns them into an exit.
+// Exit codes are a contract (docs/ARCHITECTURE.md): 0 no failure; 1 at least one failure (a
+// should-level miss only under --strict); 2 bad input (flags, scenario, schema, plugin path),
+// nothing run; 3 the harness itself failed (or was interrupted). Only main() turns them into
+// an exit.
 #pragma once
 
 #include <ostream>

@@ -68,6 +68,30 @@ std::string Clip(std::string_view s, std::size_t max) {
   return std::string(s.substr(0, cut)) + "…";
 }
 
+const char* StatusIcon(scenario::Status s) {
+  switch (s) {
+    case scenario::Status::kPass:
+      return "✅";
+    case scenario::Status::kFail:
+      return "❌";
+    case scenario::Status::kWarn:
+      return "⚠️";
+    case scenario::Status::kSkip:
+      return "⏭️";
+    case scenario::Status::kError:
+      return "💥";
+    case scenario::Status::kUntested:
+      return "🔶";
+    case scenario::Status::kXfail:
+      return "🚧";
+    case scenario::Status::kStale:
+      return "🧹";
+    case scenario::Status::kNotRun:
+      break;
+  }
+  return "⏹️";
+}
+
 std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
                       std::size_t payload_chars) {
   char t[48];

@@ -31,6 +31,10 @@ const scenario::Failure* Headline(const scenario::ScenarioResult& r, bool strict
 /// The transcript entries the failures point at, in order, without duplicates.
 std::vector<std::size_t> MarkedFrames(const scenario::ScenarioResult& r);
 
+/// The status's mark in Markdown and matrices: ✅ pass, ❌ fail, ⚠️ warn, ⏭️ not
+/// applicable, 💥 error, 🔶 untested, 🚧 xfail, 🧹 stale, ⏹️ not run.
+const char* StatusIcon(scenario::Status s);
+
 /// One transcript entry on one line, without the marker: "#3  12.0 ms  host → plugin  request
 /// rim.handshake id 1  {...}", the payload cut at `payload_chars` bytes.
 std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,

@@ -31,30 +31,6 @@ std::size_t LongestRun(std::string_view s, char c) {
   return best;
 }
 
-const char* Icon(Status s) {
-  switch (s) {
-    case Status::kPass:
-      return "✅";
-    case Status::kFail:
-      return "❌";
-    case Status::kWarn:
-      return "⚠️";
-    case Status::kSkip:
-      return "⏭️";
-    case Status::kError:
-      return "💥";
-    case Status::kUntested:
-      return "🔶";
-    case Status::kXfail:
-      return "🚧";
-    case Status::kStale:
-      return "🧹";
-    case Status::kNotRun:
-      break;
-  }
-  return "⏹️";
-}
-
 const char* Word(Status s) {
   switch (s) {
     case Status::kPass:
@@ -91,7 +67,7 @@ std::string CodeBlock(std::string_view text) {
 }
 
 void Scenario(std::string& md, const ScenarioResult& r) {
-  md += "#### " + std::string(Icon(r.status)) + " " + Word(r.status) + " " + CodeSpan(r.id) +
+  md += "#### " + std::string(StatusIcon(r.status)) + " " + Word(r.status) + " " + CodeSpan(r.id) +
         " — " + MarkdownText(Clip(r.title, 300)) + "\n\n";
   md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
         "): " + MarkdownText(Clip(r.requirement, 600)) + "<br>\n" + CodeSpan(r.loc.ToString()) +
@@ -310,11 +286,11 @@ std::string MarkdownReport(const run::RunReport& report) {
   for (const auto& s : report.scenarios) {
     if (s.status == Status::kUntested) {
       ++n_untested;
-      untested += "- " + std::string(Icon(s.status)) + " " + CodeSpan(s.id) + "\n\n" +
+      untested += "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(s.id) + "\n\n" +
                   CodeBlock(Clip(s.skip_reason, 1000)) + "\n";
     } else if (s.status == Status::kSkip || s.status == Status::kNotRun) {
       ++n_skipped;
-      skipped += "- " + std::string(Icon(s.status)) + " " + CodeSpan(s.id) + " — " +
+      skipped += "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(s.id) + " — " +
                  MarkdownText(Clip(SkipReason(s), 300)) + "\n";
     } else if (s.status == Status::kPass) {
       ++n_passed;

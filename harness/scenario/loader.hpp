@@ -1,4 +1,4 @@
-// Loading scenario files (DESIGN.md "Scenario files") into the model.
+// Loading scenario files (docs/ARCHITECTURE.md "Scenario files") into the model.
 //
 // Everything the format does not define is an error with file:line:col, never ignored: unknown
 // keys and step kinds, unknown matcher operators, duplicate keys, bad durations and levels. All

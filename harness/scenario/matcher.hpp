@@ -1,9 +1,9 @@
 // Matchers: does a JSON value the plugin sent fit a pattern written in a scenario?
 //
-// Semantics (DESIGN.md "Matchers"): objects match as subsets (members the pattern does not name
-// are ignored), arrays exactly (same length, element by element, each element a pattern), scalars
-// by JSON type and value: 1 is not 1.0, not true, not "1". An object whose keys all start with
-// '$' is an operator node; all its operators must hold:
+// Semantics (docs/ARCHITECTURE.md "Matchers"): objects match as subsets (members the pattern does
+// not name are ignored), arrays exactly (same length, element by element, each element a pattern),
+// scalars by JSON type and value: 1 is not 1.0, not true, not "1". An object whose keys all start
+// with '$' is an operator node; all its operators must hold:
 //   $type        a type name or a list of them: null boolean integer number string array object
 //                ("number" also accepts integers)
 //   $one_of      a list of patterns, any of which matches

@@ -33,8 +33,8 @@ struct Filter {
   };
   Kind kind = Kind::kAny;
   std::string name;
-  /// Matchers over parts of the frame (subset semantics, operators as in DESIGN.md). Any may be
-  /// null. `message` matches the whole frame.
+  /// Matchers over parts of the frame (subset semantics, operators as in docs/ARCHITECTURE.md). Any
+  /// may be null. `message` matches the whole frame.
   JsonPtr result, error, params, message;
 };
 
