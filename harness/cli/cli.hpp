@@ -1,4 +1,6 @@
-// The command line: `fakehost run | list | lint | schema check | version`.
+// The command line: `fakehost run | list | lint | init | manifest check | report merge |
+// schema check | schema diff | certify [merge] | validate | fuzz | scenario from-transcript`,
+// and `--version`. Each command is one file (command.hpp).
 //
 // Exit codes are a contract (docs/ARCHITECTURE.md): 0 no failure; 1 at least one failure (a
 // should-level miss only under --strict); 2 bad input (flags, scenario, schema, plugin path),
