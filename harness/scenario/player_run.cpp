@@ -161,8 +161,7 @@ void Player::Assemble() {
     result_.exit.at_ms = session_.ElapsedMs(st->at);
   }
   result_.transcript = session_.transcript();
-  result_.stderr_tail = session_.StderrTail(4096);
-  result_.stderr_bytes_dropped = session_.stderr_dropped();
+  result_.stderr_tail = session_.StderrTail(4096, &result_.stderr_bytes_dropped);
   if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
   // A scenario passes only if it checked something the plugin did.
   if (result_.status == Status::kPass && !untested_.empty()) {

@@ -227,11 +227,13 @@ const PendingRequest* Session::RequestByFrame(std::size_t frame) const {
   return correlator_.ByFrame(frame);
 }
 
-std::string Session::StderrTail(std::size_t max_bytes) const {
+std::string Session::StderrTail(std::size_t max_bytes, std::uint64_t* dropped) const {
   process::Child* child = transport_.child();
+  if (dropped) *dropped = child ? child->stderr_dropped() : 0;
   if (!child) return {};
   const std::string text = child->stderr_text();
   if (text.size() <= max_bytes) return text;
+  if (dropped) *dropped += text.size() - max_bytes;
   return text.substr(text.size() - max_bytes);
 }
 

@@ -166,7 +166,9 @@ class Session {
   bool gone() const;
   /// Why no more frames can arrive, or "" while they still can.
   std::string GoneReason() const;
-  std::string StderrTail(std::size_t max_bytes) const;
+  /// The last `max_bytes` of the plugin's stderr; `dropped` (when given) counts every byte
+  /// before them, both those the child never kept and those cut here.
+  std::string StderrTail(std::size_t max_bytes, std::uint64_t* dropped = nullptr) const;
   std::uint64_t stderr_dropped() const;
   double ElapsedMs(Clock::time_point at) const;
   Clock::time_point started_at() const { return started_; }

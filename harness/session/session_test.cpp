@@ -209,6 +209,17 @@ TEST(Session, AnAnswerGivenDuringAChunkedWriteFollowsTheWholeWrite) {
                          R"({"jsonrpc":"2.0","id":"log-1","result":{"ok":true}})"));
 }
 
+TEST(Session, KeepsTheEndOfStderrAndCountsEveryByteBeforeIt) {
+  Rig rig("rim-v1");
+  rig.child().PushStderr(std::string(10000, 'a') + "END\n");
+  ASSERT_TRUE(rig.Drain());
+  std::uint64_t dropped = 0;
+  std::string tail = rig.session().StderrTail(4096, &dropped);
+  EXPECT_EQ(tail.size(), 4096u);
+  EXPECT_EQ(tail.substr(tail.size() - 4), "END\n");
+  EXPECT_EQ(dropped, 10004u - 4096u) << "what the tail leaves out is counted, not lost silently";
+}
+
 TEST(Session, AHeldMethodIsLeftForTheScenarioToAnswer) {
   Rig rig("rim-v1");
   rig.session().host().Hold("rim.log");
