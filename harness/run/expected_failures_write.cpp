@@ -180,9 +180,9 @@ std::string WriteExpectedFailures(const std::vector<ScenarioResult>& results,
     }
     if (!written_globs.insert(glob).second) continue;
     // One entry applied to all of them: keep it. Else the first one's cause stands for all.
-    bool same = !cause.entry.empty() &&
-                std::all_of(covered.begin(), covered.end(),
-                            [&](const Cause* c) { return c->entry == cause.entry; });
+    const std::string& entry = cause.entry;  // (clang 14 captures no structured binding)
+    bool same = !entry.empty() && std::all_of(covered.begin(), covered.end(),
+                                              [&](const Cause* c) { return c->entry == entry; });
     Cause c = cause;
     if (!same) {
       c = Cause{std::to_string(covered.size()) + " scenarios fail; " + id + ": " + cause.reason, "",
