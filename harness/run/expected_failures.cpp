@@ -160,13 +160,9 @@ bool ParseExpectedFailures(std::string_view text, const std::string& file, Expec
 
 bool ReadExpectedFailures(const std::string& path, ExpectedFailures* out,
                           std::vector<LoadError>* errors) {
-  std::string text, error;
-  if (!json::ReadFileCapped(path, json::kInputFileCap, &text, &error)) {
-    if (error.rfind(path + ": ", 0) == 0) error.erase(0, path.size() + 2);  // named once
-    errors->push_back({scenario::SourceLoc{path, 0, 0}, error});
-    return false;
-  }
-  return ParseExpectedFailures(text, path, out, errors);
+  std::string text;
+  return scenario::ReadInputFile(path, &text, errors) &&
+         ParseExpectedFailures(text, path, out, errors);
 }
 
 bool CheckExpectedFailures(const ExpectedFailures& baseline,

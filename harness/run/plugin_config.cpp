@@ -148,12 +148,8 @@ bool ParsePluginConfig(std::string_view text, const std::string& file, PluginCon
 }
 
 bool ReadPluginConfig(const std::string& path, PluginConfig* out, std::vector<LoadError>* errors) {
-  std::string text, error;
-  if (!json::ReadFileCapped(path, json::kInputFileCap, &text, &error)) {
-    errors->push_back({SourceLoc{path, 0, 0}, error});
-    return false;
-  }
-  return ParsePluginConfig(text, path, out, errors);
+  std::string text;
+  return scenario::ReadInputFile(path, &text, errors) && ParsePluginConfig(text, path, out, errors);
 }
 
 bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& profile,

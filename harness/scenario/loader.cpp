@@ -205,15 +205,8 @@ bool LoadScenarioText(std::string_view yaml, const std::string& file, const std:
 
 bool LoadScenarioFile(const std::string& path, const std::string& id, const LoadContext& context,
                       Scenario* out, std::vector<LoadError>* errors) {
-  std::string text, error;
-  if (!json::ReadFileCapped(path, json::kInputFileCap, &text, &error)) {
-    LoadError e;  // built member by member: g++ 12 warns falsely on the nested braces
-    e.loc.file = path;
-    // ReadFileCapped's message starts with the path, which the LoadError prints already.
-    e.message = error.rfind(path + ": ", 0) == 0 ? error.substr(path.size() + 2) : error;
-    errors->push_back(std::move(e));
-    return false;
-  }
+  std::string text;
+  if (!ReadInputFile(path, &text, errors)) return false;
   return LoadScenarioText(text, path, id, context, out, errors);
 }
 

@@ -1,5 +1,7 @@
 #include "harness/scenario/yaml_json.hpp"
 
+#include "harness/json/text_file.hpp"
+
 #include <charconv>
 #include <cstdint>
 #include <memory>
@@ -285,6 +287,17 @@ bool ParseYamlToJson(std::string_view text, const std::string& file, rapidjson::
     where->tree_ = std::move(tree);
   }
   return parsed && errors->size() == before;
+}
+
+bool ReadInputFile(const std::string& path, std::string* text, std::vector<LoadError>* errors) {
+  std::string error;
+  if (json::ReadFileCapped(path, json::kInputFileCap, text, &error)) return true;
+  LoadError e;  // built member by member: g++ 12 warns falsely on the nested braces
+  e.loc.file = path;
+  // ReadFileCapped's message starts with the path, which the LoadError prints already.
+  e.message = error.rfind(path + ": ", 0) == 0 ? error.substr(path.size() + 2) : error;
+  errors->push_back(std::move(e));
+  return false;
 }
 
 }  // namespace fakehost::scenario

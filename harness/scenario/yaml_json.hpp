@@ -164,4 +164,9 @@ class YamlLocator {
 bool ParseYamlToJson(std::string_view text, const std::string& file, rapidjson::Document* out,
                      YamlLocator* where, std::vector<LoadError>* errors);
 
+/// Reads an input file (a scenario, a fragment, fakehost.yaml, a baseline) of at most
+/// json::kInputFileCap bytes into `text`. False with one LoadError that names the file once
+/// when it cannot be read, is not a regular file or is too large.
+bool ReadInputFile(const std::string& path, std::string* text, std::vector<LoadError>* errors);
+
 }  // namespace fakehost::scenario
