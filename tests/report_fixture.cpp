@@ -1,5 +1,7 @@
 #include "tests/report_fixture.hpp"
 
+#include <gtest/gtest.h>
+
 #include <regex>
 
 namespace fakehost::testing {
@@ -16,12 +18,13 @@ session::TranscriptEntry Frame(std::size_t i, Direction d, double t, std::string
   e.index = i;
   e.direction = d;
   e.t_ms = t;
-  e.kind = std::move(kind);
+  EXPECT_TRUE(session::ParseEntryKind(kind, &e.kind)) << kind;
   e.method = std::move(method);
   e.id = std::move(id);
   e.size = text.size();
   e.text = std::move(text);
-  if (e.kind != "raw" && e.kind != "not-json") e.schema_def = "Frame";
+  if (e.kind != session::EntryKind::kRaw && e.kind != session::EntryKind::kNotJson)
+    e.schema_def = "Frame";
   return e;
 }
 

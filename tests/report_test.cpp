@@ -12,6 +12,7 @@
 #include <regex>
 #include <sstream>
 
+#include "harness/json/rapidjson.hpp"
 #include "harness/report/reporter.hpp"
 #include "tests/report_fixture.hpp"
 
@@ -74,6 +75,44 @@ TEST(JsonReport, MatchesItsGoldenFile) {
 TEST(TranscriptsReport, MatchesItsGoldenFile) {
   ExpectGolden("handshake__accepts-offered-version.jsonl",
                report::TranscriptLines(ReportFixture().scenarios[1]));
+}
+
+// One serializer: the HTML report draws from the JSON report itself (with every transcript), and
+// a transcript line is the report's entry with the frame in place of its text.
+TEST(HtmlReport, EmbedsTheJsonReportItDraws) {
+  auto report = ReportFixture();
+  std::string html = report::HtmlReport(report);
+  std::string embedded =
+      report::ScriptSafeJson(report::JsonReport(report, report::Transcripts::kAll));
+  EXPECT_NE(html.find(">" + embedded + "</script>"), std::string::npos);
+  // A passing scenario's transcript is in the HTML's copy, not in report.json.
+  EXPECT_NE(embedded.find("\"status\":\"pass\""), std::string::npos);
+  EXPECT_LT(report::JsonReport(report).size(), embedded.size());
+}
+
+TEST(TranscriptsReport, WritesEachEntryWithTheJsonReportsKeys) {
+  auto report = ReportFixture();
+  rapidjson::Document json;
+  json.Parse(report::JsonReport(report).c_str());
+  ASSERT_FALSE(json.HasParseError());
+  const rapidjson::Value& entries = json["scenarios"][1]["transcript"];
+  std::istringstream lines(report::TranscriptLines(report.scenarios[1]));
+  std::string line;
+  rapidjson::SizeType n = 0;
+  for (; std::getline(lines, line); ++n) {
+    rapidjson::Document doc;
+    doc.Parse(line.c_str());
+    ASSERT_TRUE(doc.IsObject()) << line;
+    ASSERT_LT(n, entries.Size());
+    std::vector<std::string> keys, report_keys;
+    for (const auto& m : doc.GetObject())
+      if (m.name != "frame" && m.name != "raw_base64") keys.emplace_back(m.name.GetString());
+    for (const auto& m : entries[n].GetObject())
+      if (m.name != "text") report_keys.emplace_back(m.name.GetString());
+    EXPECT_EQ(keys, report_keys) << line;
+    EXPECT_TRUE(doc.HasMember("frame") != doc.HasMember("raw_base64")) << line;
+  }
+  EXPECT_EQ(n, entries.Size());
 }
 
 TEST(JUnitReport, WritesAFailureForAMissAndAnErrorForAHarnessError) {
@@ -257,7 +296,7 @@ TEST(GithubAnnotations, NameNoFileOutsideTheWorkspace) {
 run::RunReport StrayPrintReport() {
   auto report = ReportFixture();
   auto& r = report.scenarios[1];
-  r.transcript[2].kind = "oversized";
+  r.transcript[2].kind = session::EntryKind::kOversized;
   scenario::Failure step;
   step.check = "step";
   step.step = 2;

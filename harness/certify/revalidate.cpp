@@ -40,10 +40,9 @@ bool CheckLine(const schema::FrameSchema& candidate, std::string_view text, std:
     return false;
   }
   std::string kind = StringMember(doc, "kind");
-  const rapidjson::Value* validation = json::Find(doc, "validation");
-  // Only what the run's schema checked: a null validation is a frame sent deliberately invalid
-  // or one that is not a message at all.
-  if (!IsFrameKind(kind) || !validation || !validation->IsObject()) return true;
+  // Only what the run's schema checked: a frame without schema_def was sent deliberately invalid
+  // or is not a message at all.
+  if (!IsFrameKind(kind) || StringMember(doc, "schema_def").empty()) return true;
   const rapidjson::Value* frame = json::Find(doc, "frame");
   if (!frame) {
     ++counts->unchecked;  // clipped or summarised: only its base64 start was kept
@@ -77,7 +76,7 @@ void RevalidateTranscript(const schema::FrameSchema& candidate,
                           const std::vector<session::TranscriptEntry>& transcript,
                           const OnRejected& on_rejected, RevalidationCounts* counts) {
   for (const session::TranscriptEntry& e : transcript) {
-    if (!IsFrameKind(e.kind) || e.schema_def.empty()) continue;
+    if (!IsFrameKind(session::EntryKindName(e.kind)) || e.schema_def.empty()) continue;
     if (e.clipped || e.summarised) {
       ++counts->unchecked;
       continue;
@@ -89,7 +88,7 @@ void RevalidateTranscript(const schema::FrameSchema& candidate,
     }
     ++counts->checked;
     RejectedFrame r;
-    r.violations = Revalidate(candidate, e.kind, e.method, frame, &r.def);
+    r.violations = Revalidate(candidate, session::EntryKindName(e.kind), e.method, frame, &r.def);
     if (r.violations.empty()) continue;
     ++counts->rejected;
     r.index = e.index;

@@ -34,7 +34,7 @@ TranscriptEntry Entry(std::size_t index, Direction d, std::string kind, std::str
   TranscriptEntry e;
   e.index = index;
   e.direction = d;
-  e.kind = std::move(kind);
+  EXPECT_TRUE(session::ParseEntryKind(kind, &e.kind)) << kind;
   e.method = std::move(method);
   e.text = std::move(text);
   e.size = e.text.size();
@@ -134,7 +134,7 @@ TEST_F(TranscriptFile, OfflineRevalidationFindsTheSameFramesWithTheirLines) {
 
 TEST_F(TranscriptFile, ALineThatIsNotATranscriptEntryIsBadInputWithItsLine) {
   std::string path = (dir_ / "bad.jsonl").string();
-  std::ofstream(path) << "{\"index\":0,\"direction\":\"host-to-plugin\",\"validation\":null}\n"
+  std::ofstream(path) << "{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"raw\"}\n"
                       << "{\"frame\": 1}\n";
   auto s = Candidate();
   RevalidationCounts counts;

@@ -122,9 +122,10 @@ void Converter::Message(const Value& frame, Doc& step, const char* key) {
 void Converter::Host(const Doc& e) {
   std::string kind = e["kind"].GetString();
   const Value* frame = json::Find(e, "frame");
-  const Value* validation = json::Find(e, "validation");
-  bool invalid = validation && validation->IsObject() && json::Find(*validation, "valid") &&
-                 (*validation)["valid"].IsFalse();
+  // A frame the run's schema checked (schema_def) and rejected (violations).
+  const Value* violations = json::Find(e, "violations");
+  bool invalid =
+      json::Find(e, "schema_def") && violations && violations->IsArray() && !violations->Empty();
   if (frame && frame->IsObject() && kind == "notification") {
     std::string method = json::Find(*frame, "method") && (*frame)["method"].IsString()
                              ? (*frame)["method"].GetString()

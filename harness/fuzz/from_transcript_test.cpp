@@ -11,16 +11,16 @@ namespace {
 // A RIM session as `run --transcripts` writes it: handshake, a command, the plugin's own call
 // answered by the host, an odd raw write, an answer to nobody, and the shutdown.
 const char* kTranscript =
-    R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":1,"size":10,"frame":{"jsonrpc":"2.0","id":1,"method":"rim.handshake","params":{"protocolVersion":1}},"validation":{"schema_def":"rim.handshake.request","valid":true,"violations":[]}}
-{"index":1,"direction":"plugin-to-host","t_ms":3.2,"kind":"response","method":"rim.handshake","id":1,"size":10,"frame":{"jsonrpc":"2.0","id":1,"result":{"accepted":true,"protocolVersion":1,"pluginId":"x"}},"validation":null}
-{"index":2,"direction":"host-to-plugin","t_ms":4,"kind":"request","method":"rim.command.execute","id":"c-1","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","method":"rim.command.execute","params":{"commandId":""}},"validation":{"schema_def":"rim.command.execute.request","valid":false,"violations":[]}}
-{"index":3,"direction":"plugin-to-host","t_ms":5,"kind":"request","method":"rim.log","id":"call-1","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","method":"rim.log","params":{"level":"info","message":"m"}},"validation":null}
-{"index":4,"direction":"host-to-plugin","t_ms":5.5,"kind":"response","method":"rim.log","id":"call-1","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","result":{"ok":true}},"validation":null}
-{"index":5,"direction":"plugin-to-host","t_ms":6,"kind":"response","method":"rim.command.execute","id":"c-1","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","error":{"code":-32602,"message":"bad"}},"validation":null}
-{"index":6,"direction":"host-to-plugin","t_ms":7,"kind":"raw","size":3,"raw_base64":"AAEC","validation":null}
-{"index":7,"direction":"plugin-to-host","t_ms":8,"kind":"response","id":99,"size":10,"frame":{"jsonrpc":"2.0","id":99,"result":{}},"validation":null}
-{"index":8,"direction":"host-to-plugin","t_ms":9,"kind":"notification","method":"rim.shutdown","size":10,"frame":{"jsonrpc":"2.0","method":"rim.shutdown"},"validation":null}
-{"index":9,"direction":"plugin-to-host","t_ms":10,"kind":"notification","method":"rim.log","size":10,"frame":{"jsonrpc":"2.0","method":"rim.log","params":{}},"validation":null}
+    R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":"1","size":10,"frame":{"jsonrpc":"2.0","id":1,"method":"rim.handshake","params":{"protocolVersion":1}},"schema_def":"rim.handshake.request"}
+{"index":1,"direction":"plugin-to-host","t_ms":3.2,"kind":"response","method":"rim.handshake","id":"1","size":10,"frame":{"jsonrpc":"2.0","id":1,"result":{"accepted":true,"protocolVersion":1,"pluginId":"x"}}}
+{"index":2,"direction":"host-to-plugin","t_ms":4,"kind":"request","method":"rim.command.execute","id":"\"c-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","method":"rim.command.execute","params":{"commandId":""}},"schema_def":"rim.command.execute.request","violations":[{"pointer":"/params/commandId","message":"shorter than 1"}]}
+{"index":3,"direction":"plugin-to-host","t_ms":5,"kind":"request","method":"rim.log","id":"\"call-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","method":"rim.log","params":{"level":"info","message":"m"}}}
+{"index":4,"direction":"host-to-plugin","t_ms":5.5,"kind":"response","method":"rim.log","id":"\"call-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","result":{"ok":true}}}
+{"index":5,"direction":"plugin-to-host","t_ms":6,"kind":"response","method":"rim.command.execute","id":"\"c-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","error":{"code":-32602,"message":"bad"}}}
+{"index":6,"direction":"host-to-plugin","t_ms":7,"kind":"raw","size":3,"raw_base64":"AAEC"}
+{"index":7,"direction":"plugin-to-host","t_ms":8,"kind":"response","id":"99","size":10,"frame":{"jsonrpc":"2.0","id":99,"result":{}}}
+{"index":8,"direction":"host-to-plugin","t_ms":9,"kind":"notification","method":"rim.shutdown","size":10,"frame":{"jsonrpc":"2.0","method":"rim.shutdown"}}
+{"index":9,"direction":"plugin-to-host","t_ms":10,"kind":"notification","method":"rim.log","size":10,"frame":{"jsonrpc":"2.0","method":"rim.log","params":{}}}
 )";
 
 TEST(FromTranscript, TurnsHostFramesIntoStepsAndPluginFramesIntoLooseExpectations) {

@@ -72,7 +72,8 @@ scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& header) {
   play.timeout = options_.session_timeout;
   scenario::ScenarioResult r = scenario::Play(sc, profile_, schema_, plugin_, play);
   for (const auto& e : r.transcript)
-    stats_.execs += e.direction == session::Direction::kHostToPlugin && e.kind != "tally";
+    stats_.execs +=
+        e.direction == session::Direction::kHostToPlugin && e.kind != session::EntryKind::kTally;
   return r;
 }
 

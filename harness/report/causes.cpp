@@ -39,7 +39,8 @@ std::optional<std::size_t> FramingCheck(const ScenarioResult& r, bool truncated)
   for (std::size_t i = 0; i < r.failures.size(); ++i) {
     const Failure& f = r.failures[i];
     if (f.check != "framing" || !f.frame || f.harness_error) continue;
-    bool cut = *f.frame < r.transcript.size() && r.transcript[*f.frame].kind == "truncated";
+    bool cut = *f.frame < r.transcript.size() &&
+               r.transcript[*f.frame].kind == session::EntryKind::kTruncated;
     if (cut == truncated) return i;
   }
   return std::nullopt;

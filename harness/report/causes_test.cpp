@@ -41,7 +41,7 @@ ScenarioResult Result(std::vector<Failure> failures, std::vector<std::string> ki
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     session::TranscriptEntry e;
     e.index = i;
-    e.kind = kinds[i];
+    EXPECT_TRUE(session::ParseEntryKind(kinds[i], &e.kind)) << kinds[i];
     r.transcript.push_back(e);
   }
   return r;

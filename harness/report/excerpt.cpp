@@ -98,10 +98,12 @@ std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
   std::snprintf(t, sizeof t, "#%zu %8.1f ms  ", index, e.t_ms);
   std::string out = t;
   out += session::DirectionArrow(e.direction);
-  out += "  " + e.kind;
+  out += "  ";
+  out += session::EntryKindName(e.kind);
   if (!e.method.empty()) out += " " + e.method;
   if (!e.id.empty()) out += " id " + e.id;
-  if (e.kind == "raw" || e.kind == "oversized" || e.kind == "truncated")
+  if (e.kind == session::EntryKind::kRaw || e.kind == session::EntryKind::kOversized ||
+      e.kind == session::EntryKind::kTruncated)
     out += "  (" + std::to_string(e.size) + " bytes)";
   else
     out += "  " + Clip(e.text, payload_chars);

@@ -84,9 +84,10 @@ std::string_view HtmlScript() {
   'use strict';
   var t0 = performance.now();
   var data = JSON.parse(document.getElementById('fakehost-data').textContent);
-  var ORDER = {error: 0, fail: 1, stale: 1, warn: 2, xfail: 3, 'not-run': 4, skip: 5, pass: 6};
+  var ORDER = {error: 0, fail: 1, stale: 1, warn: 2, xfail: 3, untested: 4, 'not-run': 4, skip: 5,
+               pass: 6};
   var LABEL = {error: 'ERROR', fail: 'FAIL', warn: 'WARN', 'not-run': 'NOT RUN', skip: 'SKIP',
-               pass: 'PASS', xfail: 'XFAIL', stale: 'STALE'};
+               pass: 'PASS', xfail: 'XFAIL', stale: 'STALE', untested: 'UNTESTED'};
   var PROBLEM = {'not-json': 1, invalid: 1, oversized: 1, truncated: 1};
 
   function el(tag, cls, text) {
@@ -195,11 +196,12 @@ std::string_view HtmlScript() {
   }
 
   function body(d, s, i) {
+    s.transcript = s.transcript || [];
     var b = add(d, el('div', 'body'));
     var req = add(b, el('div', 'req'));
     add(req, el('strong', null, s.spec));
     add(req, document.createTextNode(' (' + s.level + '): ' + s.requirement));
-    add(b, el('div', 'loc', s.location));
+    add(b, el('div', 'loc', s.file));
     if (s.tags.length) {
       var tg = add(b, el('div', 'tags'));
       s.tags.forEach(function (t) { add(tg, el('span', null, t)); });
@@ -210,15 +212,16 @@ std::string_view HtmlScript() {
     var x = s.expected_failure;
     if (x)
       add(b, el('div', 'expected', (x.expired ? 'Expected failure (expired ' + x.until + ') ' :
-          'Expected failure ') + x.location + ' (' + x.id + '): ' + x.reason));
+          'Expected failure ') + x.file + ':' + x.line + ' (' + x.id + '): ' + x.reason));
     var marked = {};
     if (s.failures.length) {
       add(b, el('h3', null, 'Failures'));
       var ul = add(b, el('ul', 'failures'));
       s.failures.forEach(function (f) {
         var li = add(ul, el('li'));
-        add(li, el('span', 'mark m-' + f.level, '[' + f.level + ']'));
-        var where = f.check === 'step' ? 'step ' + f.step + ' ' + f.step_kind +
+        var level = f.harness_error ? 'error' : f.level;
+        add(li, el('span', 'mark m-' + level, '[' + level + ']'));
+        var where = f.check === 'step' ? 'step ' + f.step + (f.step_kind ? ' ' + f.step_kind : '') +
             (f.location ? ' (' + f.location + ')' : '') : f.check;
         add(li, document.createTextNode(where + ': ' + f.message));
         if (f.frame !== undefined) {
@@ -237,7 +240,7 @@ std::string_view HtmlScript() {
       add(b, el('pre', null, lastLines(s.stderr_tail, 40)));
     }
     if (s.transcript.length || s.exit.exited || s.exit.stop_stage) {
-      add(b, el('h3', null, 'Transcript (' + s.transcript.length +
+      add(b, el('h3', null, 'Transcript (' + s.frames +
           ' frames; click a frame for its JSON)'));
       add(b, sequence(s, i, marked));
     }
@@ -251,22 +254,22 @@ std::string_view HtmlScript() {
     add(names, el('span', null, 'host (fakehost)'));
     add(names, el('span', null, 'plugin'));
     s.transcript.forEach(function (e) {
-      var bad = marked[e.i];
+      var bad = marked[e.index];
       var problem = PROBLEM[e.kind] || (e.violations && e.violations.length);
-      var row = add(seq, el('div', 'frame ' + e.d + (bad ? ' bad' : '') + (problem ? ' problem' : '')));
-      row.id = 'frame-' + i + '-' + e.i;
-      add(row, el('div', 't', '+' + e.t.toFixed(1) + ' ms'));
+      var row = add(seq, el('div', 'frame ' + (e.direction === 'host-to-plugin' ? 'h2p' : 'p2h') + (bad ? ' bad' : '') + (problem ? ' problem' : '')));
+      row.id = 'frame-' + i + '-' + e.index;
+      add(row, el('div', 't', '+' + e.t_ms.toFixed(1) + ' ms'));
       var cell = add(row, el('div', 'cell'));
-      var label = (bad ? '▶ ' : '') + '#' + e.i + ' ' + e.kind + (e.method ? ' ' + e.method : '') +
+      var label = (bad ? '▶ ' : '') + '#' + e.index + ' ' + e.kind + (e.method ? ' ' + e.method : '') +
           (e.id !== undefined ? ' id ' + e.id : '') + '  · ' + e.size + ' B' +
           (e.clipped ? ' (clipped)' : '');
       add(cell, el('div', 'label', label)).title = label;
       add(cell, el('div', 'arrow'));
       (bad || []).forEach(function (f) {
-        add(cell, el('div', 'finding', '✗ [' + f.level + '] ' + f.message));
+        add(cell, el('div', 'finding', '✗ [' + (f.harness_error ? 'error' : f.level) + '] ' + f.message));
       });
       (e.violations || []).forEach(function (v) {
-        add(cell, el('div', 'finding', 'schema ' + (e.schema || '') + ' ' + (v.pointer || '(frame)') +
+        add(cell, el('div', 'finding', 'schema ' + (e.schema_def || '') + ' ' + (v.pointer || '(frame)') +
             ': ' + v.message));
       });
       (e.notes || []).forEach(function (n) { add(cell, el('div', 'note', n)); });

@@ -23,6 +23,11 @@ using jsonw::Ms;
 using jsonw::Str;
 using jsonw::Writer;
 
+// How an entry carries its payload: as text (the report, the HTML report's data), or for tools
+// that replay it as the frame itself, or its bytes in base64 when it was not a whole frame
+// (transcript files).
+enum class Payload { kText, kFrame };
+
 void Failure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
   w.StartObject();
   Key(w, "check");
@@ -62,7 +67,9 @@ void Failure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> c
   w.EndObject();
 }
 
-void Entry(Writer& w, const session::TranscriptEntry& e) {
+// Over 60 lines: an entry's keys one after another, in the contract's order (the report
+// schema's $defs/frame); only the payload's form differs between the two uses.
+void WriteEntry(Writer& w, const session::TranscriptEntry& e, Payload payload) {
   w.StartObject();
   Key(w, "index");
   w.Uint64(e.index);
@@ -71,7 +78,7 @@ void Entry(Writer& w, const session::TranscriptEntry& e) {
   Key(w, "t_ms");
   Ms(w, e.t_ms);
   Key(w, "kind");
-  Str(w, e.kind);
+  Str(w, session::EntryKindName(e.kind));
   if (!e.method.empty()) {
     Key(w, "method");
     Str(w, e.method);
@@ -82,8 +89,21 @@ void Entry(Writer& w, const session::TranscriptEntry& e) {
   }
   Key(w, "size");
   w.Uint64(e.size);
-  Key(w, "text");
-  Str(w, e.text);
+  rapidjson::Document frame;
+  if (payload == Payload::kText) {
+    Key(w, "text");
+    Str(w, e.text);
+  } else if (session::IsMessage(e.kind) && !e.clipped && !e.summarised &&
+             !frame
+                  .Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(
+                      e.text.data(), e.text.size())
+                  .HasParseError()) {
+    Key(w, "frame");
+    frame.Accept(w);
+  } else {
+    Key(w, "raw_base64");
+    Str(w, Base64(e.text));
+  }
   if (e.clipped) {
     Key(w, "clipped");
     w.Bool(true);
@@ -109,12 +129,7 @@ void Entry(Writer& w, const session::TranscriptEntry& e) {
     }
     w.EndArray();
   }
-  if (!e.notes.empty()) {
-    Key(w, "notes");
-    w.StartArray();
-    for (const auto& n : e.notes) Str(w, n);
-    w.EndArray();
-  }
+  if (!e.notes.empty()) jsonw::Strings(w, "notes", e.notes);
   w.EndObject();
 }
 
@@ -145,7 +160,7 @@ void ExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
 
 // Over 60 lines: a result's keys one after another, in the contract's order
 // (schema/report.schema.json).
-void Scenario(Writer& w, const scenario::ScenarioResult& r) {
+void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcripts) {
   w.StartObject();
   Key(w, "id");
   Str(w, r.id);
@@ -213,10 +228,10 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r) {
   bool detailed = r.status == scenario::Status::kFail || r.status == scenario::Status::kWarn ||
                   r.status == scenario::Status::kError || r.status == scenario::Status::kXfail ||
                   r.status == scenario::Status::kStale;
-  if (detailed) {
+  if (detailed || transcripts == Transcripts::kAll) {
     Key(w, "transcript");
     w.StartArray();
-    for (const auto& e : r.transcript) Entry(w, e);
+    for (const auto& e : r.transcript) WriteEntry(w, e, Payload::kText);
     w.EndArray();
     Key(w, "stderr_tail");
     Str(w, r.stderr_tail);
@@ -240,7 +255,7 @@ class JsonReporter : public Reporter {
 }  // namespace
 
 // Over 60 lines: the report's top-level keys one after another, in the contract's order.
-std::string JsonReport(const run::RunReport& r) {
+std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
@@ -253,6 +268,10 @@ std::string JsonReport(const run::RunReport& r) {
   w.EndObject();
   Key(w, "protocol");
   Str(w, r.protocol);
+  if (!r.protocol_title.empty()) {
+    Key(w, "protocol_title");
+    Str(w, r.protocol_title);
+  }
   Key(w, "suite");
   Str(w, r.suite);
   if (!r.suites.empty()) {
@@ -311,9 +330,16 @@ std::string JsonReport(const run::RunReport& r) {
   w.EndObject();
   Key(w, "scenarios");
   w.StartArray();
-  for (const auto& s : r.scenarios) Scenario(w, s);
+  for (const auto& s : r.scenarios) Scenario(w, s, transcripts);
   w.EndArray();
   w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string TranscriptLine(const session::TranscriptEntry& e) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  WriteEntry(w, e, Payload::kFrame);
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 

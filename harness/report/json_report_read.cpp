@@ -154,7 +154,10 @@ void ReadEntry(Reader& in, const Value& v, const std::string& at, session::Trans
   else if (direction != "host-to-plugin" && in.ok())
     in.Fail(at + "/direction", "'" + direction + "' is not host-to-plugin or plugin-to-host");
   in.Number(v, at, "t_ms", &e->t_ms);
-  in.String(v, at, "kind", &e->kind);
+  std::string kind;
+  in.String(v, at, "kind", &kind, true);
+  if (in.ok() && !session::ParseEntryKind(kind, &e->kind))
+    in.Fail(at + "/kind", "'" + kind + "' is not a transcript entry kind");
   in.String(v, at, "method", &e->method);
   in.String(v, at, "id", &e->id);
   in.Integer(v, at, "size", &e->size);
@@ -275,6 +278,7 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
     in.String(*tool, "/tool", "version", &r.tool_version, true);
   }
   in.String(root, "", "protocol", &r.protocol, true);
+  in.String(root, "", "protocol_title", &r.protocol_title);
   in.String(root, "", "suite", &r.suite);
   in.Strings(root, "", "suites", &r.suites);
   in.String(root, "", "suite_version", &r.suite_version);

@@ -37,7 +37,7 @@ run::RunReport RichRun() {
     s.transcript[1].notes = {"answers #0 after 2 ms", "framing: announced 12"};
     s.transcript[2].method.clear();
     s.transcript[2].id.clear();
-    s.transcript[2].kind = "not-json";
+    s.transcript[2].kind = session::EntryKind::kNotJson;
     scenario::Failure f;
     f.check = "manifest unknown-field";
     f.message = "no step, no location, no frame";

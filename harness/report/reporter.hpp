@@ -35,8 +35,16 @@ std::unique_ptr<Reporter> MakeFileReporter(const std::string& format, const std:
 
 /// The JSON report (schema/report.schema.json) written to `path`.
 std::unique_ptr<Reporter> MakeJsonReporter(std::string path);
-/// The JSON report as text (for tests and for writers that want it in memory).
-std::string JsonReport(const run::RunReport& report);
+/// Which scenarios' transcripts a JSON report holds: those that did not pass (report.json), or
+/// every one (the data the HTML report draws).
+enum class Transcripts { kOfFailures, kAll };
+/// The JSON report as text. It is the one serializer of results: report.json, the HTML report's
+/// embedded data and (by TranscriptLine) the transcript files share its code and its key names.
+std::string JsonReport(const run::RunReport& report,
+                       Transcripts transcripts = Transcripts::kOfFailures);
+/// One transcript entry as a line of a transcript file: the report's entry, with the frame as
+/// JSON (`frame`) in place of `text`, or its bytes as `raw_base64` when it was not a whole frame.
+std::string TranscriptLine(const session::TranscriptEntry& entry);
 
 /// JUnit XML in the Surefire dialect that Jenkins, GitLab and GitHub's test-report actions read:
 /// a <testsuite> per section (first segment of the id), a <testcase> per scenario; a failed
@@ -64,8 +72,7 @@ std::string HtmlReport(const run::RunReport& report);
 std::string ScriptSafeJson(std::string_view json);
 
 /// `--transcripts DIR`: DIR/<id, '/' as "__">.jsonl for every scenario that ran (".2" before
-/// ".jsonl" for a second run of the same id under --repeat), one line per transcript entry: the
-/// frame as JSON, or its bytes as base64 when it was not a whole frame, with the validation.
+/// ".jsonl" for a second run of the same id under --repeat), one TranscriptLine per entry.
 std::unique_ptr<Reporter> MakeTranscriptsReporter(std::string dir);
 std::string TranscriptLines(const scenario::ScenarioResult& result);
 std::string TranscriptFileName(std::string_view id, int occurrence);

@@ -46,7 +46,7 @@ run::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames) {
           f % 2 == 0 ? session::Direction::kHostToPlugin : session::Direction::kPluginToHost;
       e.t_ms = 1.0 + 0.7 * static_cast<double>(f);
       e.method = f < 2 ? "rim.handshake" : "rim.heartbeat";
-      e.kind = f % 2 == 0 ? "request" : "response";
+      e.kind = f % 2 == 0 ? session::EntryKind::kRequest : session::EntryKind::kResponse;
       std::string id = std::to_string(f / 2 + 1);
       e.id = id;
       e.text =

@@ -196,7 +196,7 @@ std::string Player::Summarise(const Inbound& in) const {
     return "#" + std::to_string(in.frame) + " " + protocol::MessageKindName(in.kind) +
            (in.method.empty() ? "" : " " + json::Abbreviate(in.method)) + ": " +
            json::Abbreviate(json::ToCompact(*in.doc), 300);
-  std::string s = "#" + std::to_string(in.frame) + " " + e->kind;
+  std::string s = "#" + std::to_string(in.frame) + " " + session::EntryKindName(e->kind);
   if (!e->method.empty()) s += " " + e->method;
   if (!e->id.empty()) s += " id " + e->id;
   return s + ": " + json::Abbreviate(e->text, 300);

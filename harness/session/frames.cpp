@@ -76,7 +76,8 @@ void Session::OnFrame(wire::Frame& frame) {
 
 Session::PluginFrame Session::Parse(wire::Frame& frame) {
   PluginFrame f;
-  f.entry = NewEntry(Direction::kPluginToHost, "not-json", frame.payload, frame.payload.size());
+  f.entry =
+      NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, frame.payload, frame.payload.size());
   f.doc = std::make_shared<rapidjson::Document>();
   f.parsed = json::Parse(frame.payload, f.doc.get());
   f.in.frame = transcript_.next_frame();
@@ -90,7 +91,7 @@ Session::PluginFrame Session::Parse(wire::Frame& frame) {
 
 void Session::Correlate(PluginFrame& f) {
   const protocol::Classified& c = f.classified;
-  f.entry.kind = protocol::MessageKindName(c.kind);
+  f.entry.kind = EntryKindOf(c.kind);
   if (c.id) f.entry.id = Quote(json::ToCompact(*c.id, f.parsed.lexemes));  // as it was written
   f.in.kind = c.kind;
   f.in.method = c.method;
@@ -169,7 +170,8 @@ void Session::ReleaseInbox() {
 }
 
 void Session::OnOversized(const wire::Oversized& o) {
-  TranscriptEntry entry = NewEntry(Direction::kPluginToHost, "oversized", o.header, o.announced);
+  TranscriptEntry entry =
+      NewEntry(Direction::kPluginToHost, EntryKind::kOversized, o.header, o.announced);
   Finding finding = OversizedFinding(profile_, o, transcript_.next_frame());
   // Length-prefixed framing cannot resynchronise; NDJSON resumes at the next newline.
   if (profile_.framing() == wire::Framing::kLengthPrefixed) connection_lost_ = true;
@@ -179,7 +181,8 @@ void Session::OnOversized(const wire::Oversized& o) {
 }
 
 void Session::OnTruncated(const wire::TruncatedAtEof& t) {
-  TranscriptEntry entry = NewEntry(Direction::kPluginToHost, "truncated", t.bytes, t.received);
+  TranscriptEntry entry =
+      NewEntry(Direction::kPluginToHost, EntryKind::kTruncated, t.bytes, t.received);
   std::size_t index = Record(std::move(entry));
   wire::TruncatedAtEof cut{t.offset, t.expected, t.received, {}};
   if (graded_stop_running_)

@@ -25,7 +25,8 @@ std::size_t TextBytes(const TranscriptEntry& e) {
 
 const TranscriptEntry* TranscriptLog::Entry(std::size_t frame) const {
   // Entries are never dropped, only not made: entry i is frame number i, but for the tally.
-  return frame < entries_.size() && entries_[frame].kind != "tally" ? &entries_[frame] : nullptr;
+  return frame < entries_.size() && entries_[frame].kind != EntryKind::kTally ? &entries_[frame]
+                                                                              : nullptr;
 }
 
 TranscriptEntry* TranscriptLog::Mutable(std::size_t frame) {
@@ -41,7 +42,7 @@ std::size_t TranscriptLog::Record(TranscriptEntry entry) {
   if (summary) bytes = TextBytes(entry);
   // Summaries may use a second budget as large as the first; past it, or past the entry cap,
   // the transcript ends in a tally.
-  bool tally_started = !entries_.empty() && entries_.back().kind == "tally";
+  bool tally_started = !entries_.empty() && entries_.back().kind == EntryKind::kTally;
   if (tally_started || entries_.size() + 1 >= cap ||
       retained_text_ + bytes > 2 * caps_.text_bytes) {
     Tally(entry, index);
@@ -56,12 +57,12 @@ std::size_t TranscriptLog::Record(TranscriptEntry entry) {
 void TranscriptLog::Tally(const TranscriptEntry& entry, std::size_t index) {
   // The last entry tallies every frame from here on; their checks still ran.
   tallied_bytes_ += entry.size;
-  if (entries_.empty() || entries_.back().kind != "tally") {
+  if (entries_.empty() || entries_.back().kind != EntryKind::kTally) {
     TranscriptEntry tally;
     tally.index = index;
     tally.direction = entry.direction;
     tally.t_ms = entry.t_ms;
-    tally.kind = "tally";
+    tally.kind = EntryKind::kTally;
     tally.summarised = true;
     entries_.push_back(std::move(tally));
   }

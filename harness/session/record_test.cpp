@@ -8,7 +8,7 @@ namespace {
 
 TranscriptEntry Entry(std::string text) {
   TranscriptEntry e;
-  e.kind = "notification";
+  e.kind = EntryKind::kNotification;
   e.size = text.size();
   e.text = std::move(text);
   e.notes = {"one", "two", "three"};
@@ -20,7 +20,7 @@ TEST(TranscriptLog, NumbersEveryFrameWhetherItKeepsItOrNot) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(log.Record(Entry("x")), static_cast<std::size_t>(i));
   EXPECT_EQ(log.next_frame(), 5u);
   ASSERT_EQ(log.entries().size(), 3u);
-  EXPECT_EQ(log.entries()[2].kind, "tally");
+  EXPECT_EQ(log.entries()[2].kind, EntryKind::kTally);
   EXPECT_EQ(log.entries()[2].size, 3u) << "the tally counts the bytes of the frames it holds";
   EXPECT_EQ(log.Entry(1)->index, 1u);
   EXPECT_EQ(log.Entry(2), nullptr);
@@ -37,7 +37,7 @@ TEST(TranscriptLog, SummarisesPastItsTextBudgetAndTalliesPastTwiceIt) {
   EXPECT_TRUE(log.entries()[1].text.empty());
   EXPECT_EQ(log.entries()[1].notes.size(), 2u);
   for (int i = 0; i < 40; ++i) log.Record(Entry(std::string(80, 'c')));
-  EXPECT_EQ(log.entries().back().kind, "tally");
+  EXPECT_EQ(log.entries().back().kind, EntryKind::kTally);
 }
 
 TEST(TranscriptLog, NotesAnEntryButNeverATalliedFrame) {

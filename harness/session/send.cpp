@@ -24,8 +24,8 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   protocol::Classified c = profile_.Classify(frame);
   if (c.kind == MessageKind::kResponse) c.method = answers;  // routes to <method>.response
   std::string payload = json::ToCompact(frame);
-  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, protocol::MessageKindName(c.kind),
-                                   payload, payload.size());
+  TranscriptEntry entry =
+      NewEntry(Direction::kHostToPlugin, EntryKindOf(c.kind), payload, payload.size());
   entry.method = json::Abbreviate(c.method);
   if (c.id) entry.id = json::Abbreviate(json::ToCompact(*c.id));
   if (!deliberately_invalid) Validate(entry, frame, c.kind, c.method, false);
@@ -112,7 +112,7 @@ std::size_t Session::SendRaw(std::string bytes, std::string note) {
 
 std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms delay,
                                     std::string note) {
-  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, "raw", bytes, bytes.size());
+  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, EntryKind::kRaw, bytes, bytes.size());
   if (!note.empty()) entry.notes.push_back(std::move(note));
   std::size_t index = Record(std::move(entry));
   writing_raw_ = true;

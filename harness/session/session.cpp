@@ -74,12 +74,12 @@ double Session::ElapsedMs(Clock::time_point at) const {
   return std::chrono::duration<double, std::milli>(at - started_).count();
 }
 
-TranscriptEntry Session::NewEntry(Direction direction, std::string kind, std::string_view text,
+TranscriptEntry Session::NewEntry(Direction direction, EntryKind kind, std::string_view text,
                                   std::uint64_t size) const {
   TranscriptEntry entry;
   entry.direction = direction;
   entry.t_ms = ElapsedMs(Clock::now());
-  entry.kind = std::move(kind);
+  entry.kind = kind;
   entry.size = size;
   entry.clipped = text.size() > options_.transcript_text_cap;
   entry.text = std::string(text.substr(0, options_.transcript_text_cap));
@@ -166,7 +166,7 @@ std::vector<process::StopStep> Session::StopPlan(const std::vector<protocol::Sto
         rapidjson::Document note = protocol::HostFrame(profile_, std::move(message));
         std::string payload = json::ToCompact(note);
         TranscriptEntry entry =
-            NewEntry(Direction::kHostToPlugin, "notification", payload, payload.size());
+            NewEntry(Direction::kHostToPlugin, EntryKind::kNotification, payload, payload.size());
         entry.method = s.method;
         entry.notes.push_back("stop sequence: " + s.label);
         Validate(entry, note, MessageKind::kNotification, s.method, false);

@@ -53,6 +53,13 @@ namespace fakehost::session {
 using Clock = std::chrono::steady_clock;
 using Ms = std::chrono::milliseconds;
 
+/// The transcript kind of a message the profile classified (the four share their order).
+inline EntryKind EntryKindOf(protocol::MessageKind k) {
+  static_assert(static_cast<int>(protocol::MessageKind::kInvalid) ==
+                static_cast<int>(EntryKind::kInvalid));
+  return static_cast<EntryKind>(k);
+}
+
 /// A decoded plugin->host message waiting for a step to look at it.
 struct Inbound {
   std::size_t frame = 0;  ///< transcript index
@@ -210,7 +217,7 @@ class Session {
 
   // --- recording ------------------------------------------------------------------------------
   /// An entry stamped now, its text capped at Options::transcript_text_cap.
-  TranscriptEntry NewEntry(Direction direction, std::string kind, std::string_view text,
+  TranscriptEntry NewEntry(Direction direction, EntryKind kind, std::string_view text,
                            std::uint64_t size) const;
   std::size_t Record(TranscriptEntry entry) { return transcript_.Record(std::move(entry)); }
   void Note(std::size_t frame, std::string note) { transcript_.Note(frame, std::move(note)); }

@@ -94,7 +94,7 @@ TEST(Session, EncodesAHandshakeWithTheProfilesFramingAndRecordsIt) {
   ASSERT_EQ(frame, 0u);
   const TranscriptEntry& entry = rig.session().transcript().at(0);
   EXPECT_EQ(entry.direction, Direction::kHostToPlugin);
-  EXPECT_EQ(entry.kind, "request");
+  EXPECT_EQ(entry.kind, EntryKind::kRequest);
   EXPECT_EQ(entry.method, "rim.handshake");
   EXPECT_EQ(entry.id, "1");
   EXPECT_EQ(entry.text.rfind(R"({"jsonrpc":"2.0",)", 0), 0u) << "envelope members first";
@@ -181,7 +181,7 @@ TEST(Session, AnswersAPluginRequestAsTheFakeHostOnStdin) {
   EXPECT_EQ(rig.child().stdin_bytes().substr(sent),
             wire::Encode(wire::Framing::kLengthPrefixed, reply));
   const TranscriptEntry& answer = rig.session().transcript().back();
-  EXPECT_EQ(answer.kind, "response");
+  EXPECT_EQ(answer.kind, EntryKind::kResponse);
   EXPECT_EQ(answer.method, "rim.log");
   EXPECT_EQ(answer.notes.back(), "answers #2");
   EXPECT_TRUE(rig.session().inbox().back().answered_by_host);
@@ -241,7 +241,7 @@ TEST(Session, RaisesNotJsonForALineThatIsNotJson) {
   rig.child().PushStdout("hello from println!\n");
   ASSERT_TRUE(rig.Drain());
   EXPECT_EQ(rig.Checks(), Checks{"not-json"});
-  EXPECT_EQ(rig.session().transcript().at(0).kind, "not-json");
+  EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kNotJson);
   EXPECT_TRUE(rig.session().inbox().empty());
 }
 
@@ -253,7 +253,7 @@ TEST(Session, AnOversizedLengthHeaderLosesTheConnectionAndSaysItIsText) {
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
   EXPECT_NE(rig.session().findings()[0].message.find("\"HTTP\""), std::string::npos)
       << rig.session().findings()[0].message;
-  EXPECT_EQ(rig.session().transcript().at(0).kind, "oversized");
+  EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kOversized);
   EXPECT_EQ(rig.session().GoneReason(), "the framing was lost, so the connection is over");
 }
 
@@ -266,8 +266,8 @@ TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
   ASSERT_TRUE(rig.Drain());
   EXPECT_FALSE(rig.session().connection_lost());
   ASSERT_EQ(rig.session().transcript().size(), 2u);
-  EXPECT_EQ(rig.session().transcript()[0].kind, "oversized");
-  EXPECT_EQ(rig.session().transcript()[1].kind, "notification");
+  EXPECT_EQ(rig.session().transcript()[0].kind, EntryKind::kOversized);
+  EXPECT_EQ(rig.session().transcript()[1].kind, EntryKind::kNotification);
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
 }
 
@@ -280,7 +280,7 @@ TEST(Session, AnEofInsideAFrameIsTruncation) {
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
   EXPECT_NE(rig.session().findings()[0].message.find("15 of 104 bytes"), std::string::npos)
       << rig.session().findings()[0].message;
-  EXPECT_EQ(rig.session().transcript().at(0).kind, "truncated");
+  EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kTruncated);
 }
 
 TEST(Session, PastTheEntryCapFramesAreTalliedAndStillChecked) {
@@ -293,7 +293,7 @@ TEST(Session, PastTheEntryCapFramesAreTalliedAndStillChecked) {
   ASSERT_TRUE(rig.Drain());
   const auto& transcript = rig.session().transcript();
   ASSERT_EQ(transcript.size(), 4u);
-  EXPECT_EQ(transcript[3].kind, "tally");
+  EXPECT_EQ(transcript[3].kind, EntryKind::kTally);
   EXPECT_NE(transcript[3].notes.at(0).find("7 frames from #3 on"), std::string::npos)
       << transcript[3].notes.at(0);
   EXPECT_NE(rig.session().Entry(2), nullptr);
@@ -320,7 +320,7 @@ TEST(Session, PastTheTextBudgetEntriesAreSummaries) {
   EXPECT_FALSE(transcript[0].summarised);
   EXPECT_TRUE(transcript[1].summarised);
   EXPECT_TRUE(transcript[1].text.empty());
-  EXPECT_EQ(transcript[1].kind, "notification");
+  EXPECT_EQ(transcript[1].kind, EntryKind::kNotification);
 }
 
 TEST(Session, ReleasesTheOldestUntakenFramesPastTheInboxCap) {

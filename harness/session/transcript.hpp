@@ -10,12 +10,34 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fakehost::session {
 
 enum class Direction { kHostToPlugin, kPluginToHost };
 const char* DirectionArrow(Direction d);  ///< "host → plugin" / "plugin → host"
+
+/// What an entry holds. The first four are messages as the profile classified them; the others
+/// are bytes that were not (or not only) one whole message.
+enum class EntryKind {
+  kRequest,
+  kNotification,
+  kResponse,
+  kInvalid,    ///< JSON, but no valid envelope
+  kNotJson,    ///< a whole frame whose payload is not JSON
+  kRaw,        ///< bytes the host wrote as they are (send_raw)
+  kOversized,  ///< a frame over the profile's limit: its header, not its payload
+  kTruncated,  ///< EOF inside a frame: the bytes received
+  kTally,      ///< the last entry of a full transcript: every later frame, counted (see its note)
+};
+/// The entry kind's name in every file format: "request", ..., "not-json", ..., "tally".
+const char* EntryKindName(EntryKind kind);
+/// The kind named `name`; false when no kind has that name.
+bool ParseEntryKind(std::string_view name, EntryKind* out);
+/// A message the profile classified (request, notification, response or invalid), whose text is
+/// one whole JSON value unless clipped.
+inline bool IsMessage(EntryKind k) { return k <= EntryKind::kInvalid; }
 
 struct Violation {
   std::string pointer;  ///< JSON pointer of the offending value ("" = the whole frame)
@@ -26,10 +48,7 @@ struct TranscriptEntry {
   std::size_t index = 0;  ///< position in the transcript, from 0
   Direction direction = Direction::kHostToPlugin;
   double t_ms = 0;  ///< milliseconds since the plugin was spawned
-  /// "request", "notification", "response", "invalid" (JSON but no valid envelope), "not-json",
-  /// "raw" (bytes the host wrote as they are), "oversized", "truncated" (EOF inside a frame),
-  /// "tally" (the last entry of a full transcript: every later frame, counted; see its note).
-  std::string kind;
+  EntryKind kind = EntryKind::kRaw;
   std::string method;      ///< requests and notifications; for responses, the request's method
   std::string id;          ///< compact JSON of the id, "" when absent
   std::string text;        ///< the payload as sent (capped; see `size` and `clipped`)
