@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "harness/json/json.hpp"
 #include "harness/schema/schema.hpp"
@@ -69,10 +70,11 @@ TEST(Cli, AFailingRunExitsOneAndAPassingRunZero) {
   fs::remove_all(out);
 }
 
-TEST(Cli, TheJsonReportMatchesItsSchema) {
+TEST(Cli, TheJsonReportAndTheTranscriptsMatchTheirSchema) {
   std::string out = MakeTempDir();
   CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin",
-                              FixturesDir() + "/rim-v1/broken/ignore-shutdown", "--out", out});
+                              FixturesDir() + "/rim-v1/broken/ignore-shutdown", "--out", out,
+                              "--transcripts", out + "/transcripts"});
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   rapidjson::Document report;
   ASSERT_TRUE(json::Parse(ReadFile(out + "/report.json"), &report).ok);
@@ -81,6 +83,17 @@ TEST(Cli, TheJsonReportMatchesItsSchema) {
   ASSERT_TRUE(s) << error;
   std::vector<schema::Violation> v = s->Validate("report", report);
   for (const auto& x : v) ADD_FAILURE() << x.pointer << ": " << x.message;
+  std::size_t lines = 0;
+  for (const auto& file : fs::directory_iterator(out + "/transcripts")) {
+    std::istringstream in(ReadFile(file.path().string()));
+    for (std::string line; std::getline(in, line); ++lines) {
+      rapidjson::Document entry;
+      ASSERT_TRUE(json::Parse(line, &entry).ok) << line;
+      for (const auto& x : s->Validate("transcript_line", entry))
+        ADD_FAILURE() << file.path() << ": " << x.pointer << ": " << x.message << "\n" << line;
+    }
+  }
+  EXPECT_GT(lines, 100u);
   fs::remove_all(out);
 }
 
