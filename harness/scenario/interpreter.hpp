@@ -19,6 +19,7 @@
 #include "harness/scenario/model.hpp"
 #include "harness/scenario/result.hpp"
 #include "harness/scenario/template.hpp"
+#include "harness/session/transport.hpp"
 
 namespace fakehost::schema {
 class FrameSchema;
@@ -45,6 +46,9 @@ struct PlayOptions {
   Ms timeout{0};  ///< hard limit override; 0: the scenario's, else the profile's
   /// Set from outside (SIGINT) to end the scenario at its next event.
   const std::atomic<bool>* interrupted = nullptr;
+  /// Makes the plugin's process; empty: a real one from the target's SpawnSpec. The player's
+  /// unit tests give a fake (harness/session/test_support/fake_child.hpp).
+  session::ChildFactory spawn;
 };
 
 /// The message a `send`/`notify` step sends, before the profile's envelope (protocol::HostFrame):

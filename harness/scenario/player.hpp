@@ -65,12 +65,18 @@ class Player {
         profile_(profile),
         plugin_(plugin),
         options_(options),
-        session_(profile, schema, session::Session::Options{}) {}
+        session_(profile, schema, SessionOptions(options)) {}
 
   /// Prepare, then play, tear down and assemble: the scenario's result.
   ScenarioResult Run();
 
  private:
+  static session::Session::Options SessionOptions(const PlayOptions& options) {
+    session::Session::Options o;
+    o.spawn = options.spawn;
+    return o;
+  }
+
   /// Settles what can be settled without the plugin: false when the scenario does not apply,
   /// is untested or cannot be set up (the result says which).
   bool Prepare();

@@ -15,6 +15,10 @@ void FakeChild::Post(std::function<void()> fn) {
   });
 }
 
+void FakeChild::Delivered(const std::string& bytes) {
+  if (on_stdin_) Post([this, bytes] { on_stdin_(bytes); });
+}
+
 void FakeChild::PushStdout(std::string bytes) {
   Post([this, bytes = std::move(bytes)] { callbacks_.on_stdout(bytes); });
 }
@@ -52,6 +56,7 @@ void FakeChild::Write(std::string bytes, std::chrono::milliseconds,
   } else if (stdin_open_) {
     stdin_ += bytes;
     outcome = process::WriteOutcome::kWritten;
+    Delivered(bytes);
   }
   Post([done = std::move(done), outcome] { done(outcome); });
 }
@@ -73,7 +78,10 @@ void FakeChild::Stop(std::vector<process::StopStep> steps,
     const process::StopStep& step = steps[i];
     result.stage = i;
     result.stage_label = step.label;
-    if (step.kind == process::StopStep::Kind::kWrite && stdin_open_) stdin_ += step.bytes;
+    if (step.kind == process::StopStep::Kind::kWrite && stdin_open_) {
+      stdin_ += step.bytes;
+      Delivered(step.bytes);
+    }
     if (step.kind == process::StopStep::Kind::kCloseStdin) stdin_open_ = false;
     if (step.kind == process::StopStep::Kind::kSignal) SignalGroup(step.signal);
   }

@@ -36,6 +36,9 @@ class FakeChild : public process::Child {
   /// Later writes end as a real Child's would when the plugin stops reading and the write
   /// cap passes: kTimedOut, and stdin is closed.
   void StopReading() { reading_ = false; }
+  /// Called (from the session's loop, like a callback) with each write that reached stdin: a
+  /// scripted plugin answers through PushStdout, Exit, ...
+  void OnStdin(std::function<void(std::string_view bytes)> hook) { on_stdin_ = std::move(hook); }
   /// Signals received through SignalGroup or a stop sequence, in order.
   const std::vector<int>& signals() const { return signals_; }
 
@@ -55,6 +58,7 @@ class FakeChild : public process::Child {
 
  private:
   void Post(std::function<void()> fn);
+  void Delivered(const std::string& bytes);
 
   boost::asio::io_context& io_;
   process::Callbacks callbacks_;
@@ -65,6 +69,7 @@ class FakeChild : public process::Child {
   bool stdin_open_ = true;
   bool reading_ = true;
   std::vector<int> signals_;
+  std::function<void(std::string_view)> on_stdin_;
   /// Cleared by the destructor: a posted callback must not fire once the Child is gone.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };

@@ -1,0 +1,235 @@
+// The player against a scripted plugin: the real RIM profile, frame schema and scenario files, a
+// FakeChild in place of the process (no fork, no pipes). What a scenario's result says about a
+// plugin is decided here; these tests pin it without an end-to-end run.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "harness/json/json.hpp"
+#include "harness/scenario/interpreter.hpp"
+#include "harness/scenario/loader.hpp"
+#include "harness/schema/schema.hpp"
+#include "harness/session/test_support/fake_child.hpp"
+#include "harness/wire/codec.hpp"
+
+namespace fakehost::scenario {
+namespace {
+
+using session::testing::FakeChild;
+
+const std::string kSource = FAKEHOST_SOURCE_DIR;
+const std::string kPluginId = "dev.example.hello";
+
+// What the scripted plugin does with one message from the host: the payloads it writes back.
+using Script = std::function<std::vector<std::string>(const rapidjson::Document& message)>;
+
+// A plugin that accepts the handshake as RIM §7 asks, sends `after` once it has, and exits when
+// told to shut down; anything else it leaves unanswered.
+Script Accepting(std::string plugin_id = kPluginId, std::vector<std::string> after = {}) {
+  return [plugin_id, after](const rapidjson::Document& m) -> std::vector<std::string> {
+    const rapidjson::Value* method = json::Find(m, "method");
+    if (!method || !method->IsString() || std::string(method->GetString()) != "rim.handshake")
+      return {};
+    std::vector<std::string> out = {
+        R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) +
+        R"(,"result":{"accepted":true,"protocolVersion":1,"pluginId":")" + plugin_id + R"("}})"};
+    out.insert(out.end(), after.begin(), after.end());
+    return out;
+  };
+}
+
+class PlayerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    profile_ = protocol::Profile::Load(kSource + "/schema/rim-v1/profile.json", &error);
+    ASSERT_TRUE(profile_) << error;
+    schema_ = schema::FrameSchema::Load(profile_->schema_path(), &error);
+    ASSERT_TRUE(schema_) << error;
+    target_.spawn.argv = {"fake-plugin"};
+    target_.id = kPluginId;
+    target_.version = "1.0.0";
+  }
+
+  // Plays `yaml` (as the file `file`) against a FakeChild running `script`.
+  ScenarioResult Play(const std::string& yaml, Script script, const std::string& file = "t.yaml") {
+    LoadContext context;
+    context.fragment_dirs = {kSource + "/scenarios/rim-v1/fragments"};
+    Scenario scenario;
+    std::vector<LoadError> errors;
+    EXPECT_TRUE(LoadScenarioText(yaml, file, "test/scenario", context, &scenario, &errors))
+        << (errors.empty() ? "" : errors[0].message);
+    PlayOptions options;
+    options.spawn = [this, script](boost::asio::io_context& io, const process::SpawnSpec& spec,
+                                   process::Callbacks callbacks, std::string* error) {
+      auto child =
+          session::testing::FakeChildFactory(&child_)(io, spec, std::move(callbacks), error);
+      Run(script);
+      return child;
+    };
+    return scenario::Play(scenario, *profile_, schema_.get(), target_, options);
+  }
+
+  // The plugin's side: decode what reaches its stdin, answer each message by `script`, exit on
+  // the shutdown notification (RIM §13).
+  void Run(Script script) {
+    decoder_ = wire::MakeDecoder(profile_->framing(), profile_->max_payload());
+    child_->OnStdin([this, script](std::string_view bytes) {
+      std::vector<wire::Event> events;
+      decoder_->Feed(bytes, &events);
+      for (auto& event : events) {
+        auto* frame = std::get_if<wire::Frame>(&event);
+        rapidjson::Document m;
+        if (!frame || !json::Parse(frame->payload, &m).ok || !m.IsObject()) continue;
+        received_.push_back(frame->payload);
+        for (const std::string& reply : script(m))
+          child_->PushStdout(wire::Encode(profile_->framing(), reply));
+        const rapidjson::Value* method = json::Find(m, "method");
+        if (method && method->IsString() && std::string(method->GetString()) == "rim.shutdown")
+          child_->Exit(0);
+      }
+    });
+  }
+
+  static std::string ReadFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  std::unique_ptr<protocol::Profile> profile_;
+  std::unique_ptr<schema::FrameSchema> schema_;
+  PluginTarget target_;
+  FakeChild* child_ = nullptr;
+  std::unique_ptr<wire::Decoder> decoder_;
+  std::vector<std::string> received_;  // payloads the plugin read, in order
+};
+
+const std::string kAcceptsOffered = "/scenarios/rim-v1/handshake/accepts-offered-version.yaml";
+
+TEST_F(PlayerTest, PassesAPluginThatAnswersAsTheScenarioExpects) {
+  ScenarioResult r = Play(ReadFile(kSource + kAcceptsOffered), Accepting());
+  EXPECT_EQ(r.status, Status::kPass);
+  EXPECT_TRUE(r.failures.empty()) << r.failures[0].message;
+  EXPECT_EQ(r.steps_run, 2u);
+  ASSERT_GE(r.transcript.size(), 3u);
+  EXPECT_EQ(r.transcript[0].method, "rim.handshake");
+  EXPECT_EQ(r.transcript[1].kind, session::EntryKind::kResponse);
+  EXPECT_TRUE(r.transcript[1].violations.empty());
+  // Torn down the profile's way: the shutdown notification, after which the plugin exited.
+  EXPECT_EQ(r.transcript.back().method, "rim.shutdown");
+  EXPECT_TRUE(r.exit.exited);
+}
+
+TEST_F(PlayerTest, FailsAWrongAnswerAtItsStepWithTheLineAndTheFrame) {
+  std::string yaml = ReadFile(kSource + kAcceptsOffered);
+  ScenarioResult r = Play(yaml, Accepting("dev.example.other"), "accepts.yaml");
+  EXPECT_EQ(r.status, Status::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  const Failure& f = r.failures[0];
+  EXPECT_EQ(f.check, "step");
+  EXPECT_EQ(f.step, 2u);
+  EXPECT_EQ(f.step_kind, "expect");
+  EXPECT_EQ(f.loc.file, "accepts.yaml");
+  // The line of the `- expect:` step in the file.
+  std::size_t at = yaml.find("  - expect:");
+  EXPECT_EQ(f.loc.line, 1 + std::count(yaml.begin(), yaml.begin() + at, '\n'));
+  ASSERT_TRUE(f.frame);
+  EXPECT_EQ(*f.frame, 1u);
+  EXPECT_NE(f.expected.find("pluginId"), std::string::npos) << f.expected;
+  EXPECT_NE(f.actual.find("dev.example.other"), std::string::npos) << f.actual;
+}
+
+TEST_F(PlayerTest, FailsAPluginThatStaysSilentPastTheStepsDeadline) {
+  ScenarioResult r = Play(R"(title: t
+spec: "§7"
+requirement: r
+steps:
+  - use: handshake
+  - send: {method: rim.heartbeat}
+    as: heartbeat
+  - expect: {reply_to: heartbeat}
+    within: 200ms
+)",
+                          Accepting());
+  EXPECT_EQ(r.status, Status::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures[0].step, 4u);
+  EXPECT_NE(r.failures[0].message.find("200 ms"), std::string::npos) << r.failures[0].message;
+}
+
+// One owner decides who answers a plugin's request: a request the scenario answers in an
+// `answer` step is held from the start, so the fake host never answers it first.
+TEST_F(PlayerTest, LetsTheScenarioAnswerAPluginRequestAndTheHostNeverAnswersItFirst) {
+  std::string call = R"({"jsonrpc":"2.0","id":"c1","method":"rim.chat.read","params":{}})";
+  ScenarioResult r = Play(R"(title: t
+spec: "§12"
+requirement: r
+steps:
+  - use: handshake
+  - expect: {request: rim.chat.read}
+    as: call
+  - answer: {to: call, result: {late: true}}
+)",
+                          Accepting(kPluginId, {call}));
+  EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
+  std::vector<std::string> answers;
+  for (const std::string& p : received_)
+    if (p.find(R"("id":"c1")") != std::string::npos) answers.push_back(p);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_NE(answers[0].find(R"("result":{"late":true})"), std::string::npos) << answers[0];
+}
+
+TEST_F(PlayerTest, AnswersAPluginRequestNoStepAnswersTheProfilesWay) {
+  std::string call = R"({"jsonrpc":"2.0","id":"c1","method":"rim.chat.read","params":{}})";
+  ScenarioResult r = Play(R"(title: t
+spec: "§12"
+requirement: r
+steps:
+  - use: handshake
+  - expect: {request: rim.chat.read}
+)",
+                          Accepting(kPluginId, {call}));
+  EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
+  std::string answer;
+  for (const std::string& p : received_)
+    if (p.find(R"("id":"c1")") != std::string::npos) answer = p;
+  // Not granted in the handshake (grantedCapabilities: []): denied, RIM §12.
+  EXPECT_NE(answer.find("capability denied: chat.read"), std::string::npos) << answer;
+}
+
+TEST_F(PlayerTest, ReportsAHostRequestThePluginNeverAnswered) {
+  ScenarioResult r = Play(R"(title: t
+spec: "§7"
+requirement: r
+steps:
+  - use: handshake
+  - send: {method: rim.heartbeat}
+)",
+                          Accepting());
+  EXPECT_EQ(r.status, Status::kFail);
+  bool unanswered = false;
+  for (const Failure& f : r.failures) unanswered = unanswered || f.check == "unanswered";
+  EXPECT_TRUE(unanswered);
+}
+
+TEST_F(PlayerTest, APluginThatCannotStartIsAHarnessErrorNotAFailure) {
+  LoadContext context;
+  context.fragment_dirs = {kSource + "/scenarios/rim-v1/fragments"};
+  Scenario scenario;
+  std::vector<LoadError> errors;
+  ASSERT_TRUE(LoadScenarioText(ReadFile(kSource + kAcceptsOffered), "t.yaml", "t", context,
+                               &scenario, &errors));
+  PlayOptions options;
+  options.spawn = session::testing::FailingChildFactory("no such file");
+  ScenarioResult r = scenario::Play(scenario, *profile_, schema_.get(), target_, options);
+  EXPECT_EQ(r.status, Status::kError);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_TRUE(r.failures[0].harness_error);
+  EXPECT_NE(r.failures[0].message.find("no such file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fakehost::scenario
