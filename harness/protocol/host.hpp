@@ -53,7 +53,8 @@ class HostResponder {
   /// (a scenario's deliberately odd handshake) changes nothing.
   void HandshakeSent(const rapidjson::Value& frame);
 
-  /// The scenario's policy, replacing nothing it does not name. The one call a player makes.
+  /// Holds or scripts each method the scenario's policy names as it says; the others keep their
+  /// answer. The one call a player makes, before the plugin starts.
   void Apply(const AnswerPolicy& policy);
   /// A scenario's reply for `method`, replacing the default. `body` holds the reply's members
   /// (RIM: {"result": ...} or {"error": ...}). `method` "*" answers every method the profile
