@@ -44,18 +44,59 @@ void Expand(const rapidjson::Value& in, std::string_view method, std::string_vie
   }
 }
 
-}  // namespace
-
-void HostResponder::SetGranted(std::vector<std::string> capabilities) {
-  granted_.clear();
-  for (auto& c : capabilities) granted_.insert(std::move(c));
+// "held by the scenario (the expect at f.yaml:12:5 replies to it)".
+std::string Why(std::string what, const std::string& reason) {
+  return reason.empty() ? what : what + " (" + reason + ")";
 }
 
-void HostResponder::Override(std::string method, const rapidjson::Value& body) {
-  rapidjson::Document copy;
-  copy.CopyFrom(body, copy.GetAllocator());
+}  // namespace
+
+HostResponder::HostResponder(const Profile& profile, const rapidjson::Value* manifest)
+    : profile_(profile) {
+  Grant(manifest, nullptr);
+}
+
+void HostResponder::HandshakeSent(const rapidjson::Value& frame) { Grant(nullptr, &frame); }
+
+void HostResponder::Grant(const rapidjson::Value* manifest, const rapidjson::Value* handshake) {
+  // Flash grants what the manifest declares (checked per process against it); RIM grants what
+  // the host's handshake says. A profile names one source; the other never grants anything.
+  const std::string& from_manifest = profile_.granted_from_manifest();
+  const std::string& from_handshake = profile_.granted_capabilities_pointer();
+  const rapidjson::Value* list = nullptr;
+  if (manifest && !from_manifest.empty()) {
+    list = json::Resolve(*manifest, from_manifest);  // a manifest without it grants nothing
+  } else if (handshake && !from_handshake.empty()) {
+    list = json::Resolve(*handshake, from_handshake);
+    if (!list || !list->IsArray()) return;
+  } else {
+    return;
+  }
+  granted_.clear();
+  if (!list || !list->IsArray()) return;
+  for (const auto& c : list->GetArray())
+    if (c.IsString()) granted_.emplace(c.GetString(), c.GetStringLength());
+}
+
+void HostResponder::Apply(const AnswerPolicy& policy) {
+  for (const auto& [method, rule] : policy.by_method) {
+    if (rule.hold)
+      Hold(method, rule.reason);
+    else if (rule.reply)
+      Override(method, *rule.reply, rule.reason);
+  }
+}
+
+void HostResponder::Override(std::string method, const rapidjson::Value& body, std::string reason) {
+  Scripted s{rapidjson::Document(), std::move(reason)};
+  s.body.CopyFrom(body, s.body.GetAllocator());
   held_.erase(method);
-  overrides_.insert_or_assign(std::move(method), std::move(copy));
+  overrides_.insert_or_assign(std::move(method), std::move(s));
+}
+
+void HostResponder::Hold(std::string method, std::string reason) {
+  overrides_.erase(method);
+  held_.insert_or_assign(std::move(method), std::move(reason));
 }
 
 std::string HostResponder::CapabilityFor(std::string_view method) const {
@@ -116,14 +157,14 @@ bool HostResponder::Builtin(std::string_view name, const rapidjson::Value* param
 HostResponder::Answer HostResponder::Decide(std::string_view method, const rapidjson::Value* params,
                                             Clock::time_point now) {
   Answer a;
-  if (held_.count(method)) {
+  if (auto it = held_.find(method); it != held_.end()) {
     a.hold = true;
-    a.why = "held by the scenario";
+    a.why = Why("held by the scenario", it->second);
     return a;
   }
   if (auto it = overrides_.find(method); it != overrides_.end()) {
-    Fill(it->second, method, "", &a);
-    a.why = "scenario reply";
+    Fill(it->second.body, method, "", &a);
+    a.why = Why("scenario reply", it->second.reason);
     return a;
   }
   const rapidjson::Value& host = profile_.host();
@@ -138,16 +179,16 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
   // A scenario's "*" scripts the host's answer to whatever the plugin calls, except what the
   // profile answers by itself (RIM rim.log, Flash storage): which method a plugin calls is its
   // own business, how the host answers it the scenario's.
-  if (held_.count("*")) {
+  if (auto it = held_.find("*"); it != held_.end()) {
     ++wildcard_answers_;
     a.hold = true;
-    a.why = "held by the scenario";
+    a.why = Why("held by the scenario", it->second);
     return a;
   }
   if (auto it = overrides_.find("*"); it != overrides_.end()) {
     ++wildcard_answers_;
-    Fill(it->second, method, "", &a);
-    a.why = "scenario reply";
+    Fill(it->second.body, method, "", &a);
+    a.why = Why("scenario reply", it->second.reason);
     return a;
   }
   std::string capability = CapabilityFor(method);

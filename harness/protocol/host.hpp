@@ -6,12 +6,18 @@
 // method without its capability is denied), a per-capability rate limit, and a fallback for
 // everything else. A reply may name a builtin the host computes (Flash's in-memory
 // host.storage_get/host.storage_set). A scenario may override any method with its own reply
-// or hold it unanswered.
+// or hold it unanswered (an AnswerPolicy, built by scenario::AnswerPolicyFor).
+//
+// It also owns which capabilities are granted, by the profile's rule
+// (/handshake/granted_capabilities): the session hands it the plugin's manifest when the
+// connection starts and the host's handshake request when that is sent, and the rule picks the
+// source.
 #pragma once
 
 #include <chrono>
 #include <deque>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -22,21 +28,41 @@
 
 namespace fakehost::protocol {
 
+/// How one scenario wants the plugin's requests answered, by method ("*": every method the
+/// profile does not answer itself). Methods it does not name get the profile's answer.
+struct AnswerPolicy {
+  struct Rule {
+    bool hold = false;  ///< the fake host never answers it (a step does, or nobody)
+    std::shared_ptr<const rapidjson::Document> reply;  ///< unless hold: the reply's members
+    /// Why, for the transcript: "its host: block", "the expect at f.yaml:12:5 replies to it".
+    std::string reason;
+  };
+  std::map<std::string, Rule, std::less<>> by_method;
+};
+
 class HostResponder {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit HostResponder(const Profile& profile) : profile_(profile) {}
+  /// `manifest` (null: none) is the plugin's, read now if the profile grants a manifest's
+  /// capabilities (Flash); not kept.
+  explicit HostResponder(const Profile& profile, const rapidjson::Value* manifest = nullptr);
 
-  /// Capabilities the host granted this connection (RIM: the handshake's grantedCapabilities).
-  void SetGranted(std::vector<std::string> capabilities);
+  /// The host's handshake request as sent: grants the capabilities it carries when the profile
+  /// says the handshake carries them (RIM: params.grantedCapabilities). One without the list
+  /// (a scenario's deliberately odd handshake) changes nothing.
+  void HandshakeSent(const rapidjson::Value& frame);
+
+  /// Holds or scripts each method the scenario's policy names as it says; the others keep their
+  /// answer. The one call a player makes, before the plugin starts.
+  void Apply(const AnswerPolicy& policy);
   /// A scenario's reply for `method`, replacing the default. `body` holds the reply's members
   /// (RIM: {"result": ...} or {"error": ...}). `method` "*" answers every method the profile
   /// does not answer itself (its fixed replies and builtins come first).
-  void Override(std::string method, const rapidjson::Value& body);
+  void Override(std::string method, const rapidjson::Value& body, std::string reason = {});
   /// Never answer `method` (the scenario answers it in a step, or tests the plugin's timeout);
   /// "*" as for Override.
-  void Hold(std::string method) { held_.insert(std::move(method)); }
+  void Hold(std::string method, std::string reason = {});
 
   struct Answer {
     bool hold = false;
@@ -50,6 +76,9 @@ class HostResponder {
   Answer Decide(std::string_view method, const rapidjson::Value* params, Clock::time_point now);
 
  private:
+  /// The profile's rule for granted capabilities, given what the host knows so far (either may
+  /// be null): the manifest's list at {manifest: pointer}, or the handshake's list at pointer.
+  void Grant(const rapidjson::Value* manifest, const rapidjson::Value* handshake);
   /// The capability guarding `method`, or "" when none does.
   std::string CapabilityFor(std::string_view method) const;
   void Fill(const rapidjson::Value& templ, std::string_view method, std::string_view capability,
@@ -58,9 +87,13 @@ class HostResponder {
   bool Builtin(std::string_view name, const rapidjson::Value* params, Answer* out);
 
   const Profile& profile_;
+  struct Scripted {
+    rapidjson::Document body;
+    std::string reason;
+  };
   std::set<std::string, std::less<>> granted_;
-  std::set<std::string, std::less<>> held_;
-  std::map<std::string, rapidjson::Document, std::less<>> overrides_;
+  std::map<std::string, std::string, std::less<>> held_;  // method -> reason
+  std::map<std::string, Scripted, std::less<>> overrides_;
   std::map<std::string, std::deque<Clock::time_point>, std::less<>> calls_;  // per capability
   rapidjson::Document storage_{rapidjson::kObjectType};  // builtin storage, per connection
   std::size_t wildcard_answers_ = 0;

@@ -1,7 +1,7 @@
 // The player of one scenario, shared by the files that hold its parts:
 //   player.cpp         the step loop, variables, matching and how a miss is recorded
 //   player_prepare.cpp what is settled before the plugin is spawned (applicability, triggers,
-//                      variables, who answers the plugin's requests)
+//                      variables); who answers the plugin's requests is answer_policy.hpp's
 //   player_run.cpp     prepare / play / teardown / assemble, and Play()
 //   steps_send.cpp     steps that send: send, send_raw, answer
 //   steps_expect.cpp   steps that wait for frames: expect, expect_none
@@ -57,6 +57,18 @@ struct Patterns {
   bool has_result = false, has_error = false, has_params = false, has_message = false;
 };
 
+/// A player's session: the defaults, with the plugin's manifest for the fake host (a profile may
+/// grant what a manifest declares).
+/// The session a scenario plays on: the plugin's manifest (the host grants from it where the
+/// profile says so) and, in tests, a fake child.
+inline session::Session::Options SessionOptions(const PluginTarget& plugin,
+                                                const PlayOptions& play) {
+  session::Session::Options options;
+  options.manifest = plugin.manifest;
+  options.spawn = play.spawn;
+  return options;
+}
+
 class Player {
  public:
   Player(const Scenario& scenario, const protocol::Profile& profile,
@@ -65,18 +77,12 @@ class Player {
         profile_(profile),
         plugin_(plugin),
         options_(options),
-        session_(profile, schema, SessionOptions(options)) {}
+        session_(profile, schema, SessionOptions(plugin, options)) {}
 
   /// Prepare, then play, tear down and assemble: the scenario's result.
   ScenarioResult Run();
 
  private:
-  static session::Session::Options SessionOptions(const PlayOptions& options) {
-    session::Session::Options o;
-    o.spawn = options.spawn;
-    return o;
-  }
-
   /// Settles what can be settled without the plugin: false when the scenario does not apply,
   /// is untested or cannot be set up (the result says which).
   bool Prepare();
@@ -123,8 +129,6 @@ class Player {
   /// Why the scenario cannot be run on this plugin yet: a trigger it sends that the plugin's
   /// fakehost.yaml does not give, with the YAML to add; "" when every trigger is there.
   std::string MissingTrigger() const;
-  /// Holds the plugin requests a step answers itself, so the fake host does not answer first.
-  void HoldAnsweredBySteps();
   /// Counts a step that checks the plugin (not set-up from a fragment).
   void Checked(const Step& step) {
     if (!step.from_fragment) ++checks_;

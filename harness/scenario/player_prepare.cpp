@@ -1,5 +1,6 @@
 // What is settled before the plugin is spawned: whether the scenario applies, whether its
-// triggers are given, its variables, and which plugin requests the steps answer themselves.
+// triggers are given, its variables and the plugin's environment. (Who answers the plugin's
+// requests is answer_policy.cpp's.)
 #include "harness/scenario/player.hpp"
 
 #include "harness/json/json.hpp"
@@ -94,20 +95,6 @@ std::string Player::MissingTrigger() const {
            (example.empty() ? "{method: ..., params: {...}}" : example);
   }
   return {};
-}
-
-void Player::HoldAnsweredBySteps() {
-  // Requests a step answers itself must not be answered by the fake host first: those an
-  // expect replies to, and those it captures for a later `answer`.
-  std::set<std::string> answered;
-  VisitSteps(scenario_.steps, [&](const Step& s) {
-    if (const auto* a = std::get_if<Answer>(&s.body)) answered.insert(a->to);
-  });
-  VisitSteps(scenario_.steps, [&](const Step& s) {
-    if (const auto* e = std::get_if<Expect>(&s.body);
-        e && e->filter.kind == Filter::Kind::kRequest && (e->reply || answered.count(e->as)))
-      session_.host().Hold(e->filter.name);
-  });
 }
 
 std::string Player::Unmet() const {

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "harness/json/json.hpp"
+#include "harness/scenario/answer_policy.hpp"
 #include "harness/scenario/player.hpp"
 
 namespace fakehost::scenario {
@@ -67,22 +68,7 @@ bool Player::Prepare() {
     if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
   }
   BuildVars();
-  if (!profile_.granted_from_manifest().empty() && plugin_.manifest) {
-    std::vector<std::string> granted;
-    if (const rapidjson::Value* caps =
-            json::Resolve(*plugin_.manifest, profile_.granted_from_manifest());
-        caps && caps->IsArray())
-      for (const auto& c : caps->GetArray())
-        if (c.IsString()) granted.emplace_back(c.GetString());
-    session_.host().SetGranted(std::move(granted));
-  }
-  for (const auto& [method, reply] : scenario_.host_replies) {
-    if (reply.kind == HostReply::Kind::kHold)
-      session_.host().Hold(method);
-    else if (reply.reply)
-      session_.host().Override(method, *reply.reply);
-  }
-  HoldAnsweredBySteps();
+  session_.host().Apply(AnswerPolicyFor(scenario_));  // before the plugin starts: see there
   return true;
 }
 

@@ -52,13 +52,7 @@ void Session::Owe(const rapidjson::Value& frame, const protocol::Classified& c, 
   if (!correlator_.Owe(*c.id, std::move(request), &key)) return;
   if (c.method != profile_.handshake_method()) return;
   handshake_key_ = key;
-  const std::string& ptr = profile_.granted_capabilities_pointer();
-  const rapidjson::Value* caps = ptr.empty() ? nullptr : json::Resolve(frame, ptr);
-  if (!caps || !caps->IsArray()) return;
-  std::vector<std::string> granted;
-  for (const auto& cap : caps->GetArray())
-    if (cap.IsString()) granted.emplace_back(cap.GetString());
-  host_.SetGranted(std::move(granted));
+  host_.HandshakeSent(frame);
 }
 
 void Session::AfterHandshake(const rapidjson::Value& reply) {

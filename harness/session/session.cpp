@@ -35,7 +35,7 @@ Session::Session(const protocol::Profile& profile, const schema::FrameSchema* sc
     : profile_(profile),
       schema_(schema),
       options_(std::move(options)),
-      host_(profile),
+      host_(profile, options_.manifest.get()),
       transcript_({options_.transcript_bytes_cap, options_.transcript_entries_cap}),
       findings_(options_.findings_per_check),
       correlator_(profile),

@@ -99,6 +99,9 @@ class Session {
     /// Makes the plugin's process; empty means process::Child::Spawn. Tests give a fake child
     /// (harness/session/test_support/fake_child.hpp).
     ChildFactory spawn;
+    /// The plugin's manifest (null: none), for the fake host: a profile may grant the
+    /// capabilities a manifest declares (Flash).
+    std::shared_ptr<const rapidjson::Document> manifest;
   };
 
   /// `schema` may be null (no validation). Both must outlive the session.
@@ -259,7 +262,7 @@ class Session {
   Transport transport_;  // last: its callbacks touch everything above
 
  public:
-  /// The fake host, for a scenario's overrides (replies, holds, granted capabilities).
+  /// The fake host, for a scenario's answer policy (HostResponder::Apply).
   protocol::HostResponder& host() { return host_; }
 };
 

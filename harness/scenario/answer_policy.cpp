@@ -1,0 +1,39 @@
+#include "harness/scenario/answer_policy.hpp"
+
+#include <map>
+#include <set>
+
+namespace fakehost::scenario {
+
+protocol::AnswerPolicy AnswerPolicyFor(const Scenario& scenario) {
+  protocol::AnswerPolicy policy;
+  for (const auto& [method, reply] : scenario.host_replies) {
+    if (reply.kind == HostReply::Kind::kHold)
+      policy.by_method[method] = {true, nullptr, "its host: block"};
+    else if (reply.reply)
+      policy.by_method[method] = {false, reply.reply, "its host: block"};
+  }
+  // An `answer` step comes after the `expect` that captures its request: find them first.
+  std::map<std::string, const Step*> answers;  // capture name -> the first answer step
+  VisitSteps(scenario.steps, [&](const Step& s) {
+    if (const auto* a = std::get_if<Answer>(&s.body)) answers.emplace(a->to, &s);
+  });
+  std::set<std::string> held_by_steps;
+  VisitSteps(scenario.steps, [&](const Step& s) {
+    const auto* e = std::get_if<Expect>(&s.body);
+    if (!e || e->filter.kind != Filter::Kind::kRequest) return;
+    std::string reason;
+    if (e->reply) {
+      reason = "the " + s.kind + " at " + s.loc.ToString() + " replies to it";
+    } else if (auto it = answers.find(e->as); it != answers.end()) {
+      reason = "the " + it->second->kind + " at " + it->second->loc.ToString() + " answers it";
+    } else {
+      return;
+    }
+    if (held_by_steps.insert(e->filter.name).second)
+      policy.by_method[e->filter.name] = {true, nullptr, std::move(reason)};
+  });
+  return policy;
+}
+
+}  // namespace fakehost::scenario
