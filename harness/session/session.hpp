@@ -157,15 +157,15 @@ class Session {
   /// Frame number `frame`'s entry, or nullptr when it was tallied without one.
   const TranscriptEntry* Entry(std::size_t frame) const { return transcript_.Entry(frame); }
   const std::vector<Finding>& findings() const { return findings_.findings(); }
-  void AddFinding(Finding f) { Raise(std::move(f)); }
   /// Decoded frames released from the inbox before any step took them.
   std::uint64_t inbox_released() const { return inbox_released_; }
   /// Host requests by IdKey, in the order sent; one id may carry several.
   const std::multimap<std::string, PendingRequest>& requests() const {
     return correlator_.requests();
   }
-  /// The request registered under an id, by its IdKey ("i:2" / "s:2"); nullptr if none.
+  /// The host request sent as frame number `frame`; nullptr if none.
   const PendingRequest* RequestByFrame(std::size_t frame) const;
+  /// The handshake request has its answer (frames before it are judged by the handshake rules).
   bool handshake_answered() const { return handshake_answered_; }
   bool exited() const { return exit_status().has_value(); }
   const std::optional<process::ExitStatus>& exit_status() const;
