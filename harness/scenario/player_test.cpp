@@ -92,6 +92,22 @@ class PlayerTest : public ::testing::Test {
     });
   }
 
+  // The plugin calls rim.chat.read (guarded by chat.read, RIM §12) once the handshake is
+  // accepted; the scenario expects that call, then `then` (YAML lines). Returns what the plugin
+  // read back under the call's id.
+  std::vector<std::string> ChatRead(ScenarioResult* r, const std::string& then) {
+    *r = Play(
+        "title: t\nspec: \"§12\"\nrequirement: r\nsteps:\n  - use: handshake\n"
+        "  - expect: {request: rim.chat.read}\n" +
+            then,
+        Accepting(kPluginId,
+                  {R"({"jsonrpc":"2.0","id":"c1","method":"rim.chat.read","params":{}})"}));
+    std::vector<std::string> answers;
+    for (const std::string& p : received_)
+      if (p.find(R"("id":"c1")") != std::string::npos) answers.push_back(p);
+    return answers;
+  }
+
   static std::string ReadFile(const std::string& path) {
     std::ifstream in(path);
     std::stringstream s;
@@ -163,41 +179,21 @@ steps:
 // One owner decides who answers a plugin's request: a request the scenario answers in an
 // `answer` step is held from the start, so the fake host never answers it first.
 TEST_F(PlayerTest, LetsTheScenarioAnswerAPluginRequestAndTheHostNeverAnswersItFirst) {
-  std::string call = R"({"jsonrpc":"2.0","id":"c1","method":"rim.chat.read","params":{}})";
-  ScenarioResult r = Play(R"(title: t
-spec: "§12"
-requirement: r
-steps:
-  - use: handshake
-  - expect: {request: rim.chat.read}
-    as: call
-  - answer: {to: call, result: {late: true}}
-)",
-                          Accepting(kPluginId, {call}));
+  ScenarioResult r;
+  std::vector<std::string> answers =
+      ChatRead(&r, "    as: call\n  - answer: {to: call, result: {late: true}}\n");
   EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
-  std::vector<std::string> answers;
-  for (const std::string& p : received_)
-    if (p.find(R"("id":"c1")") != std::string::npos) answers.push_back(p);
   ASSERT_EQ(answers.size(), 1u);
   EXPECT_NE(answers[0].find(R"("result":{"late":true})"), std::string::npos) << answers[0];
 }
 
 TEST_F(PlayerTest, AnswersAPluginRequestNoStepAnswersTheProfilesWay) {
-  std::string call = R"({"jsonrpc":"2.0","id":"c1","method":"rim.chat.read","params":{}})";
-  ScenarioResult r = Play(R"(title: t
-spec: "§12"
-requirement: r
-steps:
-  - use: handshake
-  - expect: {request: rim.chat.read}
-)",
-                          Accepting(kPluginId, {call}));
+  ScenarioResult r;
+  std::vector<std::string> answers = ChatRead(&r, "");
   EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
-  std::string answer;
-  for (const std::string& p : received_)
-    if (p.find(R"("id":"c1")") != std::string::npos) answer = p;
+  ASSERT_EQ(answers.size(), 1u);
   // Not granted in the handshake (grantedCapabilities: []): denied, RIM §12.
-  EXPECT_NE(answer.find("capability denied: chat.read"), std::string::npos) << answer;
+  EXPECT_NE(answers[0].find("capability denied: chat.read"), std::string::npos) << answers[0];
 }
 
 TEST_F(PlayerTest, ReportsAHostRequestThePluginNeverAnswered) {
