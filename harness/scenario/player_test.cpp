@@ -39,6 +39,11 @@ Script Accepting(std::string plugin_id = kPluginId, std::vector<std::string> aft
   };
 }
 
+// A scenario whose steps are the suite's handshake, then `steps` (YAML lines).
+std::string AfterHandshake(const std::string& steps) {
+  return "title: t\nspec: \"§7\"\nrequirement: r\nsteps:\n  - use: handshake\n" + steps;
+}
+
 class PlayerTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -159,16 +164,11 @@ TEST_F(PlayerTest, FailsAWrongAnswerAtItsStepWithTheLineAndTheFrame) {
 }
 
 TEST_F(PlayerTest, FailsAPluginThatStaysSilentPastTheStepsDeadline) {
-  ScenarioResult r = Play(R"(title: t
-spec: "§7"
-requirement: r
-steps:
-  - use: handshake
-  - send: {method: rim.heartbeat}
+  ScenarioResult r = Play(AfterHandshake(R"(  - send: {method: rim.heartbeat}
     as: heartbeat
   - expect: {reply_to: heartbeat}
     within: 200ms
-)",
+)"),
                           Accepting());
   EXPECT_EQ(r.status, Status::kFail);
   ASSERT_FALSE(r.failures.empty());
@@ -197,14 +197,7 @@ TEST_F(PlayerTest, AnswersAPluginRequestNoStepAnswersTheProfilesWay) {
 }
 
 TEST_F(PlayerTest, ReportsAHostRequestThePluginNeverAnswered) {
-  ScenarioResult r = Play(R"(title: t
-spec: "§7"
-requirement: r
-steps:
-  - use: handshake
-  - send: {method: rim.heartbeat}
-)",
-                          Accepting());
+  ScenarioResult r = Play(AfterHandshake("  - send: {method: rim.heartbeat}\n"), Accepting());
   EXPECT_EQ(r.status, Status::kFail);
   bool unanswered = false;
   for (const Failure& f : r.failures) unanswered = unanswered || f.check == "unanswered";
