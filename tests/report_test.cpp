@@ -358,6 +358,21 @@ TEST(CauseGrouping, ShowsTheCauseOnceWithTheStepsItBrokeInEveryTextFormat) {
   EXPECT_EQ(Count(console.str(), "  ✗ "), 3u);  // the cause, the warning, the error
 }
 
+// The console quotes the same excerpt as JUnit and Markdown: the failing frame marked, with the
+// schema's violations on it (it once printed the frames alone).
+TEST(ConsoleReport, QuotesTheFailingFrameWithItsViolations) {
+  std::ostringstream console;
+  std::string error;
+  auto reporter = report::MakeConsoleReporter(console, {});
+  ASSERT_TRUE(reporter->RunEnded(ReportFixture(), &error));
+  std::string out = console.str();
+  std::size_t frame = out.find("  ▶ #1 ");
+  ASSERT_NE(frame, std::string::npos) << out;
+  EXPECT_NE(out.find("schema: /result/pluginId: must equal the manifest's id", frame),
+            std::string::npos)
+      << out;
+}
+
 TEST(JsonReport, KeepsEveryFailureAndNamesTheCauseOfAConsequence) {
   std::string json = report::JsonReport(StrayPrintReport());
   EXPECT_NE(json.find("the framing was lost"), std::string::npos);

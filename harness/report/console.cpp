@@ -116,9 +116,6 @@ class ConsoleReporter : public Reporter {
     out_ << "\n" << Tag(r.status) << " " << r.id << " — " << r.title << "\n";
     out_ << "  " << r.spec << ": " << r.requirement << "\n";
     out_ << "  " << r.loc.ToString() << "\n";
-    std::vector<std::size_t> frames;
-    for (const Failure& f : r.failures)
-      if (f.frame) frames.push_back(*f.frame);
     // A cause once, with the steps it broke; its consequences are in the JSON report in full.
     for (const CauseGroup& g : GroupByCause(r)) {
       const Failure& f = r.failures[g.root];
@@ -132,7 +129,7 @@ class ConsoleReporter : public Reporter {
       if (!f.actual.empty()) out_ << "      actual:   " << Safe(f.actual) << "\n";
       if (!g.consequences.empty()) out_ << "      caused: " << Safe(ConsequenceList(r, g)) << "\n";
     }
-    Frames(r, frames);
+    Frames(r);
     if (r.exit.exited || !r.exit.stop_stage.empty()) {
       out_ << "  plugin: " << (r.exit.exited ? r.exit.description : "still running");
       if (!r.exit.stop_stage.empty())
@@ -147,19 +144,13 @@ class ConsoleReporter : public Reporter {
   }
 
   // The frames around the failures: what a plugin author needs to see the exchange that broke.
-  void Frames(const ScenarioResult& r, std::vector<std::size_t> marked) {
-    if (r.transcript.empty()) return;
-    std::size_t last = r.transcript.size() - 1;
-    std::size_t focus = marked.empty() ? last : *std::max_element(marked.begin(), marked.end());
-    std::size_t end = std::min(last, focus + 1);
-    std::size_t begin = end + 1 > options_.frames_shown ? end + 1 - options_.frames_shown : 0;
-    out_ << "  frames";
-    if (begin > 0) out_ << " (last " << end - begin + 1 << " of " << r.transcript.size() << ")";
-    out_ << ":\n";
-    for (std::size_t i = begin; i <= end; ++i) {
-      bool mark = std::find(marked.begin(), marked.end(), i) != marked.end();
-      out_ << (mark ? "  ▶ " : "    ") << Safe(FrameLine(r.transcript[i], i)) << "\n";
-    }
+  // The same excerpt the JUnit and Markdown reports quote (violations and notes included).
+  void Frames(const ScenarioResult& r) {
+    std::string excerpt = FramesExcerpt(r, options_.frames_shown);
+    if (excerpt.empty()) return;
+    out_ << "  frames:\n";
+    std::istringstream in(excerpt);
+    for (std::string line; std::getline(in, line);) out_ << "  " << Safe(line) << "\n";
   }
 
   std::ostream& out_;
