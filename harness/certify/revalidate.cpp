@@ -6,14 +6,16 @@
 
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
+#include "harness/session/transcript.hpp"
 
 namespace fakehost::certify {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool IsFrameKind(std::string_view kind) {
-  return kind == "request" || kind == "notification" || kind == "response";
+// A message the run's schema routes to an entry (an invalid envelope has none).
+bool IsFrameKind(session::EntryKind kind) {
+  return session::IsMessage(kind) && kind != session::EntryKind::kInvalid;
 }
 
 std::string StringMember(const rapidjson::Value& object, std::string_view key) {
@@ -39,7 +41,12 @@ bool CheckLine(const schema::FrameSchema& candidate, std::string_view text, std:
     *error = "1: not a transcript entry (no index or direction; written by run --transcripts?)";
     return false;
   }
-  std::string kind = StringMember(doc, "kind");
+  session::EntryKind kind = session::EntryKind::kRaw;
+  if (!session::ParseEntryKind(StringMember(doc, "kind"), &kind)) {
+    *error = "1: not a transcript entry (kind '" + StringMember(doc, "kind") +
+             "' is not one that schema/report.schema.json names)";
+    return false;
+  }
   // Only what the run's schema checked: a frame without schema_def was sent deliberately invalid
   // or is not a message at all.
   if (!IsFrameKind(kind) || StringMember(doc, "schema_def").empty()) return true;
@@ -50,7 +57,8 @@ bool CheckLine(const schema::FrameSchema& candidate, std::string_view text, std:
   }
   ++counts->checked;
   RejectedFrame r;
-  r.violations = Revalidate(candidate, kind, StringMember(doc, "method"), *frame, &r.def);
+  r.violations = Revalidate(candidate, session::EntryKindName(kind), StringMember(doc, "method"),
+                            *frame, &r.def);
   if (r.violations.empty()) return true;
   ++counts->rejected;
   r.index = static_cast<std::size_t>(index->GetUint64());
@@ -76,7 +84,7 @@ void RevalidateTranscript(const schema::FrameSchema& candidate,
                           const std::vector<session::TranscriptEntry>& transcript,
                           const OnRejected& on_rejected, RevalidationCounts* counts) {
   for (const session::TranscriptEntry& e : transcript) {
-    if (!IsFrameKind(session::EntryKindName(e.kind)) || e.schema_def.empty()) continue;
+    if (!IsFrameKind(e.kind) || e.schema_def.empty()) continue;
     if (e.clipped || e.summarised) {
       ++counts->unchecked;
       continue;

@@ -142,6 +142,10 @@ TEST_F(TranscriptFile, ALineThatIsNotATranscriptEntryIsBadInputWithItsLine) {
   EXPECT_FALSE(RevalidateTranscriptFile(
       *s, path, [](const RejectedFrame&) {}, &counts, &error));
   EXPECT_EQ(error.rfind(path + ":2:", 0), 0u) << error;
+  std::ofstream(path) << "{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"frame\"}\n";
+  EXPECT_FALSE(RevalidateTranscriptFile(
+      *s, path, [](const RejectedFrame&) {}, &counts, &error));
+  EXPECT_NE(error.find(":1:1: not a transcript entry (kind 'frame'"), std::string::npos) << error;
   std::vector<std::string> files;
   EXPECT_FALSE(FindTranscriptFiles({(dir_ / "nothing-here").string()}, &files, &error));
   EXPECT_FALSE(FindTranscriptFiles({(dir_ / "sub").string()}, &files, &error));  // no .jsonl

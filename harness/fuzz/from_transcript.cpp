@@ -5,6 +5,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/session/transcript.hpp"
 
 namespace fakehost::fuzz {
 namespace {
@@ -118,15 +119,23 @@ void Converter::Message(const Value& frame, Doc& step, const char* key) {
   step.AddMember(Value(key, a), send, a);
 }
 
+// The kind of a line ReadLine accepted.
+session::EntryKind KindOf(const Doc& e) {
+  session::EntryKind kind = session::EntryKind::kRaw;
+  session::ParseEntryKind(e["kind"].GetString(), &kind);
+  return kind;
+}
+
 // Over 60 lines: one case per kind of host frame, each turned into its step.
 void Converter::Host(const Doc& e) {
-  std::string kind = e["kind"].GetString();
+  using K = session::EntryKind;
+  K kind = KindOf(e);
   const Value* frame = json::Find(e, "frame");
   // A frame the run's schema checked (schema_def) and rejected (violations).
   const Value* violations = json::Find(e, "violations");
   bool invalid =
       json::Find(e, "schema_def") && violations && violations->IsArray() && !violations->Empty();
-  if (frame && frame->IsObject() && kind == "notification") {
+  if (frame && frame->IsObject() && kind == K::kNotification) {
     std::string method = json::Find(*frame, "method") && (*frame)["method"].IsString()
                              ? (*frame)["method"].GetString()
                              : "";
@@ -141,7 +150,7 @@ void Converter::Host(const Doc& e) {
       return;
     }
   }
-  if (frame && frame->IsObject() && kind == "response") {
+  if (frame && frame->IsObject() && kind == K::kResponse) {
     // The host's answer to a plugin request: the reply of the step that expected it.
     const Value* id = json::Find(*frame, "id");
     auto it = id ? plugin_calls_.find(json::IdKey(*id)) : plugin_calls_.end();
@@ -156,11 +165,11 @@ void Converter::Host(const Doc& e) {
     plugin_calls_.erase(it);
     return;
   }
-  if (frame && frame->IsObject() && (kind == "request" || kind == "notification")) {
+  if (frame && frame->IsObject() && (kind == K::kRequest || kind == K::kNotification)) {
     Doc& step = NewStep();
     auto& a = step.GetAllocator();
-    Message(*frame, step, kind == "request" ? "send" : "notify");
-    if (kind == "request") {
+    Message(*frame, step, kind == K::kRequest ? "send" : "notify");
+    if (kind == K::kRequest) {
       std::string name = "r" + std::to_string(++counter_);
       step.AddMember("as", Value(name.c_str(), a), a);
       if (const Value* id = json::Find(*frame, "id")) names_[json::IdKey(*id)] = name;
@@ -184,14 +193,16 @@ void Converter::Host(const Doc& e) {
   auto& a = step.GetAllocator();
   Value raw(rapidjson::kObjectType);
   raw.AddMember("hex", Value(Hex(bytes).c_str(), a), a);
-  if (kind == "raw") raw.AddMember("framed", false, a);
+  if (kind == K::kRaw) raw.AddMember("framed", false, a);
   step.AddMember("send_raw", raw, a);
 }
 
 void Converter::Plugin(const Doc& e) {
-  std::string kind = e["kind"].GetString();
+  using K = session::EntryKind;
+  K kind = KindOf(e);
   const Value* frame = json::Find(e, "frame");
-  std::string where = "plugin entry #" + std::to_string(e["index"].GetUint64()) + " (" + kind + ")";
+  std::string where = "plugin entry #" + std::to_string(e["index"].GetUint64()) + " (" +
+                      session::EntryKindName(kind) + ")";
   if (!frame || !frame->IsObject()) {
     comments_.push_back(where + " is not a frame a step can expect; left out");
     return;
@@ -200,7 +211,7 @@ void Converter::Plugin(const Doc& e) {
                            ? (*frame)["method"].GetString()
                            : "";
   const Value* id = json::Find(*frame, "id");
-  if (kind == "response") {
+  if (kind == K::kResponse) {
     auto it = id ? names_.find(json::IdKey(*id)) : names_.end();
     if (it == names_.end()) {
       comments_.push_back(where + " answers no request the host sent; left out");
@@ -231,13 +242,13 @@ void Converter::Plugin(const Doc& e) {
     names_.erase(it);
     return;
   }
-  if (kind == "request" || kind == "notification") {
+  if (kind == K::kRequest || kind == K::kNotification) {
     Doc& step = NewStep();
     auto& a = step.GetAllocator();
     Value expect(rapidjson::kObjectType);
-    expect.AddMember(Value(kind.c_str(), a), Value(method.c_str(), a), a);
+    expect.AddMember(Value(session::EntryKindName(kind), a), Value(method.c_str(), a), a);
     step.AddMember("expect", expect, a);
-    if (kind == "request" && id) {
+    if (kind == K::kRequest && id) {
       std::string name = "p" + std::to_string(++counter_);
       step.AddMember("as", Value(name.c_str(), a), a);
       plugin_calls_[json::IdKey(*id)] = steps_.size() - 1;
@@ -266,10 +277,14 @@ std::string Converter::Yaml(const std::string& source) const {
 }
 
 bool ReadLine(std::string_view line, const std::string& where, Doc* d, std::string* error) {
+  session::EntryKind kind;
   if (d->Parse(line.data(), line.size()).HasParseError() || !d->IsObject() ||
       !json::Find(*d, "direction") || !(*d)["direction"].IsString() || !json::Find(*d, "kind") ||
-      !(*d)["kind"].IsString() || !json::Find(*d, "index") || !(*d)["index"].IsUint64()) {
-    *error = where + ": not a transcript line (a JSON object with index, direction and kind)";
+      !(*d)["kind"].IsString() || !session::ParseEntryKind((*d)["kind"].GetString(), &kind) ||
+      !json::Find(*d, "index") || !(*d)["index"].IsUint64()) {
+    *error = where +
+             ": not a transcript line (a JSON object with index, direction and a kind "
+             "schema/report.schema.json names)";
     return false;
   }
   return true;

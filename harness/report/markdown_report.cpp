@@ -10,7 +10,6 @@
 #include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
-#include "harness/run/expected_failures.hpp"
 
 namespace fakehost::report {
 namespace {
