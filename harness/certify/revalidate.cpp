@@ -41,6 +41,12 @@ bool CheckLine(const schema::FrameSchema& candidate, std::string_view text, std:
     *error = "1: not a transcript entry (no index or direction; written by run --transcripts?)";
     return false;
   }
+  if (json::Find(doc, "validation")) {
+    *error =
+        "1: a transcript line of an older fakehost (`validation` is now `schema_def` and "
+        "`violations` beside the frame): write the transcripts again with run --transcripts";
+    return false;
+  }
   session::EntryKind kind = session::EntryKind::kRaw;
   if (!session::ParseEntryKind(StringMember(doc, "kind"), &kind)) {
     *error = "1: not a transcript entry (kind '" + StringMember(doc, "kind") +

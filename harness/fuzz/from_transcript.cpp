@@ -287,6 +287,12 @@ bool ReadLine(std::string_view line, const std::string& where, Doc* d, std::stri
              "schema/report.schema.json names)";
     return false;
   }
+  if (json::Find(*d, "validation")) {
+    *error = where +
+             ": a transcript line of an older fakehost (`validation` is now `schema_def` and "
+             "`violations` beside the frame): write the transcripts again with run --transcripts";
+    return false;
+  }
   return true;
 }
 

@@ -44,7 +44,7 @@ void Expand(const rapidjson::Value& in, std::string_view method, std::string_vie
   }
 }
 
-// "held by the scenario (the expect at f.yaml:12:5 replies to it)".
+// "held by the scenario (the expect at f.yaml:12 replies to it)".
 std::string Why(std::string what, const std::string& reason) {
   return reason.empty() ? what : what + " (" + reason + ")";
 }

@@ -109,7 +109,7 @@ TEST_F(HostResponderTest, AppliesAScenariosPolicyAndSaysWhyInTheAnswer) {
   ASSERT_TRUE(json::Parse(R"({"result":{"messages":[]}})", body.get()).ok);
   AnswerPolicy policy;
   policy.by_method["rim.chat.read"] = {false, body, "its host: block"};
-  policy.by_method["rim.log"] = {true, nullptr, "the expect at s.yaml:5:5 replies to it"};
+  policy.by_method["rim.log"] = {true, nullptr, "the expect at s.yaml:5 replies to it"};
   h.Apply(policy);
   auto now = HostResponder::Clock::now();
   HostResponder::Answer read = h.Decide("rim.chat.read", nullptr, now);
@@ -117,7 +117,7 @@ TEST_F(HostResponderTest, AppliesAScenariosPolicyAndSaysWhyInTheAnswer) {
   EXPECT_EQ(read.why, "scenario reply (its host: block)");
   HostResponder::Answer log = h.Decide("rim.log", nullptr, now);
   EXPECT_TRUE(log.hold);
-  EXPECT_EQ(log.why, "held by the scenario (the expect at s.yaml:5:5 replies to it)");
+  EXPECT_EQ(log.why, "held by the scenario (the expect at s.yaml:5 replies to it)");
   // What the policy does not name keeps the profile's answer.
   EXPECT_EQ(Answer(h, "rim.kube.config"),
             R"({"error":{"code":-32601,"message":"method not found: rim.kube.config"}})");

@@ -92,6 +92,20 @@ const char* StatusIcon(scenario::Status s) {
   return "⏹️";
 }
 
+std::string OneLine(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else
+      out += c;
+  }
+  return out;
+}
+
 std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
                       std::size_t payload_chars) {
   char t[48];
@@ -107,7 +121,7 @@ std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
     out += "  (" + std::to_string(e.size) + " bytes)";
   else
     out += "  " + Clip(e.text, payload_chars);
-  return out;
+  return OneLine(out);
 }
 
 std::string FramesExcerpt(const ScenarioResult& r, std::size_t frames_shown,
@@ -128,13 +142,14 @@ std::string FramesExcerpt(const ScenarioResult& r, std::size_t frames_shown,
     out += mark ? "▶ " : "  ";
     out += FrameLine(e, i, payload_chars) + "\n";
     for (const auto& v : e.violations)
-      out += "      schema: " + (v.pointer.empty() ? std::string("(frame)") : v.pointer) + ": " +
-             v.message + "\n";
+      out += OneLine("      schema: " + (v.pointer.empty() ? std::string("(frame)") : v.pointer) +
+                     ": " + v.message) +
+             "\n";
     for (const auto& n : e.notes) {
       // A note that is word for word a failure on this frame is already said above it.
       bool said = std::any_of(r.failures.begin(), r.failures.end(),
                               [&](const Failure& f) { return f.frame == i && f.message == n; });
-      if (!said) out += "      note: " + n + "\n";
+      if (!said) out += OneLine("      note: " + n) + "\n";
     }
   }
   return out;

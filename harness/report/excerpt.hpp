@@ -35,8 +35,12 @@ std::vector<std::size_t> MarkedFrames(const scenario::ScenarioResult& r);
 /// applicable, 💥 error, 🔶 untested, 🚧 xfail, 🧹 stale, ⏹️ not run.
 const char* StatusIcon(scenario::Status s);
 
+/// `s` with each line break (\n, \r) written as the two characters of its escape.
+std::string OneLine(std::string_view s);
+
 /// One transcript entry on one line, without the marker: "#3  12.0 ms  host → plugin  request
-/// rim.handshake id 1  {...}", the payload cut at `payload_chars` bytes.
+/// rim.handshake id 1  {...}", the payload cut at `payload_chars` bytes. Always one line (OneLine),
+/// so no payload, method or id can forge a line of the report around it.
 std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
                       std::size_t payload_chars = 160);
 

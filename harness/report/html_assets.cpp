@@ -108,7 +108,9 @@ std::string_view HtmlScript() {
   var header = add(app, el('header'));
   add(header, el('h1', null, 'fakehost report'));
   var p = data.plugin;
-  add(header, el('div', 'meta', data.protocol_title + ' (' + data.protocol + ') · plugin ' + p.id +
+  var protocol = data.protocol_title ? data.protocol_title + ' (' + data.protocol + ')' :
+      data.protocol;
+  add(header, el('div', 'meta', protocol + ' · plugin ' + p.id +
       (p.version ? ' ' + p.version : '') + ' · fakehost ' + data.tool.version + ' · ' +
       data.started_at + (data.strict ? ' · strict' : '')));
   add(header, el('div', 'meta', 'suite ' + data.suite + ' · ' +
@@ -240,7 +242,9 @@ std::string_view HtmlScript() {
       add(b, el('pre', null, lastLines(s.stderr_tail, 40)));
     }
     if (s.transcript.length || s.exit.exited || s.exit.stop_stage) {
-      add(b, el('h3', null, 'Transcript (' + s.frames +
+      // A tallied transcript, or one a merge did not keep, draws fewer frames than there were.
+      var n = s.transcript.length;
+      add(b, el('h3', null, 'Transcript (' + (n === s.frames ? n : n + ' of ' + s.frames) +
           ' frames; click a frame for its JSON)'));
       add(b, sequence(s, i, marked));
     }
@@ -256,7 +260,9 @@ std::string_view HtmlScript() {
     s.transcript.forEach(function (e) {
       var bad = marked[e.index];
       var problem = PROBLEM[e.kind] || (e.violations && e.violations.length);
-      var row = add(seq, el('div', 'frame ' + (e.direction === 'host-to-plugin' ? 'h2p' : 'p2h') + (bad ? ' bad' : '') + (problem ? ' problem' : '')));
+      var lane = e.direction === 'host-to-plugin' ? 'h2p' : 'p2h';
+      var row = add(seq, el('div', 'frame ' + lane + (bad ? ' bad' : '') +
+          (problem ? ' problem' : '')));
       row.id = 'frame-' + i + '-' + e.index;
       add(row, el('div', 't', '+' + e.t_ms.toFixed(1) + ' ms'));
       var cell = add(row, el('div', 'cell'));

@@ -1,7 +1,8 @@
 // The HTML report: one file that opens from disk. The results are embedded in a
 // <script type="application/json"> element as the JSON report itself, key for key (with every
-// scenario's transcript, where report.json keeps only those that did not pass), and drawn by an
-// inline script with createElement and textContent only, so plugin text is never parsed as HTML.
+// scenario's transcript, where report.json keeps those of fail, warn, error, xfail and stale),
+// and drawn by an inline script with createElement and textContent only, so plugin text is never
+// parsed as HTML.
 #include "harness/report/html_assets.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"

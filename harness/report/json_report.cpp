@@ -68,7 +68,7 @@ void Failure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> c
 }
 
 // Over 60 lines: an entry's keys one after another, in the contract's order (the report
-// schema's $defs/frame); only the payload's form differs between the two uses.
+// schema's $defs/entry); only the payload's form differs between the two uses.
 void WriteEntry(Writer& w, const session::TranscriptEntry& e, Payload payload) {
   w.StartObject();
   Key(w, "index");

@@ -35,8 +35,8 @@ std::unique_ptr<Reporter> MakeFileReporter(const std::string& format, const std:
 
 /// The JSON report (schema/report.schema.json) written to `path`.
 std::unique_ptr<Reporter> MakeJsonReporter(std::string path);
-/// Which scenarios' transcripts a JSON report holds: those that did not pass (report.json), or
-/// every one (the data the HTML report draws).
+/// Which scenarios' transcripts a JSON report holds: those that failed, warned, errored, xfailed
+/// or went stale (report.json), or every one (the data the HTML report draws).
 enum class Transcripts { kOfFailures, kAll };
 /// The JSON report as text. It is the one serializer of results: report.json, the HTML report's
 /// embedded data and (by TranscriptLine) the transcript files share its code and its key names.

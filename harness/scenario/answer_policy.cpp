@@ -1,9 +1,19 @@
 #include "harness/scenario/answer_policy.hpp"
 
+#include <filesystem>
 #include <map>
 #include <set>
 
 namespace fakehost::scenario {
+namespace {
+
+// A step as the fake host's note names it: file name and line, without the directories, so
+// that transcripts of one suite compare equal across checkouts.
+std::string Where(const Step& s) {
+  return std::filesystem::path(s.loc.file).filename().string() + ":" + std::to_string(s.loc.line);
+}
+
+}  // namespace
 
 protocol::AnswerPolicy AnswerPolicyFor(const Scenario& scenario) {
   protocol::AnswerPolicy policy;
@@ -24,9 +34,9 @@ protocol::AnswerPolicy AnswerPolicyFor(const Scenario& scenario) {
     if (!e || e->filter.kind != Filter::Kind::kRequest) return;
     std::string reason;
     if (e->reply) {
-      reason = "the " + s.kind + " at " + s.loc.ToString() + " replies to it";
+      reason = "the " + s.kind + " at " + Where(s) + " replies to it";
     } else if (auto it = answers.find(e->as); it != answers.end()) {
-      reason = "the " + it->second->kind + " at " + it->second->loc.ToString() + " answers it";
+      reason = "the " + it->second->kind + " at " + Where(*it->second) + " answers it";
     } else {
       return;
     }

@@ -54,7 +54,7 @@ TEST(AnswerPolicyFor, HoldsWhatAnExpectRepliesToNamingTheStep) {
   protocol::AnswerPolicy policy = AnswerPolicyFor(Load("",
                                                        "  - expect: {request: rim.chat.read}\n"
                                                        "    reply: {result: {messages: []}}\n"));
-  EXPECT_EQ(RuleFor(policy, "rim.chat.read"), "hold (the expect at s.yaml:5:5 replies to it)");
+  EXPECT_EQ(RuleFor(policy, "rim.chat.read"), "hold (the expect at s.yaml:5 replies to it)");
 }
 
 TEST(AnswerPolicyFor, HoldsWhatAnExpectCapturesForALaterAnswerStepNamingTheAnswer) {
@@ -64,7 +64,7 @@ TEST(AnswerPolicyFor, HoldsWhatAnExpectCapturesForALaterAnswerStepNamingTheAnswe
                                                        "  - expect: {request: rim.log}\n"
                                                        "    as: logged\n"
                                                        "  - answer: {to: call, result: {}}\n"));
-  EXPECT_EQ(RuleFor(policy, "*"), "hold (the answer at s.yaml:9:5 answers it)");
+  EXPECT_EQ(RuleFor(policy, "*"), "hold (the answer at s.yaml:9 answers it)");
   // A capture no answer step replies to is the host's to answer.
   EXPECT_EQ(RuleFor(policy, "rim.log"), "");
 }
@@ -77,7 +77,7 @@ TEST(AnswerPolicyFor, LooksInsideForEach) {
                            "      steps:\n"
                            "        - expect: {request: rim.chat.read}\n"
                            "          reply: {result: {}}\n"));
-  EXPECT_EQ(RuleFor(policy, "rim.chat.read"), "hold (the expect at s.yaml:8:11 replies to it)");
+  EXPECT_EQ(RuleFor(policy, "rim.chat.read"), "hold (the expect at s.yaml:8 replies to it)");
 }
 
 TEST(AnswerPolicyFor, AStepThatAnswersAMethodWinsOverTheHostBlockAndTheFirstStepGivesTheReason) {
@@ -87,7 +87,7 @@ TEST(AnswerPolicyFor, AStepThatAnswersAMethodWinsOverTheHostBlockAndTheFirstStep
                            "    reply: {result: {first: true}}\n"
                            "  - expect: {request: rim.chat.read}\n"
                            "    reply: {result: {second: true}}\n"));
-  EXPECT_EQ(RuleFor(policy, "rim.chat.read"), "hold (the expect at s.yaml:8:5 replies to it)");
+  EXPECT_EQ(RuleFor(policy, "rim.chat.read"), "hold (the expect at s.yaml:8 replies to it)");
 }
 
 }  // namespace

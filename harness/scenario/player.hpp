@@ -57,8 +57,6 @@ struct Patterns {
   bool has_result = false, has_error = false, has_params = false, has_message = false;
 };
 
-/// A player's session: the defaults, with the plugin's manifest for the fake host (a profile may
-/// grant what a manifest declares).
 /// The session a scenario plays on: the plugin's manifest (the host grants from it where the
 /// profile says so) and, in tests, a fake child.
 inline session::Session::Options SessionOptions(const PluginTarget& plugin,

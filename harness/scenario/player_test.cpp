@@ -3,7 +3,9 @@
 // plugin is decided here; these tests pin it without an end-to-end run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "harness/json/json.hpp"
@@ -139,9 +141,12 @@ TEST_F(PlayerTest, PassesAPluginThatAnswersAsTheScenarioExpects) {
   EXPECT_EQ(r.transcript[0].method, "rim.handshake");
   EXPECT_EQ(r.transcript[1].kind, session::EntryKind::kResponse);
   EXPECT_TRUE(r.transcript[1].violations.empty());
-  // Torn down the profile's way: the shutdown notification, after which the plugin exited.
+  // Torn down the profile's way: the shutdown notification, on which the plugin exited by
+  // itself, before any signal.
   EXPECT_EQ(r.transcript.back().method, "rim.shutdown");
   EXPECT_TRUE(r.exit.exited);
+  EXPECT_EQ(r.exit.code, 0);
+  EXPECT_FALSE(r.exit.signal);
 }
 
 TEST_F(PlayerTest, FailsAWrongAnswerAtItsStepWithTheLineAndTheFrame) {

@@ -53,11 +53,19 @@ namespace fakehost::session {
 using Clock = std::chrono::steady_clock;
 using Ms = std::chrono::milliseconds;
 
-/// The transcript kind of a message the profile classified (the four share their order).
+/// The transcript kind of a message the profile classified.
 inline EntryKind EntryKindOf(protocol::MessageKind k) {
-  static_assert(static_cast<int>(protocol::MessageKind::kInvalid) ==
-                static_cast<int>(EntryKind::kInvalid));
-  return static_cast<EntryKind>(k);
+  switch (k) {
+    case protocol::MessageKind::kRequest:
+      return EntryKind::kRequest;
+    case protocol::MessageKind::kNotification:
+      return EntryKind::kNotification;
+    case protocol::MessageKind::kResponse:
+      return EntryKind::kResponse;
+    case protocol::MessageKind::kInvalid:
+      break;
+  }
+  return EntryKind::kInvalid;
 }
 
 /// A decoded plugin->host message waiting for a step to look at it.

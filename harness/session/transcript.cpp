@@ -5,19 +5,35 @@
 namespace fakehost::session {
 namespace {
 
-constexpr const char* kEntryKindNames[] = {"request",   "notification", "response",
-                                           "invalid",   "not-json",     "raw",
-                                           "oversized", "truncated",    "tally"};
-static_assert(std::size(kEntryKindNames) == static_cast<std::size_t>(EntryKind::kTally) + 1);
+struct KindName {
+  EntryKind kind;
+  const char* name;
+};
+// Indexed by the enum: the order check below keeps each name on its kind.
+constexpr KindName kEntryKindNames[] = {
+    {EntryKind::kRequest, "request"},     {EntryKind::kNotification, "notification"},
+    {EntryKind::kResponse, "response"},   {EntryKind::kInvalid, "invalid"},
+    {EntryKind::kNotJson, "not-json"},    {EntryKind::kRaw, "raw"},
+    {EntryKind::kOversized, "oversized"}, {EntryKind::kTruncated, "truncated"},
+    {EntryKind::kTally, "tally"},
+};
+constexpr bool InEnumOrder() {
+  for (std::size_t i = 0; i < std::size(kEntryKindNames); ++i)
+    if (static_cast<std::size_t>(kEntryKindNames[i].kind) != i) return false;
+  return std::size(kEntryKindNames) == static_cast<std::size_t>(EntryKind::kTally) + 1;
+}
+static_assert(InEnumOrder());
 
 }  // namespace
 
-const char* EntryKindName(EntryKind kind) { return kEntryKindNames[static_cast<int>(kind)]; }
+const char* EntryKindName(EntryKind kind) {
+  return kEntryKindNames[static_cast<std::size_t>(kind)].name;
+}
 
 bool ParseEntryKind(std::string_view name, EntryKind* out) {
-  for (std::size_t i = 0; i < std::size(kEntryKindNames); ++i) {
-    if (name == kEntryKindNames[i]) {
-      *out = static_cast<EntryKind>(i);
+  for (const KindName& k : kEntryKindNames) {
+    if (name == k.name) {
+      *out = k.kind;
       return true;
     }
   }

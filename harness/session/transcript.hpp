@@ -37,7 +37,10 @@ const char* EntryKindName(EntryKind kind);
 bool ParseEntryKind(std::string_view name, EntryKind* out);
 /// A message the profile classified (request, notification, response or invalid), whose text is
 /// one whole JSON value unless clipped.
-inline bool IsMessage(EntryKind k) { return k <= EntryKind::kInvalid; }
+inline bool IsMessage(EntryKind k) {
+  return k == EntryKind::kRequest || k == EntryKind::kNotification || k == EntryKind::kResponse ||
+         k == EntryKind::kInvalid;
+}
 
 struct Violation {
   std::string pointer;  ///< JSON pointer of the offending value ("" = the whole frame)

@@ -80,7 +80,9 @@ void FakeChild::Stop(std::vector<process::StopStep> steps,
     result.stage_label = step.label;
     if (step.kind == process::StopStep::Kind::kWrite && stdin_open_) {
       stdin_ += step.bytes;
-      Delivered(step.bytes);
+      // At once, not posted: the sequence goes on in this call, and a scripted plugin that exits
+      // on this write (a shutdown notification) must have exited before the next step.
+      if (on_stdin_) on_stdin_(step.bytes);
     }
     if (step.kind == process::StopStep::Kind::kCloseStdin) stdin_open_ = false;
     if (step.kind == process::StopStep::Kind::kSignal) SignalGroup(step.signal);

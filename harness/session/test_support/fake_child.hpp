@@ -37,7 +37,8 @@ class FakeChild : public process::Child {
   /// cap passes: kTimedOut, and stdin is closed.
   void StopReading() { reading_ = false; }
   /// Called (from the session's loop, like a callback) with each write that reached stdin: a
-  /// scripted plugin answers through PushStdout, Exit, ...
+  /// scripted plugin answers through PushStdout, Exit, ... A stop sequence's writes reach it at
+  /// once, so a plugin that exits on one has exited before the sequence's next step.
   void OnStdin(std::function<void(std::string_view bytes)> hook) { on_stdin_ = std::move(hook); }
   /// Signals received through SignalGroup or a stop sequence, in order.
   const std::vector<int>& signals() const { return signals_; }
