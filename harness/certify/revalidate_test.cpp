@@ -146,6 +146,13 @@ TEST_F(TranscriptFile, ALineThatIsNotATranscriptEntryIsBadInputWithItsLine) {
   EXPECT_FALSE(RevalidateTranscriptFile(
       *s, path, [](const RejectedFrame&) {}, &counts, &error));
   EXPECT_NE(error.find(":1:1: not a transcript entry (kind 'frame'"), std::string::npos) << error;
+  // A line an older fakehost wrote (validation nested) is refused, not skipped as unchecked.
+  std::ofstream(path) << R"({"index":0,"direction":"plugin-to-host","kind":"response",)"
+                      << R"("frame":{},"validation":{"schema_def":"x","valid":true}})"
+                      << "\n";
+  EXPECT_FALSE(RevalidateTranscriptFile(
+      *s, path, [](const RejectedFrame&) {}, &counts, &error));
+  EXPECT_NE(error.find("a transcript line of an older fakehost"), std::string::npos) << error;
   std::vector<std::string> files;
   EXPECT_FALSE(FindTranscriptFiles({(dir_ / "nothing-here").string()}, &files, &error));
   EXPECT_FALSE(FindTranscriptFiles({(dir_ / "sub").string()}, &files, &error));  // no .jsonl

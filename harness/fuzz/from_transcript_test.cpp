@@ -64,6 +64,12 @@ TEST(FromTranscript, RefusesALineThatIsNotATranscriptEntry) {
       ScenarioFromTranscript("{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"frame\"}\n",
                              "odd.jsonl", *p.profile, &yaml, &error));
   EXPECT_EQ(error, "odd.jsonl:1" + why);
+  EXPECT_FALSE(ScenarioFromTranscript(
+      R"({"index":0,"direction":"host-to-plugin","kind":"raw","validation":null})"
+      "\n",
+      "old.jsonl", *p.profile, &yaml, &error));
+  EXPECT_NE(error.find("old.jsonl:1: a transcript line of an older fakehost"), std::string::npos)
+      << error;
   EXPECT_FALSE(ScenarioFromTranscript("\n", "empty.jsonl", *p.profile, &yaml, &error));
 }
 
