@@ -6,6 +6,7 @@
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/session/transcript.hpp"
+#include "harness/text/bytes.hpp"
 
 namespace fakehost::fuzz {
 namespace {
@@ -13,55 +14,11 @@ namespace {
 using rapidjson::Value;
 using Doc = rapidjson::Document;
 
-std::string Base64Decode(std::string_view in) {
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::string out;
-  int bits = 0, acc = 0;
-  for (char c : in) {
-    int v = val(c);
-    if (v < 0) continue;
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (char ch : bytes) {
-    auto c = static_cast<unsigned char>(ch);
-    out += kDigits[c >> 4];
-    out += kDigits[c & 0xf];
-  }
-  return out;
-}
-
-const char* TypeOf(const Value& v) {
-  if (v.IsObject()) return "object";
-  if (v.IsArray()) return "array";
-  if (v.IsString()) return "string";
-  if (v.IsBool()) return "boolean";
-  if (v.IsNull()) return "null";
-  return v.IsInt64() ? "integer" : "number";
-}
-
 // The shape of a value: an object's members by type, anything else by its type.
 Value Shape(const Value& v, Doc::AllocatorType& a) {
   auto typed = [&](const Value& x) {
     Value t(rapidjson::kObjectType);
-    t.AddMember("$type", Value(TypeOf(x), a), a);
+    t.AddMember("$type", Value(json::TypeName(x), a), a);
     return t;
   };
   if (!v.IsObject()) return typed(v);
@@ -180,10 +137,15 @@ void Converter::Host(const Doc& e) {
     return;
   }
   // Bytes: as written for raw writes, framed by the profile for payloads that were not frames.
-  std::string bytes = frame ? json::ToCompact(*frame)
-                            : Base64Decode(json::Find(e, "raw_base64") && e["raw_base64"].IsString()
-                                               ? e["raw_base64"].GetString()
-                                               : "");
+  std::string bytes;
+  if (frame) {
+    bytes = json::ToCompact(*frame);
+  } else if (const Value* raw = json::Find(e, "raw_base64");
+             !raw || !raw->IsString() || !text::FromBase64(raw->GetString(), &bytes)) {
+    comments_.push_back("host entry #" + std::to_string(e["index"].GetUint64()) +
+                        " has neither a frame nor base64 bytes and is left out");
+    return;
+  }
   if (json::Find(e, "clipped") || json::Find(e, "summarised")) {
     comments_.push_back("host entry #" + std::to_string(e["index"].GetUint64()) +
                         " was clipped in the transcript and is left out");
@@ -192,7 +154,7 @@ void Converter::Host(const Doc& e) {
   Doc& step = NewStep();
   auto& a = step.GetAllocator();
   Value raw(rapidjson::kObjectType);
-  raw.AddMember("hex", Value(Hex(bytes).c_str(), a), a);
+  raw.AddMember("hex", Value(text::Hex(bytes).c_str(), a), a);
   if (kind == K::kRaw) raw.AddMember("framed", false, a);
   step.AddMember("send_raw", raw, a);
 }

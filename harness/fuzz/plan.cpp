@@ -10,6 +10,7 @@
 #include "harness/protocol/profile.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/session.hpp"
+#include "harness/text/bytes.hpp"
 #include "harness/wire/codec.hpp"
 
 namespace fakehost::fuzz {
@@ -36,18 +37,6 @@ bool ValidUtf8Text(std::string_view s) {
     i += n;
   }
   return true;
-}
-
-std::string Hex(std::string_view bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (char ch : bytes) {
-    auto c = static_cast<unsigned char>(ch);
-    out += kDigits[c >> 4];
-    out += kDigits[c & 0xf];
-  }
-  return out;
 }
 
 void Add(rapidjson::Document& d, Value& obj, const char* key, Value v) {
@@ -236,7 +225,7 @@ void Renderer::Act(const Action& a) {
                       Value(a.bytes.c_str(), static_cast<rapidjson::SizeType>(a.bytes.size()), al),
                       al);
       else
-        raw.AddMember("hex", Value(Hex(a.bytes).c_str(), al), al);
+        raw.AddMember("hex", Value(text::Hex(a.bytes).c_str(), al), al);
       if (!a.framed) raw.AddMember("framed", false, al);
       if (a.length) raw.AddMember("length", Value(static_cast<std::uint64_t>(*a.length)), al);
       if (a.repeat > 1) raw.AddMember("repeat", Value(a.repeat), al);

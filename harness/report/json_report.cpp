@@ -14,6 +14,7 @@
 #include "harness/report/json_writer.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/text.hpp"
+#include "harness/text/bytes.hpp"
 
 namespace fakehost::report {
 namespace {
@@ -102,7 +103,7 @@ void WriteEntry(Writer& w, const session::TranscriptEntry& e, Payload payload) {
     frame.Accept(w);
   } else {
     Key(w, "raw_base64");
-    Str(w, Base64(e.text));
+    Str(w, text::Base64(e.text));
   }
   if (e.clipped) {
     Key(w, "clipped");

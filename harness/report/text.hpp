@@ -13,8 +13,6 @@ std::string ValidUtf8(std::string_view text);
 /// For a terminal: valid UTF-8 with control characters (except '\n' when `keep_newlines`) shown
 /// as \xNN, so no escape sequence reaches the screen.
 std::string TerminalSafe(std::string_view text, bool keep_newlines = false);
-/// RFC 4648 base64 with padding.
-std::string Base64(std::string_view bytes);
 /// "12 ms", "5.01 s".
 std::string Duration(double ms);
 

@@ -3,37 +3,12 @@
 
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/reader.hpp"
+#include "harness/text/bytes.hpp"
 
 namespace fakehost::scenario::internal {
 namespace {
 
 constexpr auto kMaxPayload = static_cast<std::int64_t>(kMaxSendRawBytes);
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// Pairs of hex digits, optionally separated by whitespace. On failure `*bad` is the offset of
-// the offending character within `text`.
-bool DecodeHex(std::string_view text, std::string* out, std::size_t* bad) {
-  out->clear();
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      ++i;
-      continue;
-    }
-    if (HexDigit(c) < 0) return *bad = i, false;
-    if (i + 1 >= text.size() || HexDigit(text[i + 1]) < 0) return *bad = i + 1, false;
-    out->push_back(static_cast<char>(HexDigit(c) * 16 + HexDigit(text[i + 1])));
-    i += 2;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -162,7 +137,7 @@ bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
     std::size_t bad = 0;
     if (!String(hex->value, "hex", &digits)) {
       ok = false;
-    } else if (!DecodeHex(digits, &out->bytes, &bad)) {
+    } else if (!text::FromHex(digits, &out->bytes, &bad)) {
       Error(hex->value.Mark(), "bad hex at character " + std::to_string(bad + 1) + " of '" +
                                    digits +
                                    "' (pairs of hex digits, optionally separated by spaces)");

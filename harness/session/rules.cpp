@@ -1,22 +1,13 @@
 #include "harness/session/rules.hpp"
 
+#include "harness/text/bytes.hpp"
+
 namespace fakehost::session {
 namespace {
 
 using protocol::MessageKind;
 
 constexpr std::size_t kQuote = 200;
-
-std::string Hex(std::string_view bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (!out.empty()) out += ' ';
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
-}
 
 bool Printable(std::string_view bytes) {
   for (unsigned char c : bytes)
@@ -158,8 +149,8 @@ Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized
     std::uint32_t be = 0;
     for (unsigned char c : header) be = (be << 8) | c;
     if (Printable(header))
-      message += profile.CheckMessage("header-text",
-                                      {{"hex", Hex(header)}, {"text", std::string(header)}});
+      message += profile.CheckMessage(
+          "header-text", {{"hex", text::Hex(header, ' ')}, {"text", std::string(header)}});
     else if (be <= profile.max_payload())
       message += profile.CheckMessage("header-big-endian", {{"size", std::to_string(be)}});
   }
