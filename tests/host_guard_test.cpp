@@ -230,6 +230,7 @@ TEST(HostGuard, APluginOfTheSameUserCannotOpenTheHarnesssDescriptorsThroughProc)
   const bool has_report = fs::exists(dir + "/reports/report.json");
   fs::remove_all(dir);
   ASSERT_NE(status, -1) << "timed out\n" << out;
+  RecordProperty("attempts", tried);
   EXPECT_EQ(Status(status), "exit 1") << out;
   EXPECT_TRUE(has_report) << out;
   EXPECT_NE(tried.find("/fd/1: Permission denied"), std::string::npos) << tried;
