@@ -7,7 +7,7 @@ Every plugin is a variant of a fixture laid out by the build (fixtures/<protocol
 reference and its conforming variants (three plugins in four), the broken fixtures (the
 fourth; each with its `faults` file), and every twentieth plugin a manifest from the source
 tree's broken-manifest/ (a plugin its host refuses). Each directory holds the manifest, the
-fixture's fakehost.yaml and faults, and a symlink to the built program, so nothing is copied
+fixture's fakehost.yaml and faults, and a hard link to the built program, so nothing is copied
 but text. Flash plugins get their own ids (dev.corpus.NNN-name); RIM plugins keep the
 reference's id, because the RIM fixture program answers only to that id (the matrix then keys
 them by directory). Also writes OUT/corpus.txt, listing the directories one a line.
@@ -69,7 +69,12 @@ def write_plugin(protocol, src, dst, index, program_from):
         return
     target = os.path.join(program_from, program)
     if os.path.exists(target):
-        os.symlink(os.path.realpath(target), os.path.join(dst, program))
+        # A hard link, not a symlink: an entrypoint that leads out of the plugin directory is
+        # refused (entrypoint-inside resolves symlinks). A copy where linking is not possible.
+        try:
+            os.link(os.path.realpath(target), os.path.join(dst, program))
+        except OSError:
+            shutil.copy2(os.path.realpath(target), os.path.join(dst, program))
 
 
 def main():

@@ -177,6 +177,13 @@ TEST_F(UnrunnablePlugin, AnEntrypointOutsideThePluginDirectoryFailsLoadsInHost) 
   ExpectLoadsInHostFails("entrypoint-inside");
 }
 
+// A symlink that leads out of the plugin directory is judged where it leads: the same failure.
+TEST_F(UnrunnablePlugin, AnEntrypointSymlinkLeadingOutsideFailsLoadsInHost) {
+  RimManifest("p");
+  fs::create_symlink("/bin/true", dir_ + "/p");
+  ExpectLoadsInHostFails("entrypoint-inside");
+}
+
 // Every fixture is in its protocol's real manifest format, except the broken ones that exist to
 // fail manifest/loads-in-host and the hostile ones whose entrypoint cannot be run.
 TEST(ManifestMatrix, EveryFixtureLoadsInItsRealHost) {

@@ -234,6 +234,8 @@ int Certify(CertifyFlags f, const Context& ctx) {
       dirs, selected, *profile, frame_schema.get(), options,
       [&](const certify::Row& row) { ctx.out << certify::ConsoleRow(row) << std::flush; });
   process::SweepOrphans();
+  if (const std::string note = session::IgnoredSignalsNote(); !note.empty())
+    ctx.err << "fakehost: " << note << "\n";
   // A refused manifest is shown even when --only left its column out.
   bool refused = std::any_of(m.rows.begin(), m.rows.end(), [](const certify::Row& r) {
     return r.cells.count(run::kManifestScenarioId) > 0;

@@ -274,6 +274,8 @@ int Run(const RunFlags& f, const Context& ctx) {
   process::InitProcessEnvironment();
   session::InstallInterruptHandlers();
   Play(f, ctx, &p, &report);
+  if (const std::string note = session::IgnoredSignalsNote(); !note.empty())
+    ctx.err << "fakehost: " << note << "\n";
 
   bool written = WriteReports(p.files, report, ctx.err);
   if (!f.write_expected_failures.empty() &&

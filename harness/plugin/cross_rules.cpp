@@ -219,12 +219,20 @@ bool PathInsideHolds(const rapidjson::Value& rule, const std::string& path) {
   return PathStaysInside(path);
 }
 
-void PathInside(const rapidjson::Value& rule, const rapidjson::Value& root,
+void PathInside(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& dir,
                 std::vector<Finding>* out) {
   const std::string at = Str(rule, "pointer");
   const rapidjson::Value* v = json::Resolve(root, at);
   if (!v || !v->IsString()) return;
-  if (!PathInsideHolds(rule, v->GetString())) out->push_back(Make(rule, root, at));
+  const std::string path = v->GetString();
+  bool holds = PathInsideHolds(rule, path);
+  // symlinks: "resolve": a relative path that stays inside as written must also stay inside
+  // once its symlinks are resolved (only where the plugin directory is known).
+  std::string resolved;
+  if (holds && Str(rule, "symlinks") == "resolve" && !dir.empty() && !path.empty() &&
+      path[0] != '/')
+    holds = ResolvesInside(dir, path, &resolved);
+  if (!holds) out->push_back(Make(rule, root, at));
 }
 
 void File(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& dir,
@@ -332,6 +340,8 @@ bool CheckRuleData(const rapidjson::Value& rules, std::string* error) {
     if (kind == "all-equal") ok = ok && json::Find(r, "default") && !Str(r, "value").empty();
     if (kind == "prefixed") ok = ok && !Str(r, "prefix").empty();
     if (kind == "path-inside" || kind == "file") ok = ok && !Str(r, "pointer").empty();
+    if (kind == "path-inside" && json::Find(r, "symlinks"))
+      ok = ok && (Str(r, "symlinks") == "resolve" || Str(r, "symlinks") == "as-written");
     if (!ok) return Fail(error, i, "incomplete " + kind + " rule (see cross_rules.hpp)");
     if (std::string why; !PlaceholdersOk(Str(r, "message"), "${value}", &why) ||
                          (kind == "prefixed" && !PlaceholdersOk(Str(r, "prefix"), "", &why)))
@@ -357,7 +367,7 @@ void ApplyRules(const rapidjson::Value& rules, const rapidjson::Value& manifest,
     if (kind == "refers-to") RefersTo(rule, manifest, out);
     if (kind == "all-equal") AllEqual(rule, manifest, out);
     if (kind == "prefixed") Prefixed(rule, manifest, out);
-    if (kind == "path-inside") PathInside(rule, manifest, out);
+    if (kind == "path-inside") PathInside(rule, manifest, plugin_dir, out);
     if (kind == "file") File(rule, manifest, plugin_dir, out);
   }
 }

@@ -19,8 +19,10 @@
 //   prefixed    {each: P*, when_prefix: s, prefix: "plugin.${/plugin_id}.", rest_pattern}: a
 //               string starting with when_prefix starts with prefix (pointers in ${} resolved
 //               in the manifest); with rest_pattern, what follows the prefix matches it instead
-//   path-inside {pointer, absolute: "outside"|"allowed", bare: "inside"|"path"}: a relative
-//               path, as written, does not leave the plugin directory (no symlink resolving)
+//   path-inside {pointer, absolute: "outside"|"allowed", bare: "inside"|"path", symlinks:
+//               "as-written"|"resolve"}: a relative path does not leave the plugin directory,
+//               as written, and with "resolve" also once its symlinks are resolved (default
+//               "as-written")
 //   file        {pointer, require: "regular"|"executable"}: the path, inside the plugin
 //               directory, is a regular file (and executable); skipped when path-inside fails
 #pragma once

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
 
 namespace fakehost::plugin {
@@ -23,6 +24,22 @@ bool PathStaysInside(const std::string& path) {
     start = end + 1;
   }
   return true;
+}
+
+bool ResolvesInside(const std::string& dir, const std::string& path, std::string* resolved) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path root = fs::weakly_canonical(fs::absolute(dir, ec), ec);
+  if (ec) return false;
+  const fs::path full = fs::weakly_canonical(root / path, ec);
+  if (ec) return false;
+  *resolved = full.string();
+  // Component by component: /plugins/a-old is not inside /plugins/a.
+  auto r = root.begin();
+  auto f = full.begin();
+  for (; r != root.end(); ++r, ++f)
+    if (f == full.end() || *f != *r) return false;
+  return f != full.end();  // the directory itself is no file inside it
 }
 
 bool CheckExecFormat(const std::string& path, const std::string& what, std::string* error) {

@@ -12,9 +12,14 @@ namespace fakehost::plugin {
 
 /// True when `path`, as written, stays inside the directory it is relative to: it is not
 /// absolute and no ".." climbs above its start ("bin/../p" stays, "../p" and "a/../../p" do
-/// not). Symlinks are not resolved: the host joins the path to the plugin directory and execs
-/// it, so a symlink inside the directory to a build output elsewhere is inside.
+/// not). Symlinks are not resolved here: see ResolvesInside.
 bool PathStaysInside(const std::string& path);
+
+/// True when `dir`/`path`, with every symlink resolved (the parts that exist), is still inside
+/// `dir` resolved the same way: a plugin's "bin/run" that is a symlink to /bin/sh, or to
+/// ../other/run, is not its own file, whatever the path says. `*resolved` gets the resolved
+/// path (for the message). False too when either cannot be resolved (a symlink loop).
+bool ResolvesInside(const std::string& dir, const std::string& path, std::string* resolved);
 
 /// False, with `*error` ("<what> <path> is empty", "... has no #! line ..."), when the regular
 /// executable file at `path` cannot be exec'd: it is empty, or it is neither a script starting

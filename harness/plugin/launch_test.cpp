@@ -58,3 +58,32 @@ TEST_F(ExecFormat, RefusesAFifoWithoutWaitingForAWriter) {
 
 }  // namespace
 }  // namespace fakehost::plugin
+
+namespace fakehost::plugin {
+namespace {
+
+TEST_F(ExecFormat, ResolvesSymlinksBeforeJudgingWhetherAPathStaysInside) {
+  const fs::path plugin = dir_ / "plugin";
+  fs::create_directories(plugin / "bin");
+  fs::create_directories(dir_ / "plugin-old");
+  Write("plugin/bin/run", "#!/bin/sh\n");
+  Write("plugin-old/run", "#!/bin/sh\n");
+  fs::create_symlink("bin/run", plugin / "in");                 // stays inside
+  fs::create_symlink("/bin/sh", plugin / "system");             // absolute, outside
+  fs::create_symlink("../plugin-old/run", plugin / "sibling");  // a prefix of the name only
+  fs::create_symlink(dir_, plugin / "up");                      // a directory above
+  std::string resolved;
+  EXPECT_TRUE(ResolvesInside(plugin.string(), "bin/run", &resolved)) << resolved;
+  EXPECT_TRUE(ResolvesInside(plugin.string(), "in", &resolved)) << resolved;
+  EXPECT_EQ(resolved, fs::canonical(plugin / "bin/run").string());
+  EXPECT_TRUE(ResolvesInside(plugin.string(), "missing", &resolved)) << resolved;
+  for (const char* outside : {"system", "sibling", "up/plugin-old/run", ".", "bin/.."}) {
+    EXPECT_FALSE(ResolvesInside(plugin.string(), outside, &resolved)) << outside;
+  }
+  // Through a symlinked plugin directory, its own files are still inside.
+  fs::create_symlink(plugin, dir_ / "alias");
+  EXPECT_TRUE(ResolvesInside((dir_ / "alias").string(), "in", &resolved)) << resolved;
+}
+
+}  // namespace
+}  // namespace fakehost::plugin

@@ -1,4 +1,5 @@
-// A plugin process: spawned in its own process group, spoken to over three pipes.
+// A plugin process: spawned in its own session and process group (so without a controlling
+// terminal), spoken to over three pipes.
 //
 // Child is driven by one asio::io_context (single-threaded, owned by the caller, outliving the
 // Child); all its methods are called from that context's thread. Everything it reports arrives
@@ -108,7 +109,8 @@ class Child {
  public:
   /// Spawns `spec`. On failure (no such file, not executable, exec failed) returns nullptr and
   /// sets `*error` to a message naming the path and the reason. The process starts in its own
-  /// process group with only descriptors 0, 1, 2 open; reading starts at once.
+  /// session and process group (no controlling terminal) with only descriptors 0, 1, 2 open;
+  /// reading starts at once.
   static std::unique_ptr<Child> Spawn(boost::asio::io_context& io, const SpawnSpec& spec,
                                       Callbacks callbacks, std::string* error);
 
@@ -148,8 +150,9 @@ class Child {
 };
 
 /// Process-wide set-up every program using Child must do once before spawning: ignore SIGPIPE,
-/// set SIGCHLD to SIG_DFL, and make this process a child subreaper so orphaned grandchildren
-/// can be reaped instead of left as zombies.
+/// set SIGCHLD to SIG_DFL, make this process a child subreaper so orphaned grandchildren
+/// can be reaped instead of left as zombies, and make it non-dumpable (PR_SET_DUMPABLE 0) so
+/// a plugin of the same user cannot reach its descriptors or memory through /proc or ptrace.
 void InitProcessEnvironment();
 
 /// What SweepOrphans found.

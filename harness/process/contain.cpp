@@ -106,6 +106,38 @@ std::string OwnCgroupDir() {
 
 std::atomic<unsigned> g_enclosures{0};
 
+// Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. With the
+// pid it names a process for good (a pid alone is reused); "" if there is no such process.
+std::string StartTimeOf(pid_t pid) {
+  const std::string text = ReadSmallFile("/proc/" + std::to_string(pid) + "/stat");
+  auto at = text.rfind(')');
+  if (at == std::string::npos) return {};
+  for (int field = 2; field < 22 && at != std::string::npos; ++field) at = text.find(' ', at + 1);
+  if (at == std::string::npos) return {};
+  const auto end = text.find(' ', at + 1);
+  return text.substr(at + 1, end == std::string::npos ? std::string::npos : end - at - 1);
+}
+
+bool AllDigits(const std::string& s) {
+  return !s.empty() && s.size() <= 20 && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// Reads "<pid>-<start>.<n>", or an older fakehost's "<pid>.<n>" (then `*start` is ""), the part
+// of a cgroup's name after "fakehost-"; false if the name is not one fakehost gives.
+bool ParseCgroupName(const std::string& name, pid_t* pid, std::string* start) {
+  const auto dot = name.rfind('.');
+  if (dot == std::string::npos || !AllDigits(name.substr(dot + 1))) return false;
+  const std::string owner = name.substr(0, dot);
+  const auto dash = owner.find('-');
+  const std::string pid_text = owner.substr(0, dash);
+  *start = dash == std::string::npos ? "" : owner.substr(dash + 1);
+  if (!AllDigits(pid_text) || pid_text.size() > 9 ||
+      (dash != std::string::npos && !AllDigits(*start)))
+    return false;
+  *pid = static_cast<pid_t>(std::stol(pid_text));
+  return *pid > 0;
+}
+
 void SleepBriefly() { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }
 
 }  // namespace
@@ -165,6 +197,26 @@ SweepCount KillAndReapOrphans(std::chrono::milliseconds budget) {
   return count;
 }
 
+int SweepDeadRunCgroups(const std::string& parent) {
+  DIR* dir = ::opendir(parent.c_str());
+  if (dir == nullptr) return 0;
+  int removed = 0;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    pid_t pid = 0;
+    std::string start;
+    if (name.rfind("fakehost-", 0) != 0 || !ParseCgroupName(name.substr(9), &pid, &start)) continue;
+    const std::string now = StartTimeOf(pid);
+    if (start.empty() ? !now.empty() : now == start) continue;  // its run is alive
+    // rmdir removes only an empty cgroup: one whose plugins still live is left alone.
+    if (::rmdir((parent + "/" + name).c_str()) == 0) ++removed;
+  }
+  ::closedir(dir);
+  return removed;
+}
+
+std::string CgroupParentDir() { return OwnCgroupDir(); }
+
 Enclosure::Enclosure() {
   const unsigned n = ++g_enclosures;
   const std::string id = std::to_string(::getpid()) + "." + std::to_string(n);
@@ -173,7 +225,13 @@ Enclosure::Enclosure() {
   if (mode != nullptr && std::strcmp(mode, "marker") == 0) return;
   const std::string parent = OwnCgroupDir();
   if (parent.empty()) return;
-  const std::string dir = parent + "/fakehost-" + id;
+  // Once per run, before its first cgroup: the empty cgroups of runs that died (SIGKILL, a
+  // crash) before removing theirs.
+  static std::once_flag swept;
+  std::call_once(swept, [&] { SweepDeadRunCgroups(parent); });
+  static const std::string self_start = StartTimeOf(::getpid());
+  const std::string dir = parent + "/fakehost-" + std::to_string(::getpid()) + "-" + self_start +
+                          "." + std::to_string(n);
   if (::mkdir(dir.c_str(), 0755) != 0) return;
   procs_fd_ = ::open((dir + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
   if (procs_fd_ < 0) {

@@ -4,8 +4,11 @@
 // A plugin's process group is not enough: a descendant that calls setsid() or setpgid(), or
 // double-forks into a new group, leaves it. So each Child gets an Enclosure, which follows
 // every descendant however it regroups:
-//  - A cgroup (v2) when the machine allows one: a fresh directory beside the harness's own
-//    cgroup, which the child enters (writing "0" to its cgroup.procs) between fork and exec, so
+//  - A cgroup (v2) when the machine allows one: a fresh directory fakehost-<pid>-<start>.<n>
+//    under the harness's own cgroup (<pid> and <start>, its start time in clock ticks, name the
+//    run for good: a run killed before removing its cgroups leaves them empty, and the next run
+//    removes those whose run is gone), which the child enters (writing "0" to its
+//    cgroup.procs) between fork and exec, so
 //    every later descendant is born inside. cgroup.kill (Linux 5.14) kills them all at once;
 //    without it each listed member is sent SIGKILL until the list is empty. Nothing a plugin
 //    can do (short of privileges) takes a process out of it.
@@ -65,6 +68,13 @@ SweepCount KillAndReapOrphans(std::chrono::milliseconds budget);
 
 /// Live processes (not zombies) whose parent is `parent`, from /proc.
 std::vector<pid_t> ChildrenOf(pid_t parent, bool zombies);
+
+/// Removes the empty fakehost-<pid>-<start>.<n> cgroups under `parent` whose run is gone (no
+/// process <pid> started at <start>). Returns how many it removed. An Enclosure does this once
+/// per process, before creating its first cgroup.
+int SweepDeadRunCgroups(const std::string& parent);
+/// The directory an Enclosure creates its cgroups in; "" without a usable cgroup v2.
+std::string CgroupParentDir();
 
 class Enclosure {
  public:

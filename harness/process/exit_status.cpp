@@ -64,6 +64,11 @@ void InitProcessEnvironment() {
     ::signal(SIGCHLD, SIG_DFL);
     // Orphaned grandchildren become our children instead of init's, so ~Child can reap them.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    // Not dumpable: a plugin running as the same user can then neither open /proc/<harness>/fd/*
+    // (to write into the harness's stdout or its report files), nor read its memory, nor ptrace
+    // it. Plugins are exec'd, and exec makes them dumpable again. Root passes these checks
+    // anyway (CAP_SYS_PTRACE): see the README's security section.
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     g_hurry_fd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   });
 }

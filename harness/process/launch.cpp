@@ -73,7 +73,11 @@ struct ChildSetup {
       ssize_t ignored = ::write(cgroup_procs, "0", 1);
       (void)ignored;
     }
-    if (::setpgid(0, 0) != 0) return LastError();
+    // A session of its own, so no controlling terminal: the plugin cannot open /dev/tty, take
+    // the terminal's foreground process group (Ctrl-C would no longer reach the harness) or
+    // push input into the user's shell with TIOCSTI. setsid() also makes it the leader of a
+    // new process group (pgid = pid), which the stop sequence signals as a whole.
+    if (::setsid() < 0) return LastError();
     SetLimits(limits);
     // An ignored signal stays ignored across exec (the harness ignores SIGPIPE), and the mask
     // is inherited from whichever thread forked: give the plugin what a shell would.
@@ -142,14 +146,6 @@ struct ChildSetup {
   template <typename... Args>
   void on_exec_error(bp::posix::default_launcher&, Args&&...) {
     ::_exit(127);
-  }
-
-  // The parent's half of the group set-up. It runs after the exec succeeded, so the child has
-  // already done setpgid(0, 0) and this fails with EACCES; it is kept so the group exists on
-  // return however the launcher's hook order changes.
-  void on_success(bp::posix::default_launcher& launcher, const bp::filesystem::path&,
-                  const char* const*) {
-    ::setpgid(launcher.pid, launcher.pid);
   }
 };
 

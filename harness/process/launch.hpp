@@ -27,10 +27,11 @@ struct Launched {
 /// Forks and execs `executable` (an absolute path) with `spec.argv` (argv[0] passed as given),
 /// the complete environment `spec.env` ("KEY=VALUE") plus the enclosure's marker, and the
 /// working directory `cwd` (absolute). The child enters the enclosure's cgroup (if any) before
-/// anything else, gets its own process group, `spec.limits` and no core dumps, three fresh
-/// pipes as 0, 1, 2 and no other descriptor, default signal dispositions and an empty signal
-/// mask. On failure returns false with `*error` naming `executable` and the reason; nothing is
-/// left behind (a child whose exec failed is reaped before returning).
+/// anything else, gets its own session (no controlling terminal) and process group, `spec.limits`
+/// and no core dumps, three fresh pipes as 0, 1, 2 and no other descriptor, default signal
+/// dispositions and an empty signal mask. On failure returns false with `*error` naming
+/// `executable` and the reason; nothing is left behind (a child whose exec failed is reaped before
+/// returning).
 bool Launch(const std::string& executable, const SpawnSpec& spec, const std::string& cwd,
             const Enclosure& enclosure, Launched* out, std::string* error);
 

@@ -132,13 +132,16 @@ TEST(Spawn, LeaksNoDescriptorIntoTheChild) {
   EXPECT_EQ(out, "0 1 2\n");
 }
 
-TEST(Spawn, PutsTheChildInItsOwnProcessGroup) {
+TEST(Spawn, PutsTheChildInItsOwnSessionAndProcessGroup) {
   Watchdog watchdog(5s);
   boost::asio::io_context io;
   Recorder rec;
   auto child = SpawnOrDie(io, FixtureSpec({"never-read"}), &rec);
   EXPECT_EQ(::getpgid(child->pid()), child->pid());
   EXPECT_NE(::getpgid(child->pid()), ::getpgrp());
+  // A session of its own: no controlling terminal to open, take over or type into.
+  EXPECT_EQ(::getsid(child->pid()), child->pid());
+  EXPECT_NE(::getsid(child->pid()), ::getsid(0));
 }
 
 }  // namespace

@@ -95,6 +95,13 @@ bool ResolveEntrypoint(const protocol::Profile& profile, const fs::path& dir,
              "nothing was run. `fakehost manifest check` lists every manifest problem";
     return false;
   }
+  std::string resolved;
+  if (!plugin::ResolvesInside(dir.string(), entry, &resolved)) {
+    *error = manifest_path + ": the entrypoint " + entry + " leads to " + resolved +
+             ", outside the plugin directory (a symlink out of it is not the plugin's own "
+             "file); nothing was run. `fakehost manifest check` lists every manifest problem";
+    return false;
+  }
   std::string path = (dir / entry).lexically_normal().string();
   if (!CheckExecutable(path, "the entrypoint", error) ||
       !plugin::CheckExecFormat(path, "the entrypoint", error))
