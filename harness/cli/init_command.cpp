@@ -350,7 +350,7 @@ int Init(const InitFlags& f, const Context& ctx) {
   if (plugin.empty() || plugin == "." || plugin == "./") plugin = ".";
   if (!plugin.empty() && plugin.back() == '/') plugin.pop_back();
   if (std::string why = UnwritablePath(plugin); !why.empty()) {
-    ctx.err << "fakehost: cannot write the plugin directory '" << plugin
+    ctx.err << "fakehost: cannot write the plugin directory '" << report::TerminalSafe(plugin)
             << "' into a workflow: " << why << " (rename it)\n";
     return kBadInput;
   }
