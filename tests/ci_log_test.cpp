@@ -162,12 +162,14 @@ TEST(CiLog, AHostileShardReportCannotActThroughReportMerge) {
 }
 
 // Errors quote their input: a transcript whose kind is hostile is refused by from-transcript and
-// by validate, and the message that quotes it cannot act.
+// by validate, and the message that quotes it cannot act. validate quotes the kind with its line
+// breaks: standard error's neutraliser (cli/printable_stream.hpp) takes each piece as a line.
 TEST(CiLog, AnErrorQuotingAHostileInputFileCannotAct) {
   std::string dir = MakeTempDir();
   std::string transcript = dir + "/t.jsonl";
   std::ofstream(transcript)
-      << R"({"kind":"x\n::add-mask::k\n##[stop-commands]t\u001b]52;c;aGk=\u0007\r","t_ms":0})"
+      << R"({"index":0,"direction":"host-to-plugin","t_ms":0,"size":0,)"
+      << R"("kind":"x\n::add-mask::k\n##[stop-commands]t\u001b]52;c;aGk=\u0007\r"})"
       << "\n";
   for (std::vector<std::string> args :
        {std::vector<std::string>{"scenario", "from-transcript", transcript, "--protocol",
@@ -177,7 +179,10 @@ TEST(CiLog, AnErrorQuotingAHostileInputFileCannotAct) {
     CommandResult r = RunCommand(args, std::chrono::seconds(60));
     std::string dump = args[1] + "\nstdout:\n" + r.out + "\nstderr:\n" + r.err;
     EXPECT_EQ(r.exit_code, 2) << dump;
-    EXPECT_NE(r.err.find("stop-commands"), std::string::npos) << "it quotes the input: " << dump;
+    if (args[1] == "validate") {  // validate quotes the kind; from-transcript names the line
+      EXPECT_NE(r.err.find("##\\x5bstop-commands]t\\x1b]52"), std::string::npos) << dump;
+      EXPECT_NE(r.err.find("\n\\x3a:add-mask::k\n"), std::string::npos) << dump;
+    }
     EXPECT_EQ(Joined(Acting(r.err, false)), "") << dump;
     EXPECT_EQ(Joined(Acting(r.out, false)), "") << dump;
   }
