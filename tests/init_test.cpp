@@ -210,5 +210,55 @@ TEST(Init, TheWorkflowGoesToTheRepositoryRootAndUsesTheActionsOwnInputs) {
   fs::remove_all(root);
 }
 
+// The fakehost step's `with:` of the workflow written for a plugin at ROOT/name.
+rapidjson::Document InitWorkflowFor(const std::string& name, CommandResult* result) {
+  std::string root = MakeTempDir();
+  fs::create_directories(root + "/.git");
+  std::string dir = root + "/" + name;
+  fs::create_directories(dir);
+  fs::copy_file(SourceDir() + "/fixtures/flash-v1/reference/manifest.json", dir + "/manifest.json");
+  *result = Fakehost({"init", dir});
+  rapidjson::Document workflow;
+  if (fs::exists(root + "/.github/workflows/fakehost.yml"))
+    workflow = Yaml(root + "/.github/workflows/fakehost.yml");
+  EXPECT_EQ(fs::exists(dir + "/fakehost.yaml"), result->exit_code == 0) << result->err;
+  fs::remove_all(root);
+  return workflow;
+}
+
+// A directory name YAML would read as something else unquoted (a map for ": ", a comment for
+// " #", an alias for "*", a flow sequence for "[") is written quoted and reads back as itself.
+TEST(Init, APluginDirectoryWithYamlSyntaxInItsNameReadsBackAsThatName) {
+  for (std::string name : {"my plugin: v2", "plug #1", "*star", "[a, b]", "say \"hi\" \\ bye",
+                           "- dash", "null", "héllo wörld"}) {
+    CommandResult r;
+    rapidjson::Document workflow = InitWorkflowFor(name, &r);
+    ASSERT_EQ(r.exit_code, 0) << name << "\n" << r.err;
+    const rapidjson::Value* steps = json::Resolve(workflow, "/jobs/conformance/steps");
+    ASSERT_TRUE(steps && steps->IsArray()) << name;
+    const rapidjson::Value* plugin = nullptr;
+    for (const auto& step : steps->GetArray())
+      if (const rapidjson::Value* with = json::Find(step, "with"))
+        if (json::Find(*with, "protocol")) plugin = json::Find(*with, "plugin");
+    ASSERT_TRUE(plugin && plugin->IsString()) << name;
+    EXPECT_EQ(std::string(plugin->GetString()), name);
+  }
+}
+
+// A line break in the name would write lines of its own into the workflow (`fakehost:` and
+// `args:` inputs); "${{" would be evaluated by GitHub. Both are refused before anything is
+// written, with the reason.
+TEST(Init, APluginDirectoryThatWouldInjectIntoTheWorkflowIsRefused) {
+  for (std::string name : {"x\n          fakehost: ./evil\n          args: --pwn", "tab\there",
+                           "${{ secrets.GITHUB_TOKEN }}"}) {
+    CommandResult r;
+    InitWorkflowFor(name, &r);
+    EXPECT_EQ(r.exit_code, 2) << name << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("cannot write the plugin directory"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1)
+        << "one line, the name's break escaped: " << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace fakehost::testing

@@ -73,7 +73,9 @@ std::string HostileText() {
              "<img src=x onerror=\"document.title='PWNED2'\"> % 50%25 a:b,c ") +
          "\x01\x08\x0b\x1b[31m\x7f \r\n" + "\xff\xfe\xc0\xaf \xed\xa0\x80 \xef\xbf\xbe " +
          "**bold** _it_ [link](javascript:alert(1)) `code` ``` $x$ @here\n# heading\n" +
-         "::error::injected\n<details open><summary>x</summary>";
+         "::error::injected\n  ::add-mask::secret\n\xc2\xa0::stop-commands::tok\n" +
+         "mid-line ##[stop-commands]tok \x1b]52;c;cHduZWQ=\x07\x07 ok\rPASS\n" +
+         "<details open><summary>x</summary>";
 }
 
 // Over 60 lines: one result per status, every field a reporter reads, built in the open.

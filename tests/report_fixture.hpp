@@ -16,7 +16,8 @@ constexpr const char* kGoldenRoot = "/golden-root";
 run::RunReport ReportFixture(const std::string& hostile = "");
 
 /// Text that tries to break every format: closing tags, CDATA ends, comments, quotes, control
-/// characters, invalid UTF-8, a lone surrogate, Markdown and workflow-command syntax.
+/// characters, invalid UTF-8, a lone surrogate, Markdown, workflow commands (`::` at a line's
+/// start, after blanks; `##[` mid-line) and terminal escapes (OSC 52, BEL, CR).
 std::string HostileText();
 
 /// Durations, timestamps and the fixture root replaced by placeholders, for golden files.

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <tuple>
 
 #include "harness/report/reporter.hpp"
 #include "tests/command.hpp"
@@ -75,6 +77,57 @@ TEST_F(HostileReports, HtmlRunsNoInjectedScriptInAHeadlessBrowser) {
   // The hostile text is on the page as text: escaped by the DOM serialiser inside elements.
   EXPECT_NE(dom.find("&lt;/script&gt;&lt;script&gt;document.title='PWNED'"), std::string::npos);
   EXPECT_NE(dom.find("&lt;img src=x onerror="), std::string::npos);
+}
+
+// Every printer of a plugin's text, in process: the console (its details quote every field),
+// GitHub's annotations and the Markdown. No line of theirs, read as a GitHub runner reads lines
+// (split at \n and \r, blanks trimmed), starts with "::" (but our own annotations) or holds
+// "##[" or a control character.
+std::vector<std::string> Acting(const std::string& text, bool annotations) {
+  std::vector<std::string> found;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find_first_of("\r\n", at);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(at, end - at);
+    if (end < text.size() && text[end] == '\r') found.push_back("CR: " + line);
+    for (unsigned char c : line)
+      if (c < 0x20 && c != '\t') found.push_back("control: " + line);
+    if (line.find("##[") != std::string::npos) found.push_back("##[: " + line);
+    std::size_t k = 0;
+    while (k < line.size() && (line[k] == ' ' || line.compare(k, 2, "\xc2\xa0") == 0))
+      k += line[k] == ' ' ? 1 : 2;
+    bool own = annotations && k == 0 &&
+               (line.rfind("::error ", 0) == 0 || line.rfind("::warning ", 0) == 0) &&
+               line.find("title=fakehost ") != std::string::npos;
+    if (line.compare(k, 2, "::") == 0 && !own) found.push_back(":: " + line);
+    at = end + 1;
+  }
+  return found;
+}
+
+TEST(HostileText, NoPrinterLetsItActAsAWorkflowCommandOrATerminalControl) {
+  auto report = ReportFixture(HostileText());
+  std::ostringstream console;
+  std::string error;
+  auto reporter = report::MakeConsoleReporter(console, {});
+  reporter->RunStarting(report);
+  for (const auto& s : report.scenarios) reporter->ScenarioEnded(s);
+  ASSERT_TRUE(reporter->RunEnded(report, &error));
+  std::string annotations = report::GithubAnnotations(report);
+  std::string md = report::MarkdownReport(report);
+  // The hostile text is there, shown (else this would prove nothing).
+  EXPECT_NE(console.str().find("##\\x5bstop-commands]tok \\x1b]52;c;cHduZWQ=\\x07"),
+            std::string::npos)
+      << console.str();
+  EXPECT_NE(annotations.find("::error "), std::string::npos) << annotations;
+  for (const auto& [name, text, own] : {std::tuple{"console", console.str(), false},
+                                        {"annotations", annotations, true},
+                                        {"markdown", md, false}}) {
+    std::string found;
+    for (const auto& f : Acting(text, own)) found += f + "\n";
+    EXPECT_EQ(found, "") << name;
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/cli/command.hpp"
+#include "harness/cli/printable_stream.hpp"
 #include "harness/run/suite_version.hpp"
 
 #ifndef FAKEHOST_VERSION
@@ -84,7 +85,9 @@ void PrintVersion(const std::string& data_dir, std::ostream& out, std::ostream& 
 
 }  // namespace
 
-int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
+int Main(int argc, char** argv, std::ostream& out, std::ostream& raw_err) {
+  // Every message on standard error may quote hostile input (printable_stream.hpp).
+  PrintableStream err(raw_err);
   CLI::App app{"fakehost: a conformance harness for stdio plugin protocols"};
   app.require_subcommand(1);
   app.set_version_flag("--version", FAKEHOST_VERSION);

@@ -11,6 +11,7 @@
 #include "harness/json/json.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/text.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/duration.hpp"
 #include "harness/schema/schema.hpp"
@@ -48,9 +49,10 @@ void Summarise(const fuzz::FuzzResult& r, const FuzzFlags& f, std::ostream& out)
       << "\n";
   if (r.issues.empty()) out << "no findings\n";
   for (const fuzz::Issue& i : r.issues) {
-    out << (i.flaky ? "FLAKY " : "FOUND ") << i.finding.rule << " ["
+    out << (i.flaky ? "FLAKY " : "FOUND ") << report::TerminalSafe(i.finding.rule) << " ["
         << scenario::LevelName(i.finding.level) << "] in session " << i.session << " after "
-        << Seconds(i.found_at_ms) << ": " << json::Abbreviate(i.finding.message, 240) << "\n";
+        << Seconds(i.found_at_ms) << ": "
+        << report::TerminalSafe(json::Abbreviate(i.finding.message, 240)) << "\n";
     out << "  reproduced " << i.hits << "/" << i.runs;
     if (!i.flaky)
       out << "; shrunk " << i.lines_before << " -> " << i.lines_after << " steps in "
@@ -60,7 +62,8 @@ void Summarise(const fuzz::FuzzResult& r, const FuzzFlags& f, std::ostream& out)
     if (!i.transcript_path.empty()) out << "  transcript: " << i.transcript_path << "\n";
   }
   if (s.harness_errors)
-    out << "harness errors: " << s.harness_errors << " (first: " << s.first_harness_error << ")\n";
+    out << "harness errors: " << s.harness_errors
+        << " (first: " << report::TerminalSafe(s.first_harness_error) << ")\n";
   out << "schema entries exercised (" << s.defs.size() << "):";
   for (const auto& [def, n] : s.defs) out << " " << def << " x" << n;
   std::vector<std::pair<std::uint64_t, std::string>> cases;

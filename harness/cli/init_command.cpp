@@ -20,7 +20,9 @@
 #include "harness/cli/manifest_command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/text.hpp"
 #include "harness/run/plugin_config.hpp"
+#include "harness/scenario/yaml_json.hpp"
 
 #ifndef FAKEHOST_VERSION
 #define FAKEHOST_VERSION "0.0.0"
@@ -81,6 +83,30 @@ std::string Flow(const rapidjson::Value& v) {
     return "[" + out + "]";
   }
   return json::ToCompact(v);
+}
+
+// `s` as a YAML double-quoted scalar: reads back as itself whatever it holds (": ", "#", quotes,
+// a leading "-" or "*"). Only '"' and '\\' need an escape once control characters are refused.
+std::string DoubleQuoted(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// Why the plugin directory's path cannot go into the workflow, or "": a control character (a
+// line break would start a line of the workflow, and no log shows the others), bytes that are
+// not UTF-8 (YAML is text), or "${{", which GitHub evaluates in a step's inputs (a directory
+// named for a secret would pass the secret's value).
+std::string UnwritablePath(std::string_view path) {
+  for (char c : path)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return "it holds a control character";
+  if (report::ValidUtf8(path) != path) return "it is not valid UTF-8";
+  if (path.find("${{") != std::string_view::npos)
+    return "it holds \"${{\", which GitHub would evaluate as an expression";
+  return {};
 }
 
 // Whether the profile's host passes a plugin its `config:` (asked of CheckPluginConfig itself,
@@ -220,7 +246,7 @@ std::string GithubWorkflow(const protocol::Profile& profile, const std::string& 
          profile.name() +
          "\n"
          "          plugin: " +
-         plugin +
+         DoubleQuoted(plugin) +
          "\n"
          "          strict: true\n"
          "      - if: always()\n"
@@ -265,6 +291,38 @@ std::string Shown(const fs::path& path) {
   return rel.string();
 }
 
+// The value at `pointer` in `doc` when it is a string, else "".
+std::string StringAt(const rapidjson::Value& doc, const char* pointer) {
+  const rapidjson::Value* v = json::Resolve(doc, pointer);
+  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+}
+
+// What init writes must read back as what it means: each file parses as YAML, fakehost.yaml
+// names the protocol, and the workflow's fakehost step has exactly the plugin directory and
+// the protocol as inputs, and no other. "" when so; else the first thing wrong (init's bug).
+std::string CheckWritten(const std::vector<std::pair<fs::path, std::string>>& files,
+                         const std::string& protocol, const std::string& plugin) {
+  for (const auto& [path, text] : files) {
+    rapidjson::Document doc;
+    std::vector<scenario::LoadError> errors;
+    if (!scenario::ParseYamlToJson(text, path.filename().string(), &doc, nullptr, &errors))
+      return errors.empty() ? path.filename().string() + " does not parse"
+                            : errors.front().ToString();
+    if (path.filename() == run::kPluginConfigName && StringAt(doc, "/protocol") != protocol)
+      return path.filename().string() + " does not name the protocol";
+    if (path.extension() != ".yml") continue;
+    const rapidjson::Value* steps = json::Resolve(doc, "/jobs/conformance/steps");
+    const rapidjson::Value* with = nullptr;
+    if (steps && steps->IsArray())
+      for (const auto& step : steps->GetArray())
+        if (StringAt(step, "/id") == "fakehost") with = json::Resolve(step, "/with");
+    if (!with || !with->IsObject() || StringAt(*with, "/plugin") != plugin ||
+        StringAt(*with, "/protocol") != protocol || with->MemberCount() != 3)
+      return path.filename().string() + ": the fakehost step's inputs are not the plugin's";
+  }
+  return {};
+}
+
 struct InitFlags {
   std::string dir, protocol;
   bool force = false;
@@ -291,16 +349,27 @@ int Init(const InitFlags& f, const Context& ctx) {
   std::string plugin = dir.lexically_relative(root).generic_string();
   if (plugin.empty() || plugin == "." || plugin == "./") plugin = ".";
   if (!plugin.empty() && plugin.back() == '/') plugin.pop_back();
+  if (std::string why = UnwritablePath(plugin); !why.empty()) {
+    ctx.err << "fakehost: cannot write the plugin directory '" << report::TerminalSafe(plugin)
+            << "' into a workflow: " << why << " (rename it)\n";
+    return kBadInput;
+  }
 
   const std::vector<std::pair<fs::path, std::string>> files = {
       {dir / run::kPluginConfigName, FakehostYaml(*profile)},
       {dir / "fakehost/scenarios/stops-when-asked.yaml", ExampleScenario(*profile, fragment)},
       {root / ".github/workflows/fakehost.yml", GithubWorkflow(*profile, plugin)},
   };
+  if (std::string wrong = CheckWritten(files, profile->name(), plugin); !wrong.empty()) {
+    ctx.err << "fakehost: internal error: init wrote a file that does not read back: " << wrong
+            << "\n";
+    return kHarnessError;
+  }
   bool wrote_workflow = false;
   for (const auto& [path, text] : files) {
     if (fs::exists(path, ec) && !f.force) {
-      ctx.out << "left " << Shown(path) << " alone (it exists; --force overwrites it)\n";
+      ctx.out << "left " << report::TerminalSafe(Shown(path))
+              << " alone (it exists; --force overwrites it)\n";
       continue;
     }
     fs::create_directories(path.parent_path(), ec);
@@ -311,13 +380,13 @@ int Init(const InitFlags& f, const Context& ctx) {
       ctx.err << "fakehost: cannot write " << path.string() << "\n";
       return kHarnessError;
     }
-    ctx.out << "wrote " << Shown(path) << "\n";
+    ctx.out << "wrote " << report::TerminalSafe(Shown(path)) << "\n";
     wrote_workflow |= path.extension() == ".yml";
   }
   if (std::string(FAKEHOST_GITHUB_REPO).rfind("OWNER/", 0) == 0 && wrote_workflow)
     ctx.out << "edit OWNER in .github/workflows/fakehost.yml: the GitHub repository that "
                "publishes fakehost\n";
-  ctx.out << "next: fakehost run --plugin " << f.dir << " --strict\n";
+  ctx.out << "next: fakehost run --plugin " << report::TerminalSafe(f.dir) << " --strict\n";
   return kOk;
 }
 

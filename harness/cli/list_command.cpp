@@ -2,6 +2,7 @@
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/text.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/run/shard.hpp"
@@ -38,8 +39,8 @@ int List(const ListFlags& f, const Context& ctx) {
   bool none = selected.empty();
   if (shards > 0) selected = run::Shard(selected, shard, shards);
   for (const auto* s : selected)
-    out << s->id << "  [" << scenario::LevelName(s->level) << "] " << s->spec << " — " << s->title
-        << "\n";
+    out << report::TerminalSafe(s->id) << "  [" << scenario::LevelName(s->level) << "] "
+        << report::TerminalSafe(s->spec) << " — " << report::TerminalSafe(s->title) << "\n";
   if (!ok) return kBadInput;
   if (none) {
     err << "fakehost: no scenario selected\n";

@@ -6,6 +6,7 @@
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/text.hpp"
 
 namespace fakehost::cli {
 
@@ -63,16 +64,17 @@ int ManifestCheckCommand(const std::string& data_dir, const std::string& dir, st
     return kBadInput;
   }
   for (const auto& p : check.problems) {
-    out << check.file;
+    // The message quotes the plugin's manifest: shown, never acted on.
+    out << report::TerminalSafe(check.file);
     if (p.line > 0) out << ":" << p.line << ":" << p.column;
-    out << ": " << p.message << "  [" << p.rule << "]\n";
+    out << ": " << report::TerminalSafe(p.message) << "  [" << p.rule << "]\n";
   }
   const std::string host = profile->title().empty() ? profile->name() : profile->title();
   if (check.loads) {
-    out << check.file << ": loads (" << host << ")\n";
+    out << report::TerminalSafe(check.file) << ": loads (" << host << ")\n";
     return kOk;
   }
-  out << check.file << ": refused, " << check.problems.size()
+  out << report::TerminalSafe(check.file) << ": refused, " << check.problems.size()
       << (check.problems.size() == 1 ? " problem" : " problems") << " (" << host << ")\n";
   return kFailures;
 }

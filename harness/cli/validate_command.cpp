@@ -46,9 +46,9 @@ int Validate(const ValidateFlags& f, const Context& ctx) {
   for (const std::string& file : files) {
     std::size_t before = counts.rejected;
     auto print = [&](const certify::RejectedFrame& r) {
-      ctx.out << file << ":" << r.line << ": frame #" << r.index << " "
-              << (r.from_plugin ? "plugin → host" : "host → plugin") << " (" << r.def
-              << ") rejected\n";
+      ctx.out << report::TerminalSafe(file) << ":" << r.line << ": frame #" << r.index << " "
+              << (r.from_plugin ? "plugin → host" : "host → plugin") << " ("
+              << report::TerminalSafe(r.def) << ") rejected\n";
       for (const auto& v : r.violations)
         ctx.out << "    " << report::TerminalSafe(v.pointer.empty() ? "(frame)" : v.pointer) << ": "
                 << report::TerminalSafe(v.message) << "\n";

@@ -18,22 +18,26 @@ class ConsoleReporter : public Reporter {
   ConsoleReporter(std::ostream& out, ConsoleOptions options) : out_(out), options_(options) {}
 
   void RunStarting(const run::RunReport& r) override {
-    out_ << "fakehost " << r.tool_version << " · " << r.protocol_title << " · "
+    out_ << "fakehost " << Safe(r.tool_version) << " · " << Safe(r.protocol_title) << " · "
          << Safe(r.plugin.id);
     if (!r.plugin.version.empty()) out_ << " " << Safe(r.plugin.version);
     out_ << " (" << Safe(r.plugin.dir) << ")\n";
-    out_ << "suite " << r.suite << " · jobs " << r.jobs << (r.strict ? " · strict" : "") << "\n\n";
+    out_ << "suite " << Safe(r.suite) << " · jobs " << r.jobs << (r.strict ? " · strict" : "")
+         << "\n\n";
     out_.flush();
   }
 
   void ScenarioEnded(const ScenarioResult& r) override {
-    out_ << "  " << Tag(r.status) << "  " << r.id;
-    std::size_t pad = r.id.size() < 56 ? 56 - r.id.size() : 1;
+    // Every string of a result may come from a plugin or, under `report merge`, from a shard's
+    // report file: all of it goes through Safe.
+    std::string id = Safe(r.id);
+    out_ << "  " << Tag(r.status) << "  " << id;
+    std::size_t pad = id.size() < 56 ? 56 - id.size() : 1;
     out_ << std::string(pad, ' ') << Duration(r.duration_ms);
     if (r.status == Status::kSkip || r.status == Status::kNotRun)
-      out_ << "  (" << r.skip_reason << ")";
+      out_ << "  (" << Safe(r.skip_reason) << ")";
     if (r.status == Status::kUntested)  // the reason carries the YAML to add: keep it indented
-      out_ << "\n        " << Indent(r.skip_reason, "        ");
+      out_ << "\n        " << Indent(TerminalSafe(r.skip_reason, true), "        ");
     if (r.status == Status::kXfail && r.expected_failure)
       out_ << "  (expected: " << Safe(r.expected_failure->reason) << ")";
     out_ << "\n";
@@ -113,17 +117,18 @@ class ConsoleReporter : public Reporter {
   }
 
   void Details(const ScenarioResult& r) {
-    out_ << "\n" << Tag(r.status) << " " << r.id << " — " << r.title << "\n";
-    out_ << "  " << r.spec << ": " << r.requirement << "\n";
-    out_ << "  " << r.loc.ToString() << "\n";
+    out_ << "\n" << Tag(r.status) << " " << Safe(r.id) << " — " << Safe(r.title) << "\n";
+    out_ << "  " << Safe(r.spec) << ": " << Safe(r.requirement) << "\n";
+    out_ << "  " << Safe(r.loc.ToString()) << "\n";
     // A cause once, with the steps it broke; its consequences are in the JSON report in full.
     for (const CauseGroup& g : GroupByCause(r)) {
       const Failure& f = r.failures[g.root];
       out_ << "  ✗ [" << FailureMark(f) << "] ";
       if (f.check == "step")
-        out_ << "step " << f.step << " " << f.step_kind << " (" << f.loc.ToString() << "): ";
+        out_ << "step " << f.step << " " << Safe(f.step_kind) << " (" << Safe(f.loc.ToString())
+             << "): ";
       else
-        out_ << f.check << ": ";
+        out_ << Safe(f.check) << ": ";
       out_ << Safe(f.message) << "\n";
       if (!f.expected.empty()) out_ << "      expected: " << Safe(f.expected) << "\n";
       if (!f.actual.empty()) out_ << "      actual:   " << Safe(f.actual) << "\n";
@@ -131,9 +136,9 @@ class ConsoleReporter : public Reporter {
     }
     Frames(r);
     if (r.exit.exited || !r.exit.stop_stage.empty()) {
-      out_ << "  plugin: " << (r.exit.exited ? r.exit.description : "still running");
+      out_ << "  plugin: " << (r.exit.exited ? Safe(r.exit.description) : "still running");
       if (!r.exit.stop_stage.empty())
-        out_ << " (stop: " << r.exit.stop_stage << ", " << Duration(r.exit.stop_ms) << ")";
+        out_ << " (stop: " << Safe(r.exit.stop_stage) << ", " << Duration(r.exit.stop_ms) << ")";
       out_ << "\n";
     }
     if (std::string last = StderrLastLines(r.stderr_tail); !last.empty()) {

@@ -18,8 +18,31 @@ using scenario::Failure;
 using scenario::ScenarioResult;
 using scenario::Status;
 
-// GitHub refuses a step summary above 1 MiB; details stop well before that.
-constexpr std::size_t kDetailBudget = 700 * 1024;
+// Kept free, once something had to be cut, for what follows the last item: the headings, the
+// "not shown" notes, the closing tags. Each is ours and a few dozen bytes; there are under 20.
+constexpr std::size_t kNoteReserve = 4 * 1024;
+
+// The document under construction. A scenario's entry ("item") goes in whole or not at all, and
+// only while it keeps the document under `item_limit`; what did not fit is counted, so each
+// section can say how much it left out.
+struct Doc {
+  std::string md;
+  std::size_t item_limit = 0;
+  std::size_t cut = 0;  ///< items left out so far, all sections together
+  bool Item(const std::string& item) {
+    if (md.size() + item.size() > item_limit) {
+      ++cut;
+      return false;
+    }
+    md += item;
+    return true;
+  }
+  void Note(std::size_t not_shown) {
+    if (not_shown > 0)
+      md += "*" + std::to_string(not_shown) +
+            " more not shown here (size limit): see the JSON or HTML report.*\n\n";
+  }
+};
 
 std::size_t LongestRun(std::string_view s, char c) {
   std::size_t best = 0, run = 0;
@@ -65,7 +88,8 @@ std::string CodeBlock(std::string_view text) {
   return fence + "text\n" + body + fence + "\n";
 }
 
-void Scenario(std::string& md, const ScenarioResult& r) {
+std::string ScenarioEntry(const ScenarioResult& r) {
+  std::string md;
   md += "#### " + std::string(StatusIcon(r.status)) + " " + Word(r.status) + " " + CodeSpan(r.id) +
         " — " + MarkdownText(Clip(r.title, 300)) + "\n\n";
   md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
@@ -101,24 +125,20 @@ void Scenario(std::string& md, const ScenarioResult& r) {
   if (!excerpt.empty())
     md += "\n<details><summary>frames</summary>\n\n" + CodeBlock(excerpt) + "\n</details>\n";
   md += "\n";
+  return md;
 }
 
-void Section(std::string& md, const run::RunReport& report, const char* heading,
+void Section(Doc& doc, const run::RunReport& report, const char* heading,
              std::initializer_list<Status> statuses) {
   std::size_t n = 0, shown = 0;
   for (const auto& s : report.scenarios)
     if (std::find(statuses.begin(), statuses.end(), s.status) != statuses.end()) ++n;
   if (n == 0) return;
-  md += "### " + std::string(heading) + " (" + std::to_string(n) + ")\n\n";
-  for (const auto& s : report.scenarios) {
-    if (std::find(statuses.begin(), statuses.end(), s.status) == statuses.end()) continue;
-    if (md.size() > kDetailBudget) break;
-    Scenario(md, s);
-    ++shown;
-  }
-  if (shown < n)
-    md += "*" + std::to_string(n - shown) +
-          " more not shown here (size limit): see the JSON or HTML report.*\n\n";
+  doc.md += "### " + std::string(heading) + " (" + std::to_string(n) + ")\n\n";
+  for (const auto& s : report.scenarios)
+    if (std::find(statuses.begin(), statuses.end(), s.status) != statuses.end())
+      shown += doc.Item(ScenarioEntry(s));
+  doc.Note(n - shown);
 }
 
 // `file` relative to $GITHUB_WORKSPACE (else the working directory), or nullopt when it is not
@@ -245,13 +265,19 @@ std::string CodeSpan(std::string_view text) {
   return ticks + (pad ? " " : "") + body + (pad ? " " : "") + ticks;
 }
 
-// Over 60 lines: the summary's sections in the order a reader sees them.
-std::string MarkdownReport(const run::RunReport& report) {
+namespace {
+
+// Over 60 lines: the summary's sections in the order a reader sees them, the failures first, so
+// a cut leaves out what matters least. Items stop at `item_limit`.
+Doc Render(const run::RunReport& report, std::size_t item_limit) {
   const run::Summary& m = report.summary;
   bool bad = m.failed > 0 || m.errored > 0 || m.stale > 0;
-  std::string md = "## fakehost · " + MarkdownText(report.protocol_title) + " · " + "**" +
-                   MarkdownText(report.plugin.id) + "** " + MarkdownText(report.plugin.version) +
-                   "\n\n";
+  Doc doc;
+  doc.item_limit = item_limit;
+  std::string& md = doc.md;
+  md = "## fakehost · " + MarkdownText(Clip(report.protocol_title, 200)) + " · " + "**" +
+       MarkdownText(Clip(report.plugin.id, 200)) + "** " +
+       MarkdownText(Clip(report.plugin.version, 100)) + "\n\n";
   md += std::string(bad        ? "❌ **"
                     : m.warned ? "⚠️ **"
                                : "✅ **") +
@@ -276,36 +302,60 @@ std::string MarkdownReport(const run::RunReport& report) {
         std::to_string(m.not_run) + " | " +
         (baseline ? std::to_string(m.xfailed) + " | " + std::to_string(m.stale) + " | " : "") +
         std::to_string(m.total) + " |\n\n";
-  Section(md, report, "Failures and errors", {Status::kError, Status::kFail});
-  Section(md, report, "Stale expected failures: they pass now", {Status::kStale});
-  Section(md, report, "Warnings", {Status::kWarn});
-  Section(md, report, "Expected failures", {Status::kXfail});
-  std::string untested, skipped, passed;
-  int n_untested = 0, n_skipped = 0, n_passed = 0;
-  for (const auto& s : report.scenarios) {
-    if (s.status == Status::kUntested) {
-      ++n_untested;
-      untested += "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(s.id) + "\n\n" +
-                  CodeBlock(Clip(s.skip_reason, 1000)) + "\n";
-    } else if (s.status == Status::kSkip || s.status == Status::kNotRun) {
-      ++n_skipped;
-      skipped += "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(s.id) + " — " +
-                 MarkdownText(Clip(SkipReason(s), 300)) + "\n";
-    } else if (s.status == Status::kPass) {
-      ++n_passed;
-      passed += "- " + CodeSpan(s.id) + " — " + MarkdownText(Clip(s.title, 300)) + " (" +
-                Duration(s.duration_ms) + ")\n";
-    }
-  }
-  if (n_untested)
-    md += "### Untested: a trigger is missing (" + std::to_string(n_untested) + ")\n\n" + untested +
-          "\n";
-  if (n_skipped)
-    md += "### Not applicable and not run (" + std::to_string(n_skipped) + ")\n\n" + skipped + "\n";
-  if (n_passed)
-    md += "<details><summary>" + std::to_string(n_passed) + " passed</summary>\n\n" + passed +
-          "\n</details>\n";
-  return md;
+  Section(doc, report, "Failures and errors", {Status::kError, Status::kFail});
+  Section(doc, report, "Stale expected failures: they pass now", {Status::kStale});
+  Section(doc, report, "Warnings", {Status::kWarn});
+  Section(doc, report, "Expected failures", {Status::kXfail});
+  // The lists: one line (untested: a block with the YAML to add) per scenario.
+  auto list = [&](std::initializer_list<Status> statuses, auto heading, auto entry,
+                  const char* close) {
+    auto in = [&](const ScenarioResult& s) {
+      return std::find(statuses.begin(), statuses.end(), s.status) != statuses.end();
+    };
+    std::size_t n = 0, shown = 0;
+    for (const auto& s : report.scenarios) n += in(s);
+    if (n == 0) return;
+    md += heading(std::to_string(n));
+    for (const auto& s : report.scenarios)
+      if (in(s)) shown += doc.Item(entry(s));
+    md += close;
+    doc.Note(n - shown);
+  };
+  list(
+      {Status::kUntested},
+      [](const std::string& n) { return "### Untested: a trigger is missing (" + n + ")\n\n"; },
+      [](const ScenarioResult& s) {
+        return "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(Clip(s.id, 300)) + "\n\n" +
+               CodeBlock(Clip(s.skip_reason, 1000)) + "\n";
+      },
+      "\n");
+  list(
+      {Status::kSkip, Status::kNotRun},
+      [](const std::string& n) { return "### Not applicable and not run (" + n + ")\n\n"; },
+      [](const ScenarioResult& s) {
+        return "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(Clip(s.id, 300)) + " — " +
+               MarkdownText(Clip(SkipReason(s), 300)) + "\n";
+      },
+      "\n");
+  list(
+      {Status::kPass},
+      [](const std::string& n) { return "<details><summary>" + n + " passed</summary>\n\n"; },
+      [](const ScenarioResult& s) {
+        return "- " + CodeSpan(Clip(s.id, 300)) + " — " + MarkdownText(Clip(s.title, 300)) + " (" +
+               Duration(s.duration_ms) + ")\n";
+      },
+      "\n</details>\n");
+  return doc;
+}
+
+}  // namespace
+
+std::string MarkdownReport(const run::RunReport& report, std::size_t budget) {
+  // Everything fits: the document as it is. Else again, items stopping short of the budget by
+  // what the headings and notes after them take.
+  Doc doc = Render(report, budget);
+  if (doc.cut == 0 && doc.md.size() <= budget) return std::move(doc.md);
+  return Render(report, budget > kNoteReserve ? budget - kNoteReserve : 0).md;
 }
 
 std::string GithubAnnotations(const run::RunReport& report) {

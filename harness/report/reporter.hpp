@@ -52,10 +52,17 @@ std::string TranscriptLine(const session::TranscriptEntry& entry);
 std::unique_ptr<Reporter> MakeJUnitReporter(std::string path);
 std::string JUnitReport(const run::RunReport& report);
 
+/// GitHub refuses a job summary above 1 MiB (1,048,576 bytes): the whole Markdown document stays
+/// at or under this many bytes, whatever the run and however many shards were merged.
+inline constexpr std::size_t kMarkdownBudget = 1000 * 1024;
 /// A Markdown summary for $GITHUB_STEP_SUMMARY: counts, then failures, then passes folded.
 /// With `annotations`, also writes GithubAnnotations there when the run ends.
 std::unique_ptr<Reporter> MakeMarkdownReporter(std::string path, std::ostream* annotations);
-std::string MarkdownReport(const run::RunReport& report);
+/// At most `budget` bytes (for any budget above a few KiB): when the whole does not fit,
+/// scenario entries are kept in the document's order (failures first, passes last) while they
+/// fit and the rest left out whole; each section keeps its heading and count and says how many
+/// entries it does not show.
+std::string MarkdownReport(const run::RunReport& report, std::size_t budget = kMarkdownBudget);
 /// `::error file=…,line=…,title=…::message` (and ::warning) lines, one per failed, errored or
 /// warned scenario, pointing at the step that missed. Paths are made relative to
 /// $GITHUB_WORKSPACE (else the working directory) when they lie below it.

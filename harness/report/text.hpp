@@ -6,13 +6,15 @@
 #include <string>
 #include <string_view>
 
+#include "harness/text/printable.hpp"
+
 namespace fakehost::report {
 
-/// Valid UTF-8: every invalid sequence becomes U+FFFD.
-std::string ValidUtf8(std::string_view text);
-/// For a terminal: valid UTF-8 with control characters (except '\n' when `keep_newlines`) shown
-/// as \xNN, so no escape sequence reaches the screen.
-std::string TerminalSafe(std::string_view text, bool keep_newlines = false);
+using text::ValidUtf8;
+/// For a terminal and a CI log: text::Printable (no escape sequence, no workflow command).
+inline std::string TerminalSafe(std::string_view text, bool keep_newlines = false) {
+  return text::Printable(text, keep_newlines);
+}
 /// "12 ms", "5.01 s".
 std::string Duration(double ms);
 
