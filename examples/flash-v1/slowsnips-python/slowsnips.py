@@ -3,7 +3,7 @@
 
 Written from flash-plugin-protocol-v1.txt and flash-manifest.md alone, standard library only.
 It is deliberately a *slow, blocking, single-threaded* reader, the kind the protocol text calls
-"fully conformant": it reads stdin a few KiB at a time with a pause after every read, takes a
+"fully conformant": it reads stdin 4 KiB at a time, throttled to a fixed rate, takes a
 fixed time over every line before handling it, and handles one line at a time. Every pause is
 well inside the deadlines (ping 10 s, perform 10 s, startup 5 s); the plugin declares no
 evaluator, hints or live source, whose deadlines (50 ms, 500 ms, 1 s) a slow reader could miss.
@@ -136,6 +136,10 @@ class Wire:
             view = view[written:]
 
 
+def reject_constant(name):
+    raise ValueError("not JSON: " + name)  # NaN and Infinity are Python's, not JSON's
+
+
 def positive_int(value):
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
@@ -212,7 +216,7 @@ class Plugin:
     # -- inbound --------------------------------------------------------------------------------
     def handle_line(self, line):
         try:
-            message = json.loads(line.decode("utf-8"))
+            message = json.loads(line.decode("utf-8"), parse_constant=reject_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
             return  # undecodable: dropped, the stream heals at the next newline
         if not isinstance(message, dict):
