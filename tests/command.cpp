@@ -83,6 +83,7 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seco
 std::string FakehostBin() { return FAKEHOST_BIN; }
 std::string FixturesDir() { return FAKEHOST_FIXTURES; }
 std::string SourceDir() { return FAKEHOST_SOURCE; }
+std::string BuiltExamplesDir() { return FAKEHOST_EXAMPLES_BUILD; }
 
 std::string MakeTempDir() {
   char templ[] = "/tmp/fakehost-test-XXXXXX";

@@ -24,6 +24,8 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seco
 std::string FakehostBin();
 std::string FixturesDir();
 std::string SourceDir();
+/// Where the example plugins built from source are laid out (build/examples/<protocol>/<name>).
+std::string BuiltExamplesDir();
 
 /// A fresh temporary directory, removed by the caller (or left for inspection on failure).
 std::string MakeTempDir();

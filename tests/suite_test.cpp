@@ -140,24 +140,98 @@ INSTANTIATE_TEST_SUITE_P(All, Reference, ::testing::ValuesIn(ReferencePlugins())
 
 // Plugins written outside fakehost's fixtures, from the protocol texts alone, each with its
 // fakehost.yaml (examples/<protocol>/<name>/): every scenario that applies passes; what needs a
-// trigger the plugin does not give is untested, never failed.
+// trigger the plugin does not give is untested, never failed. An example built from source (it
+// has a go.mod) runs from its build folder (examples/CMakeLists.txt).
 class Outside : public ::testing::TestWithParam<std::string> {};
 
+// Known-pending examples: correct plugins that still fail scenarios because of a gap in
+// fakehost itself (issue 19), not a defect of their own. Remove an entry when its fix lands.
+// Each entry names the scenarios that may fail and why; every other scenario of the example is
+// held to the full rule. An empty scenario list: the run cannot start at all (exit 2), and once
+// it does the test fails until the entry goes. A deterministic entry (the fake host's answer,
+// not a clock) also fails the test once none of its scenarios fails; a timing entry (a wait
+// tighter than the protocol's deadline) cannot: on an idle machine it may pass by luck.
+struct Pending {
+  std::set<std::string> scenarios;
+  bool timing;  ///< its failures depend on the machine's load
+  std::string reason;
+};
+const std::map<std::string, Pending>& PendingExamples() {
+  static const std::map<std::string, Pending> pending = {
+      {"flash-v1/keymaps-manifest-only",
+       {{},
+        false,
+        "issue 19 class 3: fakehost refuses a manifest-only plugin (exit 2) instead of passing "
+        "manifest/loads-in-host and marking the rest not applicable"}},
+      {"flash-v1/procwatch-perl",
+       {{"publish/catalog-is-valid", "status/segments-are-valid",
+         // and, on a loaded machine, the waits of class 1 (see slowsnips-python)
+         "initialize/replies-immediately", "shutdown/eof-before-initialize",
+         "wire/max-line-accepted", "wire/oversized-line-dropped",
+         "wire/far-oversized-line-dropped"},
+        false,
+        "issue 19 class 2: the fake host answers host.process_table {\"ok\": true} with no "
+        "processes, so a catalog built from it is never published"}},
+      {"flash-v1/slowsnips-python",
+       {{"initialize/replies-immediately", "shutdown/eof-before-initialize",
+         "wire/max-line-accepted", "wire/oversized-line-dropped",
+         "wire/far-oversized-line-dropped"},
+        true,
+        "issue 19 class 1: waits tighter than the protocol's deadlines (1 s for initialize, "
+        "1 s from the spawn for EOF, 5 s for a ping whose deadline is 10 s, 5 s to take a "
+        "line where the text's rule is the transport budget)"}},
+  };
+  return pending;
+}
+
+std::string ExampleDir(const std::string& example) {
+  std::string source = SourceDir() + "/examples/" + example;
+  std::error_code ec;
+  if (fs::exists(fs::path(source) / "go.mod", ec)) return BuiltExamplesDir() + "/" + example;
+  return source;
+}
+
 TEST_P(Outside, PassesEverythingItIsTestedOn) {
-  std::string dir = SourceDir() + "/examples/" + GetParam();
+  std::string dir = ExampleDir(GetParam());
   std::string protocol = GetParam().substr(0, GetParam().find('/'));
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    GTEST_SKIP() << dir << " was not built (go was not found when the build was configured)";
+  const auto pending = PendingExamples().find(GetParam());
+  const bool is_pending = pending != PendingExamples().end();
   Outcome o = RunSuite(protocol, dir);
   ASSERT_FALSE(o.command.timed_out) << Dump(o);
-  EXPECT_EQ(o.command.exit_code, 0) << Dump(o);
+  if (is_pending && pending->second.scenarios.empty()) {
+    ASSERT_EQ(o.command.exit_code, 2) << GetParam() << " runs now: remove it from PendingExamples\n"
+                                      << Dump(o);
+    GTEST_SKIP() << "known pending: " << pending->second.reason;
+  }
   ASSERT_FALSE(o.status.empty()) << Dump(o);
   int passed = 0;
+  std::vector<std::string> pending_failed;
   for (const auto& [id, status] : o.status) {
-    EXPECT_TRUE(status == "pass" || status == "skip" || status == "untested")
-        << id << ": " << status << "\n"
-        << Dump(o);
     passed += status == "pass";
+    if (status == "pass" || status == "skip" || status == "untested") continue;
+    if (is_pending && pending->second.scenarios.count(id)) {
+      pending_failed.push_back(id + " (" + status + ")");
+      continue;
+    }
+    ADD_FAILURE() << id << ": " << status << "\n" << Dump(o);
   }
   EXPECT_GT(passed, static_cast<int>(o.status.size()) / 2) << Dump(o);
+  if (!is_pending) {
+    EXPECT_EQ(o.command.exit_code, 0) << Dump(o);
+    return;
+  }
+  if (!pending->second.timing) {
+    ASSERT_FALSE(pending_failed.empty())
+        << GetParam() << " no longer fails any scenario it is pending on: remove it from "
+        << "PendingExamples\n"
+        << Dump(o);
+  }
+  std::string failed;
+  for (const auto& id : pending_failed) failed += " " + id;
+  GTEST_SKIP() << "known pending (" << pending->second.reason << "):" << failed;
 }
 
 std::vector<std::string> OutsidePlugins() {

@@ -1,0 +1,3 @@
+module hashbox
+
+go 1.19
