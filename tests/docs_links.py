@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """README.md and docs/: every relative link names a file of the repository (and, with #anchor, a
 heading of that file), and no page points outside the repository (an absolute path on someone's
-machine, or ../ out of the tree). Usage: docs_links.py SOURCE_DIR. Exit 1 with each problem as
-file:line."""
+machine, or ../ out of the tree); nor does any file the package installs (schema/, scenarios/) or
+a fixture's README. Usage: docs_links.py SOURCE_DIR. Exit 1 with each problem as file:line."""
 import os
 import re
 import sys
@@ -34,6 +34,17 @@ def anchors(path):
 
 
 problems = []
+others = []
+for sub in ("schema", "scenarios", "fixtures", "examples", "ci/templates"):
+    for d, _, files in os.walk(os.path.join(root, sub)):
+        others += [os.path.join(d, f) for f in files
+                   if f.endswith((".json", ".yaml", ".yml", ".md", ".cmake", ".sh"))]
+for path in sorted(others):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            if OUTSIDE.search(line) or "../../../shared/" in line:
+                problems.append(f"{os.path.relpath(path, root)}:{n}: a path outside the repository")
+
 for page in sorted(pages):
     rel = os.path.relpath(page, root)
     fence = False
@@ -58,5 +69,5 @@ for page in sorted(pages):
 
 for p in problems:
     print(p)
-print(f"docs_links: {len(pages)} pages, {len(problems)} problems")
+print(f"docs_links: {len(pages)} pages and {len(others)} other files, {len(problems)} problems")
 sys.exit(1 if problems else 0)
