@@ -168,10 +168,12 @@ class Runner {
     if (!fs::exists(dir + "/action.yml")) return 1;
     rapidjson::Document action = Yaml(dir + "/action.yml");
     EXPECT_EQ(Text(json::Resolve(action, "/runs/using")), "composite");
-    if (with)
-      for (const auto& m : with->GetObject())
+    if (with) {
+      for (const auto& m : with->GetObject()) {
         EXPECT_TRUE(json::Find(action["inputs"], m.name.GetString()))
             << "no input " << m.name.GetString();
+      }
+    }
     static const std::regex input(R"(^\$\{\{ *inputs\.([A-Za-z0-9_-]+) *\}\}$)");
     std::map<std::string, Vars> step_outputs;
     int code = 0;
