@@ -154,10 +154,22 @@ TEST(Certify, ShardsOfAFlashCorpusMergeIntoTheWholeMatrix) {
   EXPECT_STREQ(m["shard"].GetString(), "");
   EXPECT_EQ(Verdict(m, "reference"), "pass");
   EXPECT_EQ(Count(ReadFile(out + "/all.xml"), "<testsuite "), 2u);
-  // The same plugin in both inputs is bad input.
-  EXPECT_EQ(
-      Fakehost({"certify", "merge", out + "/1/certify.json", out + "/1/certify.json"}).exit_code,
-      2);
+  // The same shard twice, or one shard of two, is bad input; --allow-partial merges what there
+  // is and records what is missing.
+  CommandResult twice =
+      Fakehost({"certify", "merge", out + "/1/certify.json", out + "/1/certify.json"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.out << twice.err;
+  EXPECT_NE(twice.err.find("shard 1/2 is given twice"), std::string::npos) << twice.err;
+  CommandResult half = Fakehost({"certify", "merge", out + "/1/certify.json"});
+  EXPECT_EQ(half.exit_code, 2) << half.out << half.err;
+  EXPECT_NE(half.err.find("shard 2 of 2 is missing"), std::string::npos) << half.err;
+  CommandResult partial = Fakehost(
+      {"certify", "merge", out + "/1/certify.json", "--allow-partial", "--out", out + "/partial"});
+  EXPECT_NE(partial.exit_code, 2) << partial.out << partial.err;
+  rapidjson::Document p = Json(out + "/partial/certify.json");
+  CheckAgainstSchema(p);
+  ASSERT_TRUE(p.HasMember("missing_shards"));
+  EXPECT_EQ(p["missing_shards"][0].GetInt(), 2);
   fs::remove_all(out);
 }
 

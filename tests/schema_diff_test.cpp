@@ -236,6 +236,27 @@ TEST(SchemaDiffCommand, MarkdownIsATableForAPullRequestComment) {
   fs::remove_all(dir);
 }
 
+// A host maintainer's candidate copied elsewhere has no profile beside it: OLD's profile judges
+// it, and every output says so.
+TEST(SchemaDiffCommand, ACandidateWithoutAProfileIsJudgedByOldsProfile) {
+  const std::string dir = CopyData("rim-v1", kHandshakeError, kHandshakeDebug);
+  const std::string candidate = MakeTempDir() + "/candidate.json";
+  fs::copy_file(dir + "/schema/rim-v1/plugin-protocol-v1.schema.json", candidate);
+  CommandResult r = Fakehost({"schema", "diff", SourceDir() + kRimSchema, candidate});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("judged by " + SourceDir() + "/schema/rim-v1/profile.json (OLD's profile)"),
+            std::string::npos)
+      << r.out;
+  CommandResult j =
+      Fakehost({"schema", "diff", SourceDir() + kRimSchema, candidate, "--format", "json"});
+  rapidjson::Document out;
+  ASSERT_TRUE(json::Parse(j.out, &out).ok) << j.out;
+  EXPECT_EQ(S(out["new"]["profile_from"]), "OLD's profile");
+  EXPECT_EQ(S(out["old"]["profile_from"]), "beside the schema");
+  fs::remove_all(dir);
+  fs::remove_all(fs::path(candidate).parent_path());
+}
+
 TEST(SchemaDiffCommand, BadInputExitsTwo) {
   CommandResult missing =
       Fakehost({"schema", "diff", "/nonexistent.json", SourceDir() + kRimSchema});
@@ -243,8 +264,10 @@ TEST(SchemaDiffCommand, BadInputExitsTwo) {
   EXPECT_NE(missing.err.find("/nonexistent.json"), std::string::npos) << missing.err;
   const std::string dir = MakeTempDir();
   fs::copy_file(SourceDir() + kRimSchema, dir + "/s.json");
-  CommandResult alone = Fakehost({"schema", "diff", SourceDir() + kRimSchema, dir + "/s.json"});
+  fs::copy_file(SourceDir() + kRimSchema, dir + "/old.json");
+  CommandResult alone = Fakehost({"schema", "diff", dir + "/old.json", dir + "/s.json"});
   EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_NE(alone.err.find("old.json: no profile.json beside it"), std::string::npos) << alone.err;
   EXPECT_NE(alone.err.find("--protocol"), std::string::npos) << alone.err;
   CommandResult named = Fakehost(
       {"schema", "diff", SourceDir() + kRimSchema, dir + "/s.json", "--protocol", "rim-v1"});

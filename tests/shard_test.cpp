@@ -151,6 +151,20 @@ TEST_P(ShardedRun, ThreeShardsMergeIntoTheReportOfTheWholeRun) {
 
   for (std::string format : {"junit", "markdown", "html"})
     EXPECT_GT(ReadFile(dir + "/merged/report." + format).size(), 500u) << format;
+
+  // Two of the three shards are not the run: refused, naming the missing one, unless the merge
+  // is asked to be partial, which its report then records.
+  CommandResult two = Fakehost({"report", "merge", inputs[0], inputs[2], "--out", dir + "/two"});
+  EXPECT_EQ(two.exit_code, 2) << two.out << two.err;
+  EXPECT_NE(two.err.find("shard 2 of 3 is missing"), std::string::npos) << two.err;
+  EXPECT_FALSE(fs::exists(dir + "/two/report.json"));
+  CommandResult partial = Fakehost(
+      {"report", "merge", inputs[0], inputs[2], "--allow-partial", "--out", dir + "/partial"});
+  EXPECT_TRUE(partial.exit_code == 0 || partial.exit_code == 1) << partial.out << partial.err;
+  rapidjson::Document partial_report = ReadReport(dir + "/partial/report.json");
+  const Value* missing = json::Find(partial_report, "missing_shards");
+  ASSERT_TRUE(missing && missing->IsArray() && missing->Size() == 1) << partial.err;
+  EXPECT_EQ((*missing)[0].GetInt(), 2);
   EXPECT_NE(ReadFile(dir + "/merged/report.junit")
                 .find("tests=\"" + std::to_string(shard_of.size()) + "\""),
             std::string::npos);

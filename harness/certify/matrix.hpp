@@ -77,10 +77,11 @@ struct Diff {
 struct Matrix {
   std::string tool_version, protocol, suite, started_at;
   int jobs = 1;
-  std::string shard;            ///< "K/N" or ""
-  std::string candidate;        ///< --schema path, "" when not given
-  std::vector<Column> columns;  ///< in id order
-  std::vector<Row> rows;        ///< in key order
+  std::string shard;                ///< "K/N" or ""
+  std::vector<int> missing_shards;  ///< a merge with --allow-partial: the shards it lacked
+  std::string candidate;            ///< --schema path, "" when not given
+  std::vector<Column> columns;      ///< in id order
+  std::vector<Row> rows;            ///< in key order
   double duration_ms = 0;
   Diff diff;
 };
@@ -108,8 +109,12 @@ Totals Count(const Matrix& m);
 /// the candidate schema rejects always fails.
 int ExitCode(const Matrix& m);
 
-/// Shards read back from JSON, one matrix: same protocol required; columns united, rows
-/// concatenated (a plugin in two shards is an error). False with `*error`.
-bool Merge(std::vector<Matrix> parts, Matrix* out, std::string* error);
+/// Shards read back from JSON (`sources[i]` names parts[i] in messages), one matrix: same
+/// protocol, suite, candidate and fakehost version required; each part must be shard K/N of one
+/// N, each K once, and every K present unless `allow_partial` (then out->missing_shards lists the
+/// absent ones); columns united, rows concatenated (a plugin in two shards is an error). False
+/// with `*error`.
+bool Merge(std::vector<Matrix> parts, const std::vector<std::string>& sources, bool allow_partial,
+           Matrix* out, std::string* error);
 
 }  // namespace fakehost::certify

@@ -211,6 +211,12 @@ std::string JsonMatrix(const Matrix& m) {
     Key(w, k);
     Str(w, *v);
   }
+  if (!m.missing_shards.empty()) {
+    Key(w, "missing_shards");
+    w.StartArray();
+    for (int k : m.missing_shards) w.Int(k);
+    w.EndArray();
+  }
   Key(w, "jobs");
   w.Int(m.jobs);
   Key(w, "duration_ms");
@@ -296,6 +302,10 @@ bool ParseJsonMatrix(std::string_view text, const std::string& name, Matrix* out
   m.shard = rd.S(doc, "shard", "");
   m.candidate = rd.S(doc, "candidate", "");
   m.jobs = static_cast<int>(rd.N(doc, "jobs", ""));
+  if (const rapidjson::Value* missing = json::Find(doc, "missing_shards");
+      missing && missing->IsArray())
+    for (const auto& k : missing->GetArray())
+      if (k.IsInt()) m.missing_shards.push_back(k.GetInt());
   const rapidjson::Value* d = rd.Get(doc, "duration_ms", "");
   m.duration_ms = d && d->IsNumber() ? d->GetDouble() : 0;
   if (const rapidjson::Value* cols = rd.Array(doc, "scenarios", ""))

@@ -161,15 +161,44 @@ TEST(MatrixMerge, UnitesShardsAndRefusesAPluginInTwo) {
   Matrix one = M({"a"}, {R("p", {{"a", C(Status::kPass)}})});
   Matrix two = M({"a", "b"}, {R("q", {{"b", C(Status::kFail)}})});
   one.shard = "1/2";
+  two.shard = "2/2";
   Matrix merged;
   std::string error;
-  ASSERT_TRUE(Merge({one, two}, &merged, &error)) << error;
+  ASSERT_TRUE(Merge({one, two}, {"1.json", "2.json"}, false, &merged, &error)) << error;
   EXPECT_EQ(merged.rows.size(), 2u);
   EXPECT_EQ(merged.columns.size(), 2u);
   EXPECT_EQ(merged.shard, "");
-  EXPECT_FALSE(Merge({one, one}, &merged, &error));
+  EXPECT_TRUE(merged.missing_shards.empty());
+  Matrix same_plugin = one;
+  same_plugin.shard = "2/2";
+  EXPECT_FALSE(Merge({one, same_plugin}, {"1.json", "2.json"}, false, &merged, &error));
+  EXPECT_NE(error.find("plugin"), std::string::npos) << error;
   two.protocol = "flash-v1";
-  EXPECT_FALSE(Merge({one, two}, &merged, &error));
+  EXPECT_FALSE(Merge({one, two}, {"1.json", "2.json"}, false, &merged, &error));
+}
+
+TEST(MatrixMerge, RefusesAMissingDuplicatedOrForeignShard) {
+  Matrix one = M({"a"}, {R("p", {{"a", C(Status::kPass)}})});
+  Matrix three = M({"a"}, {R("r", {{"a", C(Status::kPass)}})});
+  one.shard = "1/3";
+  three.shard = "3/3";
+  Matrix merged;
+  std::string error;
+  EXPECT_FALSE(Merge({one, three}, {"1.json", "3.json"}, false, &merged, &error));
+  EXPECT_NE(error.find("shard 2 of 3 is missing"), std::string::npos) << error;
+  ASSERT_TRUE(Merge({one, three}, {"1.json", "3.json"}, true, &merged, &error)) << error;
+  EXPECT_EQ(merged.missing_shards, std::vector<int>{2});
+  EXPECT_FALSE(Merge({one, one}, {"1.json", "again.json"}, true, &merged, &error));
+  EXPECT_NE(error.find("shard 1/3 is given twice: 1.json and again.json"), std::string::npos)
+      << error;
+  Matrix whole = three;
+  whole.shard = "";
+  EXPECT_FALSE(Merge({one, whole}, {"1.json", "whole.json"}, true, &merged, &error));
+  EXPECT_NE(error.find("whole.json is not a shard"), std::string::npos) << error;
+  Matrix other_suite = three;
+  other_suite.suite = "elsewhere";
+  EXPECT_FALSE(Merge({one, other_suite}, {"1.json", "x.json"}, true, &merged, &error));
+  EXPECT_NE(error.find("x.json is of another run"), std::string::npos) << error;
 }
 
 TEST(MatrixHtml, LinksEveryNonPassCellToItsDetailAndEscapesPluginText) {

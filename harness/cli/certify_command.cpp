@@ -49,6 +49,7 @@ struct CertifyFlags {
 struct MergeFlags {
   std::vector<std::string> inputs, reports;
   std::string since, out_dir = "reports/certify";
+  bool allow_partial = false;
 };
 
 // The protocol of the first plugin the corpus names (a plugin directory, the first plugin
@@ -266,7 +267,7 @@ int Merge(const MergeFlags& f, const Context& ctx) {
     parts.push_back(std::move(m));
   }
   certify::Matrix merged;
-  if (!certify::Merge(std::move(parts), &merged, &error)) {
+  if (!certify::Merge(std::move(parts), f.inputs, f.allow_partial, &merged, &error)) {
     ctx.err << "fakehost: " << error << "\n";
     return kBadInput;
   }
@@ -287,8 +288,9 @@ bool IsCertifyMatrix(const std::string& path) {
 }
 
 int CertifyMerge(const std::vector<std::string>& inputs, const std::vector<std::string>& reports,
-                 const std::string& out_dir, const Context& ctx) {
+                 const std::string& out_dir, bool allow_partial, const Context& ctx) {
   MergeFlags f;
+  f.allow_partial = allow_partial;
   f.inputs = inputs;
   f.reports = reports;
   f.out_dir = out_dir;
@@ -322,6 +324,8 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
                     "FORMAT=PATH, repeatable (json, junit, markdown, html)");
   merge->add_option("--out", mf->out_dir, "directory for certify.json (default reports/certify)");
   merge->add_option("--since", mf->since, "PREVIOUS.json: what changed since");
+  merge->add_flag("--allow-partial", mf->allow_partial,
+                  "merge even when shards are missing; the result records them as missing");
   // merge first: when it was given, `certify` counts as parsed too.
   commands->push_back({merge, [mf](const Context& ctx) { return Merge(*mf, ctx); }});
   commands->push_back({c, [cf](const Context& ctx) {

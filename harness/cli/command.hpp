@@ -74,7 +74,8 @@ void AddReportCommands(CLI::App& app, Commands* commands);
 bool IsCertifyMatrix(const std::string& path);
 /// `certify merge`: shard matrices into one, written to `out_dir` and every `reports` format.
 int CertifyMerge(const std::vector<std::string>& inputs, const std::vector<std::string>& reports,
-                 const std::string& out_dir, const Context& ctx);  ///< `report merge`
+                 const std::string& out_dir, bool allow_partial,
+                 const Context& ctx);  ///< `report merge`
 void AddFuzzCommand(CLI::App& app, Commands* commands);
 void AddScenarioCommands(CLI::App& app, Commands* commands);
 

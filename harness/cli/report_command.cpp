@@ -23,13 +23,15 @@ struct MergeFlags {
   bool fail_untested = false;
   bool no_color = false;
   bool out_dir_given = false;
+  bool allow_partial = false;
 };
 
 int Merge(const MergeFlags& f, const Context& ctx) {
   std::ostream& err = ctx.err;
   // Certification matrices (`certify --shard K/N`) merge as matrices: one command joins both.
   if (!f.inputs.empty() && IsCertifyMatrix(f.inputs.front()))
-    return CertifyMerge(f.inputs, f.reports, f.out_dir_given ? f.out_dir : "reports/certify", ctx);
+    return CertifyMerge(f.inputs, f.reports, f.out_dir_given ? f.out_dir : "reports/certify",
+                        f.allow_partial, ctx);
   std::vector<run::ShardReport> shards;
   for (const std::string& path : f.inputs) {
     run::ShardReport shard{path, {}};
@@ -42,7 +44,7 @@ int Merge(const MergeFlags& f, const Context& ctx) {
   }
   run::RunReport merged;
   std::string error;
-  if (!run::MergeReports(shards, &merged, &error)) {
+  if (!run::MergeReports(shards, f.allow_partial, &merged, &error)) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
@@ -59,6 +61,15 @@ int Merge(const MergeFlags& f, const Context& ctx) {
   console->RunStarting(merged);
   for (const auto& s : merged.scenarios) console->ScenarioEnded(s);
   console->RunEnded(merged, &error);
+  if (!merged.missing_shards.empty()) {
+    err << "fakehost: partial merge: shard";
+    for (std::size_t i = 0; i < merged.missing_shards.size(); ++i)
+      err << (i                                   ? ", "
+              : merged.missing_shards.size() == 1 ? " "
+                                                  : "s ")
+          << merged.missing_shards[i];
+    err << " missing (--allow-partial); the merged report records them in missing_shards\n";
+  }
   bool written = WriteReports(files, merged, err);
   // As the unsharded run: a scenario error, or a shard that was interrupted, is exit 3.
   bool interrupted =
@@ -88,6 +99,8 @@ void AddReportCommands(CLI::App& app, Commands* commands) {
   merge->add_flag("--fail-untested", mf->fail_untested,
                   "a scenario left untested (a trigger is missing) fails the run");
   merge->add_flag("--no-color", mf->no_color, "no ANSI colours on the console");
+  merge->add_flag("--allow-partial", mf->allow_partial,
+                  "merge even when shards are missing; the result records them as missing");
   commands->push_back({merge, [mf](const Context& ctx) { return Merge(*mf, ctx); }});
 }
 

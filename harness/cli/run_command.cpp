@@ -269,6 +269,7 @@ int Run(const RunFlags& f, const Context& ctx) {
   report.strict = f.strict;
   report.jobs = p.options.jobs;
   report.plugin = {p.plugin.id, p.plugin.version, p.plugin.dir, p.plugin.spawn.argv};
+  report.shard = {p.shard, p.shards};
 
   process::InitProcessEnvironment();
   session::InstallInterruptHandlers();

@@ -17,17 +17,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// One version: its schema, and the profile that goes with it.
+// One version: its schema, and the profile that goes with it (and where that profile came from,
+// which every output names: the profile's versioning rules judge the change).
 struct Side {
-  std::string schema_path, profile_path;
+  std::string schema_path, profile_path, profile_from;
   std::unique_ptr<schema::FrameSchema> schema;
   std::unique_ptr<protocol::Profile> profile;
 };
 
 // A directory or profile.json names the profile (whose "schema" is the schema); any other file
-// is the schema, with the profile beside it, else the one --protocol names.
-bool LoadSide(const std::string& arg, const std::string& data_dir, const std::string& protocol,
-              Side* side, std::ostream& err) {
+// is the schema, with the profile beside it, else `fallback` (--protocol, or for NEW the profile
+// OLD was judged with: a candidate copied elsewhere is a new version of the same protocol).
+bool LoadSide(const std::string& arg, const std::string& data_dir, const std::string& fallback,
+              const std::string& fallback_from, Side* side, std::ostream& err) {
   std::error_code ec;
   if (!fs::exists(arg, ec)) {
     err << "fakehost: " << arg << ": no such file or directory\n";
@@ -37,6 +39,7 @@ bool LoadSide(const std::string& arg, const std::string& data_dir, const std::st
   const fs::path path(arg);
   if (fs::is_directory(path, ec) || path.filename() == "profile.json") {
     side->profile_path = fs::is_directory(path, ec) ? (path / "profile.json").string() : arg;
+    side->profile_from = "named";
     side->profile = ResolveProfile(side->profile_path, data_dir, err);
     if (!side->profile) return false;
     side->schema_path = side->profile->schema_path();
@@ -49,8 +52,10 @@ bool LoadSide(const std::string& arg, const std::string& data_dir, const std::st
     const fs::path beside = path.parent_path() / "profile.json";
     if (fs::exists(beside, ec)) {
       side->profile_path = beside.string();
-    } else if (!protocol.empty()) {
-      side->profile_path = protocol;
+      side->profile_from = "beside the schema";
+    } else if (!fallback.empty()) {
+      side->profile_path = fallback;
+      side->profile_from = fallback_from;
     } else {
       err << "fakehost: " << arg
           << ": no profile.json beside it; say which protocol it is with --protocol NAME|PATH\n";
@@ -97,7 +102,8 @@ std::string Summary(const protocol::VersionDiff& d) {
 
 void Console(const protocol::VersionDiff& d, const Side& o, const Side& n, std::ostream& out) {
   out << "schema diff " << d.protocol << ": " << o.schema_path << " (v" << d.old_version << ") -> "
-      << n.schema_path << " (v" << d.new_version << ")\n";
+      << n.schema_path << " (v" << d.new_version << ")\n"
+      << "judged by " << n.profile_path << " (" << n.profile_from << ")\n";
   for (const auto& c : d.changes) {
     out << (c.rule.allowed ? "allowed   " : "BREAKING  ") << c.kind << "  " << Where(c) << "  ("
         << c.direction << ")\n"
@@ -124,7 +130,7 @@ std::string Cell(std::string s) {
 
 std::string Code(const std::string& s) { return s.empty() ? "" : "`" + Cell(s) + "`"; }
 
-void Markdown(const protocol::VersionDiff& d, std::ostream& out) {
+void Markdown(const protocol::VersionDiff& d, const Side& n, std::ostream& out) {
   const std::size_t breaking = d.breaking();
   out << "### fakehost schema diff: " << d.protocol << " (v" << d.old_version << " → v"
       << d.new_version << ")\n\n"
@@ -132,7 +138,8 @@ void Markdown(const protocol::VersionDiff& d, std::ostream& out) {
       << (breaking == 0    ? "Allowed"
           : d.major_bump() ? "Breaking, with a new major version"
                            : "Breaking")
-      << "**: " << Summary(d) << ".\n\n";
+      << "**: " << Summary(d) << ".\n\n"
+      << "Judged by " << Code(n.profile_path) << " (" << n.profile_from << ").\n\n";
   if (d.changes.empty()) return;
   out << "| verdict | change | where | direction | rule |\n|---|---|---|---|---|\n";
   for (const auto& c : d.changes) {
@@ -154,6 +161,7 @@ void Json(const protocol::VersionDiff& d, const Side& o, const Side& n, std::ost
     rapidjson::Value v(rapidjson::kObjectType);
     v.AddMember("schema", str(s.schema_path), a);
     v.AddMember("profile", str(s.profile_path), a);
+    v.AddMember("profile_from", str(s.profile_from), a);
     v.AddMember("version", version, a);
     return v;
   };
@@ -230,8 +238,11 @@ int SchemaDiffCommand(const std::string& data_dir, const SchemaDiffOptions& opti
     return kBadInput;
   }
   Side o, n;
-  if (!LoadSide(options.old_path, data_dir, options.protocol, &o, err) ||
-      !LoadSide(options.new_path, data_dir, options.protocol, &n, err))
+  if (!LoadSide(options.old_path, data_dir, options.protocol, "--protocol", &o, err))
+    return kBadInput;
+  const bool named = !options.protocol.empty();
+  if (!LoadSide(options.new_path, data_dir, named ? options.protocol : o.profile_path,
+                named ? "--protocol" : "OLD's profile", &n, err))
     return kBadInput;
   protocol::VersionDiff diff;
   std::string error;
@@ -243,7 +254,7 @@ int SchemaDiffCommand(const std::string& data_dir, const SchemaDiffOptions& opti
   if (options.format == "json")
     Json(diff, o, n, out);
   else if (options.format == "markdown")
-    Markdown(diff, out);
+    Markdown(diff, n, out);
   else
     Console(diff, o, n, out);
   return diff.ExitCode() == 0 ? kOk : kFailures;

@@ -304,6 +304,21 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   for (const auto& a : r.plugin.argv) Str(w, a);
   w.EndArray();
   w.EndObject();
+  if (r.shard.count > 0) {
+    Key(w, "shard");
+    w.StartObject();
+    Key(w, "index");
+    w.Int(r.shard.index);
+    Key(w, "count");
+    w.Int(r.shard.count);
+    w.EndObject();
+  }
+  if (!r.missing_shards.empty()) {
+    Key(w, "missing_shards");
+    w.StartArray();
+    for (int k : r.missing_shards) w.Int(k);
+    w.EndArray();
+  }
   Key(w, "summary");
   w.StartObject();
   Key(w, "total");

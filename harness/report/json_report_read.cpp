@@ -291,6 +291,21 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
     in.String(*plugin, "/plugin", "dir", &r.plugin.dir, true);
     in.Strings(*plugin, "/plugin", "argv", &r.plugin.argv);
   }
+  if (const Value* shard = in.Object(root, "", "shard", false)) {
+    in.Integer(*shard, "/shard", "index", &r.shard.index);
+    in.Integer(*shard, "/shard", "count", &r.shard.count);
+    if (in.ok() && (r.shard.count < 1 || r.shard.index < 1 || r.shard.index > r.shard.count))
+      in.Fail("/shard", "expected 1 <= index <= count");
+  }
+  if (const Value* missing = in.Array(root, "", "missing_shards", false)) {
+    for (rapidjson::SizeType i = 0; i < missing->Size(); ++i) {
+      if (!(*missing)[i].IsInt()) {
+        in.Fail("/missing_shards/" + std::to_string(i), "expected an integer");
+        break;
+      }
+      r.missing_shards.push_back((*missing)[i].GetInt());
+    }
+  }
   if (const Value* summary = in.Object(root, "", "summary", true))
     ReadSummary(in, *summary, "/summary", &r.summary);
   if (const Value* list = in.Array(root, "", "scenarios", true)) {

@@ -36,14 +36,46 @@ std::string Difference(const RunReport& a, const RunReport& b) {
     return differs("suites", Joined(SuitesOf(a)), Joined(SuitesOf(b)));
   if (a.strict != b.strict)
     return differs("--strict", a.strict ? "on" : "off", b.strict ? "on" : "off");
+  if (a.suite_version != b.suite_version)
+    return differs("suite digest", a.suite_version.empty() ? "(none)" : a.suite_version,
+                   b.suite_version.empty() ? "(none)" : b.suite_version);
   if (a.tool_version != b.tool_version)
     return differs("fakehost version", a.tool_version, b.tool_version);
+  if (a.shard.count != b.shard.count)
+    return differs("shard count", std::to_string(a.shard.count), std::to_string(b.shard.count));
   return "";
+}
+
+// "" when every report is a shard K/N of one N, each K at most once and (unless `allow_partial`)
+// every K there; else what is wrong. `missing` gets the absent Ks.
+std::string CheckShards(const std::vector<ShardReport>& shards, bool allow_partial,
+                        std::vector<int>* missing) {
+  std::map<int, const std::string*> source_of;  // K -> the report that is shard K
+  const int count = shards.front().report.shard.count;
+  for (const auto& s : shards) {
+    if (s.report.shard.count == 0)
+      return s.source + " is not a shard: it records no --shard K/N (merge only the reports of " +
+             "one sharded run)";
+    auto [at, fresh] = source_of.emplace(s.report.shard.index, &s.source);
+    if (!fresh)
+      return "shard " + std::to_string(s.report.shard.index) + "/" + std::to_string(count) +
+             " is given twice: " + *at->second + " and " + s.source;
+  }
+  for (int k = 1; k <= count; ++k)
+    if (!source_of.count(k)) missing->push_back(k);
+  if (missing->empty() || allow_partial) return "";
+  std::string list;
+  for (int k : *missing) list += (list.empty() ? "" : ", ") + std::to_string(k);
+  return "shard" + std::string(missing->size() == 1 ? " " : "s ") + list + " of " +
+         std::to_string(count) + (missing->size() == 1 ? " is" : " are") +
+         " missing: a merge of part of a run would pass scenarios it never saw (give every "
+         "shard's report, or --allow-partial to merge what there is and mark the result partial)";
 }
 
 }  // namespace
 
-bool MergeReports(const std::vector<ShardReport>& shards, RunReport* out, std::string* error) {
+bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial, RunReport* out,
+                  std::string* error) {
   if (shards.empty()) {
     *error = "no report to merge";
     return false;
@@ -74,6 +106,11 @@ bool MergeReports(const std::vector<ShardReport>& shards, RunReport* out, std::s
     merged.jobs = std::max(merged.jobs, r.jobs);
     merged.summary.duration_ms = std::max(merged.summary.duration_ms, r.summary.duration_ms);
   }
+  std::vector<int> missing;
+  *error = CheckShards(shards, allow_partial, &missing);
+  if (!error->empty()) return false;
+  merged.shard = ShardInfo{};
+  merged.missing_shards = std::move(missing);
   // The run's order: the manifest check heads it, then ids in order; repeats of one id (from
   // --repeat) stay together in the order they were played.
   std::stable_sort(merged.scenarios.begin(), merged.scenarios.end(),

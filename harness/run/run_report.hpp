@@ -18,6 +18,11 @@ struct Summary {
   double duration_ms = 0;
 };
 
+/// Which part of a sharded run (`run --shard K/N`) a report is; count 0 when the run was whole.
+struct ShardInfo {
+  int index = 0, count = 0;
+};
+
 struct PluginInfo {
   std::string id, version, dir;
   std::vector<std::string> argv;
@@ -35,6 +40,8 @@ struct RunReport {
   bool strict = false;
   int jobs = 1;
   PluginInfo plugin;
+  ShardInfo shard;                  ///< the part of a sharded run this report is
+  std::vector<int> missing_shards;  ///< a merge with --allow-partial: the shards it lacked
   std::vector<scenario::ScenarioResult> scenarios;  ///< in scenario id order
   Summary summary;
 };
