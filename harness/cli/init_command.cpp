@@ -3,9 +3,11 @@
 // Writes, from the protocol's profile: a starter fakehost.yaml (the protocol, and commented out:
 // env, config where the host passes one, and every trigger the profile names with its own
 // example), an example scenario that uses the standard handshake fragment, and a GitHub
-// workflow that runs the composite action in ci/templates/github. Commented-out YAML is written
-// as `#` directly followed by the line (`#env:`, `#  slow:`), so deleting that one `#` makes it
-// live; prose comments are `# ` followed by text. Nothing existing is overwritten without
+// workflow that installs the .deb and runs the composite action it installed
+// (share/fakehost/ci/github, from ci/templates/github), copied into the workspace. Commented-out
+// YAML is written as `#` directly followed by the line (`#env:`, `#  slow:`), so deleting that one
+// `#` makes it live; prose comments are `# ` followed by text. Nothing existing is overwritten
+// without
 // --force.
 #include <algorithm>
 #include <cctype>
@@ -121,7 +123,8 @@ bool PassesConfig(const protocol::Profile& profile) {
 std::string FakehostYaml(const protocol::Profile& profile) {
   std::string y =
       "# fakehost.yaml: what fakehost needs to know about this plugin that its manifest cannot\n"
-      "# say (reference: schema/fakehost.schema.json in fakehost, and its README). Written by\n"
+      "# say (reference: docs/fakehost-yaml.md and schema/fakehost.schema.json in fakehost). "
+      "Written by\n"
       "# `fakehost init`; delete the leading # of a line to use it.\n"
       "protocol: " +
       profile.name() +
@@ -236,11 +239,17 @@ std::string GithubWorkflow(const protocol::Profile& profile, const std::string& 
          "/releases/download/v${FAKEHOST_VERSION}/fakehost_${FAKEHOST_VERSION}_amd64.deb\"\n"
          "          apt-get install -y /tmp/fakehost.deb\n"
          "      # Build the plugin here if it needs building.\n"
+         "      # The action the package installed (share/fakehost/ci/github beside the binary),\n"
+         "      # copied into the workspace: GitHub runs a local action only from there.\n"
+         "      - name: The installed fakehost action\n"
+         "        run: |\n"
+         "          share=\"$(dirname \"$(readlink -f \"$(command -v "
+         "fakehost)\")\")/../share/fakehost\"\n"
+         "          rm -rf .fakehost-action\n"
+         "          cp -R \"$share/ci/github\" .fakehost-action\n"
          "      - name: fakehost\n"
          "        id: fakehost\n"
-         "        uses: " +
-         repo + "/ci/templates/github@v" + version +
-         "\n"
+         "        uses: ./.fakehost-action\n"
          "        with:\n"
          "          protocol: " +
          profile.name() +

@@ -309,7 +309,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_option("--skip", rf->skip, "skip scenario ids matching this glob (repeatable)");
   run->add_option("--tag", rf->tags, "run only scenarios with this tag (repeatable: any of them)");
   run->add_option("--skip-tag", rf->skip_tags, "skip scenarios with this tag (repeatable)");
-  run->add_option("--shard", rf->shard, "K/N: play shard K of N of the selection (see README)");
+  run->add_option("--shard", rf->shard, "K/N: play shard K of N of the selection (see docs/ci.md)");
   run->add_option("--jobs,-j", rf->jobs, "scenarios in parallel (default: cores)");
   run->add_option("--report", rf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
   run->add_option("--transcripts", rf->transcripts_dir,
