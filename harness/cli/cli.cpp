@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/cli/command.hpp"
+#include "harness/cli/flag_checks.hpp"
 #include "harness/run/suite_version.hpp"
 
 #ifndef FAKEHOST_VERSION
@@ -99,6 +100,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& err) {
   AddReportCommands(app, &commands);
   AddFuzzCommand(app, &commands);
   AddScenarioCommands(app, &commands);
+  RequireValues(app);
 
   try {
     app.parse(argc, argv);

@@ -20,6 +20,7 @@
 #include "harness/cli/manifest_command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/destination.hpp"
 #include "harness/run/plugin_config.hpp"
 
 #ifndef FAKEHOST_VERSION
@@ -298,17 +299,20 @@ int Init(const InitFlags& f, const Context& ctx) {
       {root / ".github/workflows/fakehost.yml", GithubWorkflow(*profile, plugin)},
   };
   bool wrote_workflow = false;
+  std::string error;
+  for (const auto& [path, text] : files) {  // every destination before the first write
+    if ((f.force || !fs::exists(path, ec)) && !report::CheckDestination(path.string(), &error)) {
+      ctx.err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+  }
   for (const auto& [path, text] : files) {
     if (fs::exists(path, ec) && !f.force) {
       ctx.out << "left " << Shown(path) << " alone (it exists; --force overwrites it)\n";
       continue;
     }
-    fs::create_directories(path.parent_path(), ec);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      ctx.err << "fakehost: cannot write " << path.string() << "\n";
+    if (!report::WriteFileAtomically(path.string(), text, &error)) {
+      ctx.err << "fakehost: " << error << "\n";
       return kHarnessError;
     }
     ctx.out << "wrote " << Shown(path) << "\n";
