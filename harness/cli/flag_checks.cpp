@@ -16,7 +16,7 @@ void RequireValuesOf(CLI::App* app) {
         return value.empty() ? std::string("an empty value (give one, or leave the option out)")
                              : std::string();
       },
-      "NOT EMPTY", "not empty");
+      "", "not empty");  // no description: --help shows the type alone
   for (CLI::Option* o : app->get_options()) {
     if (o->get_expected_max() == 0) continue;  // a flag: it takes no value
     if (o->get_name() == "argv") continue;     // the plugin's own arguments may be empty
