@@ -28,7 +28,7 @@ Outcome Fakehost(std::vector<std::string> args) {
 }
 
 // `run` on a bare executable that exists, with `flags` before the `--`.
-Outcome Run(std::vector<std::string> flags, std::vector<std::string> argv = {"/bin/true"}) {
+Outcome RunWith(std::vector<std::string> flags, std::vector<std::string> argv = {"/bin/true"}) {
   std::vector<std::string> args = {"run", "--protocol", "rim-v1"};
   args.insert(args.end(), flags.begin(), flags.end());
   args.push_back("--");
@@ -43,29 +43,29 @@ void ExpectRefused(const Outcome& o, const std::string& says) {
 
 TEST(FlagChecks, JobsIsOneToFourPerCore) {
   const std::string bound = "is not 1 to " + std::to_string(MaxJobs());
-  ExpectRefused(Run({"--jobs", "-1"}), "--jobs: '-1' " + bound);
-  ExpectRefused(Run({"--jobs", "0"}), "--jobs: '0' " + bound);
-  ExpectRefused(Run({"--jobs", std::to_string(MaxJobs() + 1)}), bound);
-  ExpectRefused(Run({"--jobs", "10000"}), bound);
+  ExpectRefused(RunWith({"--jobs", "-1"}), "--jobs: '-1' " + bound);
+  ExpectRefused(RunWith({"--jobs", "0"}), "--jobs: '0' " + bound);
+  ExpectRefused(RunWith({"--jobs", std::to_string(MaxJobs() + 1)}), bound);
+  ExpectRefused(RunWith({"--jobs", "10000"}), bound);
   ExpectRefused(Fakehost({"certify", "--jobs", "0", "corpus"}), "--jobs: '0' " + bound);
   EXPECT_EQ(MaxJobs(), kJobsPerCore * DefaultJobs());
   // Within the bound the flag passes, and the run stops at the next thing wrong: an --out that
   // cannot be created under a character device.
-  ExpectRefused(Run({"--jobs", std::to_string(MaxJobs()), "--out", "/dev/null/x"}),
+  ExpectRefused(RunWith({"--jobs", std::to_string(MaxJobs()), "--out", "/dev/null/x"}),
                 "--out /dev/null/x");
 }
 
 TEST(FlagChecks, RepeatIsAtLeastOne) {
-  ExpectRefused(Run({"--repeat", "0"}), "--repeat");
-  ExpectRefused(Run({"--repeat", "-5"}), "--repeat");
-  ExpectRefused(Run({"--repeat", std::to_string(kMaxRepeat + 1)}), "--repeat");
+  ExpectRefused(RunWith({"--repeat", "0"}), "--repeat");
+  ExpectRefused(RunWith({"--repeat", "-5"}), "--repeat");
+  ExpectRefused(RunWith({"--repeat", std::to_string(kMaxRepeat + 1)}), "--repeat");
   ExpectRefused(Fakehost({"fuzz", "--plugin", "p", "--replays", "0"}), "--replays");
 }
 
 TEST(FlagChecks, AnEmptyValueIsNeverTakenForAnAbsentFlag) {
   for (const char* flag : {"--timeout", "--config", "--transcripts", "--out", "--expected-failures",
                            "--plugin-id", "--suite", "--shard"}) {
-    Outcome o = Run({flag, ""});
+    Outcome o = RunWith({flag, ""});
     ExpectRefused(o, std::string(flag) + ": an empty value");
   }
   ExpectRefused(Fakehost({"report", "merge", "--out", "", "a.json"}), "--out: an empty value");
@@ -95,14 +95,14 @@ TEST(FlagChecks, APluginIdTheManifestSchemaRefusesIsBadInput) {
 }
 
 TEST(FlagChecks, ReportDestinationsAreCheckedBeforeTheRun) {
-  ExpectRefused(Run({"--out", "/tmp", "--report", "json=/tmp"}),
+  ExpectRefused(RunWith({"--out", "/tmp", "--report", "json=/tmp"}),
                 "--report json=/tmp: cannot write /tmp: it is a directory");
-  ExpectRefused(Run({"--out", "/tmp", "--report", "junit=/dev/fakehost-nothing"}),
+  ExpectRefused(RunWith({"--out", "/tmp", "--report", "junit=/dev/fakehost-nothing"}),
                 "fakehost creates no files there");
-  ExpectRefused(Run({"--out", "/dev/null"}), "--out /dev/null: ");
-  ExpectRefused(Run({"--out", "/tmp", "--write-expected-failures", "/tmp"}),
+  ExpectRefused(RunWith({"--out", "/dev/null"}), "--out /dev/null: ");
+  ExpectRefused(RunWith({"--out", "/tmp", "--write-expected-failures", "/tmp"}),
                 "--write-expected-failures /tmp: ");
-  ExpectRefused(Fakehost({"certify", "--out", "/tmp", "--report", "html=/tmp", "corpus"}),
+  ExpectRefused(Fakehost({"certify", "merge", "--out", "/tmp", "--report", "html=/tmp", "a.json"}),
                 "--report html=/tmp: ");
   ExpectRefused(Fakehost({"scenario", "from-transcript", "t.jsonl", "--out", "/tmp"}),
                 "--out /tmp: ");

@@ -133,7 +133,7 @@ bool CheckDestination(const std::string& path, std::string* error) {
   }
   struct stat st {};
   bool exists = ::stat(path.c_str(), &st) == 0;
-  if (!exists && errno != ENOENT) {
+  if (!exists && errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: CheckCreatable says where
     *error = "cannot write " + path + ": " + Reason(errno);
     return false;
   }
