@@ -163,16 +163,21 @@ class Expander {
               std::string* error) {
     if (depth > limits_.max_depth) {
       *error = "variables expand this value deeper than " + std::to_string(limits_.max_depth) +
-               " levels (the expansion cap)";
+               " levels (the expansion cap)" + At(pointer);
       return Fail(pointer, where);
     }
     if (bytes > Left()) {
       *error = "variables expand this value past " + std::to_string(limits_.max_bytes) +
-               " bytes (the expansion cap)";
+               " bytes (the expansion cap)" + At(pointer);
       return Fail(pointer, where);
     }
     used_ += bytes;
     return true;
+  }
+
+  // Where, for Substitute's message; the loader's counting names the file:line:col instead.
+  std::string At(const std::string& pointer) const {
+    return !alloc_ || pointer.empty() ? std::string() : " at " + pointer;
   }
 
   static bool Fail(const std::string& pointer, std::string* where) {
@@ -209,9 +214,7 @@ bool Substitute(const rapidjson::Value& in, const Lookup& lookup,
                 std::string* error, const ExpansionLimits& limits) {
   Expander expander(lookup, limits, &alloc);
   std::string where;
-  if (expander.Expand(in, "", 0, out, &where, error)) return true;
-  if (!where.empty()) *error += " at " + where;
-  return false;
+  return expander.Expand(in, "", 0, out, &where, error);
 }
 
 bool CheckExpansion(const rapidjson::Value& in, const Lookup& lookup, std::string* pointer,
