@@ -54,14 +54,15 @@ bool CheckCreatable(const fs::path& dir, const std::string& path, std::string* e
   return true;
 }
 
-// Where a regular file's content goes: through a symbolic link to its target, so that the link
-// stays a link.
+// Where a regular file's content goes: through symbolic links (a dangling one too) to their
+// target, so that a link stays a link.
 fs::path Target(const std::string& path) {
   std::error_code ec;
   fs::path p = fs::absolute(path, ec);
-  if (fs::is_symlink(fs::symlink_status(p, ec))) {
-    fs::path resolved = fs::weakly_canonical(p, ec);
-    if (!ec) return resolved;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    fs::path next = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = (next.is_absolute() ? next : p.parent_path() / next).lexically_normal();
   }
   return p;
 }

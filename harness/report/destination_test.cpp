@@ -153,6 +153,11 @@ TEST_F(Destination, ASymlinkStaysALinkAndItsTargetIsReplaced) {
   ASSERT_TRUE(WriteFileAtomically(link, "new", &error)) << error;
   EXPECT_TRUE(fs::is_symlink(link));
   EXPECT_EQ(Read(target), "new");
+  // A link to a file not written yet is followed too: the file is created, the link kept.
+  fs::create_symlink("later.json", dir_ + "/dangling.json");
+  ASSERT_TRUE(WriteFileAtomically(dir_ + "/dangling.json", "x", &error)) << error;
+  EXPECT_TRUE(fs::is_symlink(dir_ + "/dangling.json"));
+  EXPECT_EQ(Read(dir_ + "/later.json"), "x");
 }
 
 TEST_F(Destination, MissingDirectoriesAreCreated) {
