@@ -86,11 +86,10 @@ TEST(CliInput, AnUnknownProtocolListsTheKnownOnes) {
 TEST(CliInput, ReportsToDevicesAreWrittenInPlaceAndLinksStayLinks) {
   const std::string out = MakeTempDir();
   fs::create_symlink("real.xml", out + "/link.xml");
-  CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin",
-                              FixturesDir() + "/rim-v1/reference", "--only",
-                              "handshake/accepts-offered-version", "--out", out, "--report",
-                              "json=/dev/null", "--report", "markdown=/dev/stdout", "--report",
-                              "junit=" + out + "/link.xml", "--no-color"});
+  CommandResult r = Fakehost(
+      {"run", "--protocol", "rim-v1", "--plugin", FixturesDir() + "/rim-v1/reference", "--only",
+       "handshake/accepts-offered-version", "--out", out, "--report", "json=/dev/null", "--report",
+       "markdown=/dev/stdout", "--report", "junit=" + out + "/link.xml", "--no-color"});
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
@@ -104,8 +103,9 @@ TEST(CliInput, ReportsToDevicesAreWrittenInPlaceAndLinksStayLinks) {
 TEST(CliInput, AScenarioThatExpandsPastTheCapIsBadInputAtItsPlace) {
   std::string uses;
   for (int i = 0; i < 100000; ++i) uses += "${big}";
-  const std::string head = "title: t\nspec: s\nrequirement: r\nvars:\n  big: " +
-                           std::string(400 * 1024, 'x') + "\nsteps:\n";
+  const std::string head =
+      "title: t\nspec: s\nrequirement: r\nvars:\n  big: " + std::string(400 * 1024, 'x') +
+      "\nsteps:\n";
   const std::string suite =
       SuiteWith("splice.yaml", head + "  - send: {method: m, params: {a: \"" + uses + "\"}}\n");
   std::string copies = "  - send: {method: m, params: [\"${big}\"";  // under the 1 MiB file cap
