@@ -71,6 +71,15 @@ def main():
     for name in ("rim-plugin.json", "manifest.json"):
         for path in sorted(src.glob("fixtures/**/" + name)) + sorted(src.glob("examples/**/" + name)):
             write(out / "manifest", path.read_bytes())
+    for path in sorted(src.glob("tests/golden/*.jsonl")):
+        write(out / "transcript", path.read_bytes())
+    # Template expansion: a line of variables, then a template (template_fuzz.cpp).
+    for case in (b'{"big":"xxxxxxxx","n":[1,{"a":2}],"o":{"k":"v"}}\n'
+                 b'{"a":"${big}${big}","b":["${n}","${o}",{"c":"${n}-${o}"}],"d":"$${x}"}',
+                 b'{"s":"0123456789abcdef"}\n["${s}","${s}","${s}","${s}","${s}${s}${s}${s}"]',
+                 b'{"deep":[[[[[[1]]]]]]}\n[[[[[[[[[["${deep}"]]]]]]]]]]',
+                 b'{}\n{"unknown":"${nope}","bad":"${a b}"}'):
+        write(out / "template", case)
     for path in sorted(src.glob("fuzz/regressions/*/*")):
         write(out / path.parent.name, path.read_bytes())
     (out / "stamp").write_text("")

@@ -81,5 +81,46 @@ TEST(CliInput, AnUnknownProtocolListsTheKnownOnes) {
       << r.err;
 }
 
+// Issue 20, item 3: a report sent to a stream is written into it, never replaced by a regular
+// file (as root, /dev/null was), and a symbolic link to a report stays a link.
+TEST(CliInput, ReportsToDevicesAreWrittenInPlaceAndLinksStayLinks) {
+  const std::string out = MakeTempDir();
+  fs::create_symlink("real.xml", out + "/link.xml");
+  CommandResult r = Fakehost(
+      {"run", "--protocol", "rim-v1", "--plugin", FixturesDir() + "/rim-v1/reference", "--only",
+       "handshake/accepts-offered-version", "--out", out, "--report", "json=/dev/null", "--report",
+       "markdown=/dev/stdout", "--report", "junit=" + out + "/link.xml", "--no-color"});
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_TRUE(fs::is_symlink(out + "/link.xml"));
+  EXPECT_TRUE(fs::is_regular_file(out + "/real.xml"));
+  EXPECT_NE(r.out.find("## fakehost · "), std::string::npos) << r.out;  // the summary, on stdout
+  fs::remove_all(out);
+}
+
+// Issue 20, item 4: the issue's two scenarios, generated here, are exit 2 at their place.
+TEST(CliInput, AScenarioThatExpandsPastTheCapIsBadInputAtItsPlace) {
+  std::string uses;
+  for (int i = 0; i < 100000; ++i) uses += "${big}";
+  const std::string head =
+      "title: t\nspec: s\nrequirement: r\nvars:\n  big: " + std::string(400 * 1024, 'x') +
+      "\nsteps:\n";
+  const std::string suite =
+      SuiteWith("splice.yaml", head + "  - send: {method: m, params: {a: \"" + uses + "\"}}\n");
+  std::string copies = "  - send: {method: m, params: [\"${big}\"";  // under the 1 MiB file cap
+  for (int i = 1; i < 60000; ++i) copies += ",\"${big}\"";
+  copies += "]}\n";
+  std::ofstream(suite + "/copies.yaml", std::ios::binary) << head + copies;
+  CommandResult r = Fakehost({"lint", "--protocol", "rim-v1", "--suite", suite});
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find(suite + "/splice.yaml:7:"), std::string::npos) << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find(suite + "/copies.yaml:7:"), std::string::npos) << r.err.substr(0, 2000);
+  EXPECT_NE(r.err.find("past 16777216 bytes (the expansion cap)"), std::string::npos)
+      << r.err.substr(0, 2000);
+  fs::remove_all(suite);
+}
+
 }  // namespace
 }  // namespace fakehost::testing

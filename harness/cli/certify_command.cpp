@@ -16,9 +16,11 @@
 #include "harness/certify/writers.hpp"
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
+#include "harness/cli/flag_checks.hpp"
 #include "harness/cli/manifest_command.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/destination.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/duration.hpp"
@@ -83,9 +85,15 @@ bool DetectCorpusProtocol(const std::string& data_dir, const std::vector<std::st
   return false;
 }
 
-// --report FORMAT=PATH, checked before anything runs.
-bool ParseReports(const std::vector<std::string>& specs,
+// --out DIR and each --report FORMAT=PATH, checked before anything runs.
+bool ParseReports(const std::string& out_dir, const std::vector<std::string>& specs,
                   std::vector<std::pair<std::string, std::string>>* out, std::ostream& err) {
+  std::string error;
+  if (!report::CheckDestinationDir(out_dir, &error) ||
+      !report::CheckDestination(out_dir + "/certify.json", &error)) {
+    err << "fakehost: --out " << out_dir << ": " << error << "\n";
+    return false;
+  }
   for (const std::string& spec : specs) {
     auto eq = spec.find('=');
     if (eq == std::string::npos || eq + 1 == spec.size()) {
@@ -95,6 +103,10 @@ bool ParseReports(const std::vector<std::string>& specs,
     if (!certify::KnownFormat(spec.substr(0, eq))) {
       err << "fakehost: --report " << spec
           << ": unknown format (known: json, html, markdown, junit)\n";
+      return false;
+    }
+    if (!report::CheckDestination(spec.substr(eq + 1), &error)) {
+      err << "fakehost: --report " << spec << ": " << error << "\n";
       return false;
     }
     out->push_back({spec.substr(0, eq), spec.substr(eq + 1)});
@@ -165,7 +177,7 @@ int Certify(CertifyFlags f, const Context& ctx) {
   certify::Matrix previous;
   if (!f.since.empty() && !ReadSince(f.since, f.protocol, &previous, err)) return kBadInput;
   std::vector<std::pair<std::string, std::string>> reports;
-  if (!ParseReports(f.reports, &reports, err)) return kBadInput;
+  if (!ParseReports(f.out_dir, f.reports, &reports, err)) return kBadInput;
 
   std::string suite = f.suite.empty() ? StandardSuite(ctx.data_dir, *profile) : f.suite;
   std::vector<scenario::Scenario> scenarios;
@@ -193,8 +205,7 @@ int Certify(CertifyFlags f, const Context& ctx) {
   }
   if (shard_n > 1) dirs = certify::Shard(dirs, shard_k, shard_n);
 
-  options.jobs =
-      f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  options.jobs = f.jobs > 0 ? f.jobs : DefaultJobs();
   options.candidate = candidate.get();
   options.play.strict = f.strict;
   options.play.interrupted = &session::InterruptFlag();
@@ -257,7 +268,7 @@ int Certify(CertifyFlags f, const Context& ctx) {
 
 int Merge(const MergeFlags& f, const Context& ctx) {
   std::vector<std::pair<std::string, std::string>> reports;
-  if (!ParseReports(f.reports, &reports, ctx.err)) return kBadInput;
+  if (!ParseReports(f.out_dir, f.reports, &reports, ctx.err)) return kBadInput;
   std::vector<certify::Matrix> parts;
   std::string error;
   for (const std::string& path : f.inputs) {
@@ -308,7 +319,8 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
   c->add_option("--suite", cf->suite, "scenario directory (default scenarios/<protocol>)");
   c->add_option("--only", cf->only, "run only scenario ids matching this glob (repeatable)");
   c->add_option("--skip", cf->skip, "skip scenario ids matching this glob (repeatable)");
-  c->add_option("--jobs,-j", cf->jobs, "scenarios in parallel over all plugins (default: cores)");
+  c->add_option("--jobs,-j", cf->jobs, JobsHelp("scenarios, over all plugins,"))
+      ->check(JobsRange());
   c->add_option("--report", cf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
   c->add_option("--out", cf->out_dir, "directory for certify.json (default reports/certify)");
   c->add_option("--since", cf->since,

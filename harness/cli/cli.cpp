@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "harness/cli/command.hpp"
+#include "harness/cli/flag_checks.hpp"
 #include "harness/cli/printable_stream.hpp"
 #include "harness/run/suite_version.hpp"
 
@@ -102,6 +103,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& raw_err) {
   AddReportCommands(app, &commands);
   AddFuzzCommand(app, &commands);
   AddScenarioCommands(app, &commands);
+  RequireValues(app);
 
   try {
     app.parse(argc, argv);

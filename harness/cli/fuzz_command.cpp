@@ -11,6 +11,7 @@
 #include "harness/json/json.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/destination.hpp"
 #include "harness/report/text.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/duration.hpp"
@@ -90,6 +91,10 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
     err << "fakehost: --shrink-budget " << f.shrink_budget << ": " << error << "\n";
     return kBadInput;
   }
+  if (!report::CheckDestinationDir(f.out_dir, &error)) {
+    err << "fakehost: --out " << f.out_dir << ": " << error << "\n";
+    return kBadInput;
+  }
   if (!PickProtocol(ctx.data_dir, &f.protocol, f.plugin_dir, err)) return kBadInput;
   auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
   if (!profile) return kBadInput;
@@ -157,7 +162,9 @@ void AddFuzzCommand(CLI::App& app, Commands* commands) {
   fuzz->add_option("--shrink-budget", f->shrink_budget, "time spent shrinking each finding (60s)");
   fuzz->add_option("--max-findings", f->max_findings, "stop after this many findings (0: none)");
   fuzz->add_option("--max-sessions", f->max_sessions, "stop after this many sessions (0: none)");
-  fuzz->add_option("--replays", f->replays, "plays of a failing session before shrinking (3)");
+  fuzz->add_option("--replays", f->replays,
+                   "plays of a failing session before shrinking, 1 to 100 (3)")
+      ->check(CLI::Range(1, 100));
   fuzz->add_flag("--quiet,-q", f->quiet, "no progress lines");
   commands->push_back({fuzz, [f](const Context& ctx) { return Fuzz(*f, ctx); }});
 }

@@ -22,6 +22,7 @@
 #include "harness/cli/manifest_command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/destination.hpp"
 #include "harness/report/text.hpp"
 #include "harness/run/plugin_config.hpp"
 #include "harness/scenario/yaml_json.hpp"
@@ -375,18 +376,21 @@ int Init(const InitFlags& f, const Context& ctx) {
     return kHarnessError;
   }
   bool wrote_workflow = false;
+  std::string error;
+  for (const auto& [path, text] : files) {  // every destination before the first write
+    if ((f.force || !fs::exists(path, ec)) && !report::CheckDestination(path.string(), &error)) {
+      ctx.err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+  }
   for (const auto& [path, text] : files) {
     if (fs::exists(path, ec) && !f.force) {
       ctx.out << "left " << report::TerminalSafe(Shown(path))
               << " alone (it exists; --force overwrites it)\n";
       continue;
     }
-    fs::create_directories(path.parent_path(), ec);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      ctx.err << "fakehost: cannot write " << path.string() << "\n";
+    if (!report::WriteFileAtomically(path.string(), text, &error)) {
+      ctx.err << "fakehost: " << error << "\n";
       return kHarnessError;
     }
     ctx.out << "wrote " << report::TerminalSafe(Shown(path)) << "\n";

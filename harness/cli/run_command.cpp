@@ -8,6 +8,7 @@
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
+#include "harness/cli/flag_checks.hpp"
 #include "harness/cli/manifest_command.hpp"
 #include "harness/cli/verdict.hpp"
 #include "harness/json/json.hpp"
@@ -171,6 +172,10 @@ int ResolveTarget(const RunFlags& f, const Context& ctx, RunPlan* p) {
   bool unrunnable = !check.loads && !refused_for("entrypoint-inside") &&
                     (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));
   std::string error;
+  if (!f.plugin_id.empty() && !CheckPluginId(profile, f.plugin_id, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
   if (check.loads || f.plugin_dir.empty() || unrunnable) {
     run::PluginSpec spec{f.plugin_dir, f.argv, f.env, f.plugin_id, f.config};
     if (!run::ResolvePlugin(profile, spec, &p->plugin, &error)) {
@@ -196,8 +201,7 @@ int ResolveTarget(const RunFlags& f, const Context& ctx, RunPlan* p) {
   }
   p->plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
   run::RunOptions& o = p->options;
-  o.jobs =
-      f.jobs > 0 ? f.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  o.jobs = f.jobs > 0 ? f.jobs : DefaultJobs();
   o.repeat = f.repeat;
   o.play.strict = f.strict;
   o.play.interrupted = &session::InterruptFlag();
@@ -254,6 +258,12 @@ int Run(const RunFlags& f, const Context& ctx) {
   if (int rc = LoadScenarios(f, ctx, &p); rc != kOk) return rc;
   // Report destinations are checked before anything runs.
   if (!MakeReporters(f.out_dir, f.reports, f.transcripts_dir, &p.files, ctx.err)) return kBadInput;
+  if (std::string error; !f.write_expected_failures.empty() &&
+                         !report::CheckDestination(f.write_expected_failures, &error)) {
+    ctx.err << "fakehost: --write-expected-failures " << f.write_expected_failures << ": " << error
+            << "\n";
+    return kBadInput;
+  }
   if (int rc = ResolveTarget(f, ctx, &p); rc != kOk) return rc;
 
   run::RunReport report;
@@ -310,7 +320,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_option("--tag", rf->tags, "run only scenarios with this tag (repeatable: any of them)");
   run->add_option("--skip-tag", rf->skip_tags, "skip scenarios with this tag (repeatable)");
   run->add_option("--shard", rf->shard, "K/N: play shard K of N of the selection (see docs/ci.md)");
-  run->add_option("--jobs,-j", rf->jobs, "scenarios in parallel (default: cores)");
+  run->add_option("--jobs,-j", rf->jobs, JobsHelp("scenarios"))->check(JobsRange());
   run->add_option("--report", rf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
   run->add_option("--transcripts", rf->transcripts_dir,
                   "DIR: every frame of every scenario, as JSON lines");
@@ -318,7 +328,9 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_option("--env", rf->env, "KEY=VALUE added to the plugin's environment (repeatable)");
   run->add_option("--plugin-id", rf->plugin_id, "plugin id when running a bare executable");
   run->add_option("--timeout", rf->timeout, "hard limit per scenario (default: the profile's)");
-  run->add_option("--repeat", rf->repeat, "play each scenario N times (stability)");
+  run->add_option("--repeat", rf->repeat,
+                  "play each scenario N times, 1 to " + std::to_string(kMaxRepeat) + " (stability)")
+      ->check(CLI::Range(1, kMaxRepeat));
   run->add_option("--limit-cpu", rf->limit_cpu,
                   "CPU seconds per plugin process, 0 for none (default: the profile's)");
   run->add_option("--limit-memory", rf->limit_memory,

@@ -1,13 +1,13 @@
 // `fakehost scenario from-transcript T.jsonl`: a recorded session (from `run --transcripts` or
 // `fuzz`) written back as a scenario file.
 #include <filesystem>
-#include <fstream>
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
 #include "harness/fuzz/from_transcript.hpp"
 #include "harness/json/text_file.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/destination.hpp"
 #include "harness/scenario/loader.hpp"
 
 namespace fakehost::cli {
@@ -36,6 +36,10 @@ std::string DetectProtocol(const std::string& data_dir, const std::string& metho
 
 int FromTranscript(FromTranscriptFlags& f, const Context& ctx) {
   std::string text, error;
+  if (!f.out.empty() && !report::CheckDestination(f.out, &error)) {
+    ctx.err << "fakehost: --out " << f.out << ": " << error << "\n";
+    return kBadInput;
+  }
   if (!json::ReadFileCapped(f.transcript, 256 * json::kInputFileCap, &text, &error)) {
     ctx.err << "fakehost: " << error << "\n";
     return kBadInput;
@@ -68,10 +72,8 @@ int FromTranscript(FromTranscriptFlags& f, const Context& ctx) {
     ctx.out << yaml;
     return kOk;
   }
-  std::ofstream out(f.out, std::ios::binary | std::ios::trunc);
-  out << yaml;
-  if (!out) {
-    ctx.err << "fakehost: cannot write " << f.out << "\n";
+  if (!report::WriteFileAtomically(f.out, yaml, &error)) {
+    ctx.err << "fakehost: " << error << "\n";
     return kHarnessError;
   }
   ctx.err << "wrote " << f.out << " (" << sc.steps.size() << " steps)\n";

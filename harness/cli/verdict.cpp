@@ -33,6 +33,12 @@ int Verdict(const run::RunReport& report, const VerdictRules& rules, std::ostrea
 bool MakeReporters(const std::string& out_dir, const std::vector<std::string>& specs,
                    const std::string& transcripts_dir,
                    std::vector<std::unique_ptr<report::Reporter>>* files, std::ostream& err) {
+  std::string error;
+  if (!report::CheckDestinationDir(out_dir, &error) ||
+      !report::CheckDestination(out_dir + "/report.json", &error)) {
+    err << "fakehost: --out " << out_dir << ": " << error << "\n";
+    return false;
+  }
   files->push_back(report::MakeJsonReporter(out_dir + "/report.json"));
   for (const auto& spec : specs) {
     auto eq = spec.find('=');
@@ -40,15 +46,20 @@ bool MakeReporters(const std::string& out_dir, const std::vector<std::string>& s
       err << "fakehost: --report takes FORMAT=PATH, got '" << spec << "'\n";
       return false;
     }
-    std::string error;
     auto reporter = report::MakeFileReporter(spec.substr(0, eq), spec.substr(eq + 1), &error);
-    if (!reporter) {
+    if (!reporter || !report::CheckDestination(spec.substr(eq + 1), &error)) {
       err << "fakehost: --report " << spec << ": " << error << "\n";
       return false;
     }
     files->push_back(std::move(reporter));
   }
-  if (!transcripts_dir.empty()) files->push_back(report::MakeTranscriptsReporter(transcripts_dir));
+  if (!transcripts_dir.empty()) {
+    if (!report::CheckDestinationDir(transcripts_dir, &error)) {
+      err << "fakehost: --transcripts " << transcripts_dir << ": " << error << "\n";
+      return false;
+    }
+    files->push_back(report::MakeTranscriptsReporter(transcripts_dir));
+  }
   return true;
 }
 

@@ -28,8 +28,9 @@ struct VerdictRules {
 int Verdict(const run::RunReport& report, const VerdictRules& rules, std::ostream& err);
 
 /// The file reporters of a run: OUT_DIR/report.json, each `--report FORMAT=PATH`, and the
-/// transcripts when `transcripts_dir` is given. False, with the message on `err`, for a spec
-/// that is not FORMAT=PATH or names an unknown format: checked before anything runs.
+/// transcripts when `transcripts_dir` is given. False, with the message on `err` naming the flag,
+/// for a spec that is not FORMAT=PATH, an unknown format, or a destination that cannot be
+/// written (report/destination.hpp): checked before anything runs.
 bool MakeReporters(const std::string& out_dir, const std::vector<std::string>& specs,
                    const std::string& transcripts_dir,
                    std::vector<std::unique_ptr<report::Reporter>>* files, std::ostream& err);

@@ -238,12 +238,21 @@ std::string Converter::Yaml(const std::string& source) const {
   return out;
 }
 
+// A transcript line through the one parser of hostile text (json::Parse: iterative, depth-capped;
+// RapidJSON's recursive Parse overflows the stack on a line nested a million deep). The frame
+// a line holds was parsed by its session under the default cap, one level below the line's.
+bool ParseLine(std::string_view line, Doc* d) {
+  json::ParseLimits limits;
+  limits.max_depth += 1;
+  return json::Parse(line, d, limits).ok;
+}
+
 bool ReadLine(std::string_view line, const std::string& where, Doc* d, std::string* error) {
   session::EntryKind kind;
-  if (d->Parse(line.data(), line.size()).HasParseError() || !d->IsObject() ||
-      !json::Find(*d, "direction") || !(*d)["direction"].IsString() || !json::Find(*d, "kind") ||
-      !(*d)["kind"].IsString() || !session::ParseEntryKind((*d)["kind"].GetString(), &kind) ||
-      !json::Find(*d, "index") || !(*d)["index"].IsUint64()) {
+  if (!ParseLine(line, d) || !d->IsObject() || !json::Find(*d, "direction") ||
+      !(*d)["direction"].IsString() || !json::Find(*d, "kind") || !(*d)["kind"].IsString() ||
+      !session::ParseEntryKind((*d)["kind"].GetString(), &kind) || !json::Find(*d, "index") ||
+      !(*d)["index"].IsUint64()) {
     *error = where +
              ": not a transcript line (a JSON object with index, direction and a kind "
              "schema/report.schema.json names)";
@@ -293,7 +302,7 @@ std::string FirstHostMethod(std::string_view jsonl) {
     std::string_view line = jsonl.substr(0, nl);
     jsonl = nl == std::string_view::npos ? std::string_view() : jsonl.substr(nl + 1);
     Doc d;
-    if (d.Parse(line.data(), line.size()).HasParseError() || !d.IsObject()) continue;
+    if (!ParseLine(line, &d) || !d.IsObject()) continue;
     const Value* frame = json::Find(d, "frame");
     if (frame && frame->IsObject() && json::Find(d, "direction") &&
         d["direction"] == "host-to-plugin" && json::Find(*frame, "method") &&

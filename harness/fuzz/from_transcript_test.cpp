@@ -73,5 +73,32 @@ TEST(FromTranscript, RefusesALineThatIsNotATranscriptEntry) {
   EXPECT_FALSE(ScenarioFromTranscript("\n", "empty.jsonl", *p.profile, &yaml, &error));
 }
 
+// Issue 20: RapidJSON's recursive parser overflowed the stack on a line nested a million deep.
+// Every line goes through json::Parse, whose cap is one level above a frame's own.
+TEST(FromTranscript, RefusesALineNestedAMillionDeepWithoutCrashing) {
+  testing::Protocol p = testing::LoadProtocol("rim-v1");
+  ASSERT_TRUE(p.profile);
+  std::string deep = "{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"frame\",\"frame\":" +
+                     std::string(1000000, '[') + std::string(1000000, ']') + "}\n";
+  std::string yaml, error;
+  EXPECT_FALSE(ScenarioFromTranscript(deep, "deep.jsonl", *p.profile, &yaml, &error));
+  EXPECT_EQ(error.rfind("deep.jsonl:1: not a transcript line", 0), 0u) << error;
+  EXPECT_EQ(FirstHostMethod(deep), "");
+}
+
+TEST(FromTranscript, ReadsAFrameNestedAsDeepAsASessionAccepts) {
+  // 128 levels is the session's cap for a frame (json::ParseLimits): the line around it is one
+  // more, and must still be read.
+  std::string params = std::string(127, '[') + std::string(127, ']');
+  std::string line =
+      R"({"index":0,"direction":"host-to-plugin","kind":"frame","frame":{"method":"m","params":)" +
+      params + "}}\n";
+  EXPECT_EQ(FirstHostMethod(line), "m");
+  std::string deeper =
+      R"({"index":0,"direction":"host-to-plugin","kind":"frame","frame":{"method":"m","params":[)" +
+      params + "]}}\n";
+  EXPECT_EQ(FirstHostMethod(deeper), "");
+}
+
 }  // namespace
 }  // namespace fakehost::fuzz

@@ -37,9 +37,8 @@ std::string Fixed(double v, int decimals) {
 }
 
 bool WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  return static_cast<bool>(out);
+  std::string error;
+  return report::WriteFileAtomically(path, text, &error);
 }
 
 }  // namespace

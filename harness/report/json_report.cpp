@@ -363,31 +363,4 @@ std::unique_ptr<Reporter> MakeJsonReporter(std::string path) {
   return std::make_unique<JsonReporter>(std::move(path));
 }
 
-bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path(), ec);
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      *error = "cannot write " + path + ": " + std::strerror(errno);
-      return false;
-    }
-    out << content;
-    out.flush();
-    if (!out) {
-      *error = "cannot write " + path + ": " + std::strerror(errno);
-      return false;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    *error = "cannot write " + path + ": " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
 }  // namespace fakehost::report

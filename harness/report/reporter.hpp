@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "harness/report/destination.hpp"
 #include "harness/run/run_report.hpp"
 
 namespace fakehost::report {
@@ -83,9 +84,5 @@ std::string ScriptSafeJson(std::string_view json);
 std::unique_ptr<Reporter> MakeTranscriptsReporter(std::string dir);
 std::string TranscriptLines(const scenario::ScenarioResult& result);
 std::string TranscriptFileName(std::string_view id, int occurrence);
-
-/// Writes `content` to `path`, creating parent directories, via a temporary file and rename so
-/// a reader never sees half a report.
-bool WriteFileAtomically(const std::string& path, const std::string& content, std::string* error);
 
 }  // namespace fakehost::report

@@ -238,8 +238,20 @@ bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
     }
     out->spawn.argv = spec.argv;
     const std::string& exe = spec.argv[0];
+    if (exe.empty()) {
+      *error = "-- '': the plugin program is an empty string";
+      return false;
+    }
     if (exe.find('/') != std::string::npos && !CheckExecutable(exe, "the plugin executable", error))
       return false;
+    // A bare name is looked up in the PATH the plugin will have, as the spawn would: one that is
+    // not there is bad input now, not an error in every scenario after the run.
+    std::string resolved, cwd = fs::current_path().string();
+    if (exe.find('/') == std::string::npos &&
+        !process::ResolveExecutable(exe, cwd, out->spawn.env, &resolved, error)) {
+      *error = "-- " + exe + ": " + *error;
+      return false;
+    }
     out->id = spec.id_override.empty() ? "dev.fakehost.unnamed" : spec.id_override;
     out->dir = fs::current_path().string();
     return true;

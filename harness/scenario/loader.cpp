@@ -77,6 +77,7 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
       if (JsonPtr value = Json(var.value)) out->vars[name] = value;
     }
   }
+  vars_ = &out->vars;
   if (const Entry* host = Find(entries, "host")) {
     if (!host->value.IsMap()) Error(host->value.Mark(), "host must be a map with replies:");
     const std::vector<Entry> host_entries = Entries(host->value);

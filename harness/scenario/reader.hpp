@@ -102,6 +102,8 @@ class Reader {
   std::vector<std::pair<std::string, SourceLoc>> all_names_;
   std::vector<PendingReplyTo> pending_;
   int depth_ = 0;  ///< step lists nested in for_each and fragments
+  /// The scenario's `vars:` once read: Json() checks what each value expands to against them.
+  const std::map<std::string, JsonPtr>* vars_ = nullptr;
 };
 
 }  // namespace fakehost::scenario::internal

@@ -3,6 +3,7 @@
 #include <csignal>
 #include <limits>
 
+#include "harness/json/json.hpp"
 #include "harness/os/signals.hpp"
 #include "harness/scenario/duration.hpp"
 #include "harness/scenario/matcher.hpp"
@@ -201,6 +202,35 @@ JsonPtr Reader::Json(const YamlNode& node) {
     Error(MarkAt(node, pointer, false), message);
   }
   if (!template_errors.empty()) return nullptr;
+  if (vars_ && HasVariables(*doc)) {
+    // The expansion cap (template.hpp), with the values known now: a capture counts as empty.
+    auto lookup = [this](std::string_view path) -> const rapidjson::Value* {
+      std::string_view head = path.substr(0, path.find('.'));
+      auto var = vars_->find(std::string(head));
+      if (var == vars_->end() || !var->second) return nullptr;
+      const rapidjson::Value* v = var->second.get();
+      std::string_view rest = head.size() < path.size() ? path.substr(head.size() + 1) : "";
+      while (v && !rest.empty()) {
+        std::string_view seg = rest.substr(0, rest.find('.'));
+        rest = seg.size() < rest.size() ? rest.substr(seg.size() + 1) : "";
+        if (v->IsObject()) {
+          v = json::Find(*v, seg);
+        } else if (v->IsArray() && !seg.empty() && seg.size() < 10 &&
+                   seg.find_first_not_of("0123456789") == std::string_view::npos) {
+          std::size_t i = std::stoul(std::string(seg));
+          v = i < v->Size() ? &(*v)[static_cast<rapidjson::SizeType>(i)] : nullptr;
+        } else {
+          v = nullptr;
+        }
+      }
+      return v;
+    };
+    std::string pointer, message;
+    if (!CheckExpansion(*doc, lookup, &pointer, &message)) {
+      Error(MarkAt(node, pointer, false), message);
+      return nullptr;
+    }
+  }
   return doc;
 }
 

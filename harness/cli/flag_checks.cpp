@@ -1,0 +1,78 @@
+#include "harness/cli/flag_checks.hpp"
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+#include "harness/plugin/shape.hpp"
+#include "harness/protocol/profile.hpp"
+
+namespace fakehost::cli {
+namespace {
+
+void RequireValuesOf(CLI::App* app) {
+  static const CLI::Validator kNotEmpty(
+      [](std::string& value) {
+        return value.empty() ? std::string("an empty value (give one, or leave the option out)")
+                             : std::string();
+      },
+      "", "not empty");  // no description: --help shows the type alone
+  for (CLI::Option* o : app->get_options()) {
+    if (o->get_expected_max() == 0) continue;  // a flag: it takes no value
+    if (o->get_name() == "argv") continue;     // the plugin's own arguments may be empty
+    o->check(kNotEmpty);
+  }
+  for (CLI::App* sub : app->get_subcommands({})) RequireValuesOf(sub);
+}
+
+}  // namespace
+
+int DefaultJobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+int MaxJobs() { return kJobsPerCore * DefaultJobs(); }
+
+CLI::Validator JobsRange() {
+  int max = MaxJobs();
+  return CLI::Validator(
+      [max](std::string& value) {
+        int n = 0;
+        if (!CLI::detail::lexical_cast(value, n) || n < 1 || n > max)
+          return "'" + value + "' is not 1 to " + std::to_string(max) + " (" +
+                 std::to_string(kJobsPerCore) + " per core, " + std::to_string(DefaultJobs()) +
+                 " cores)";
+        return std::string();
+      },
+      "1.." + std::to_string(max), "jobs");
+}
+
+std::string JobsHelp(const std::string& what) {
+  return what + " in parallel: 1 to " + std::to_string(kJobsPerCore) + " per core, " +
+         std::to_string(MaxJobs()) + " here (default: one per core)";
+}
+
+void RequireValues(CLI::App& app) { RequireValuesOf(&app); }
+
+bool CheckPluginId(const protocol::Profile& profile, const std::string& id, std::string* error) {
+  const protocol::ManifestSpec& spec = profile.manifest();
+  // Both protocols keep the id at the top of the manifest ("/plugin_id", "/id").
+  std::string key = spec.id.substr(1);
+  if (spec.schema.empty() || spec.id.size() < 2 || key.find_first_of("/~") != std::string::npos)
+    return true;
+  std::unique_ptr<plugin::ManifestShape> shape = plugin::ManifestShape::Load(spec.schema, error);
+  if (!shape) return false;
+  // A manifest holding only the id: every finding at the id's own pointer is about its value.
+  rapidjson::Document manifest(rapidjson::kObjectType);
+  auto& a = manifest.GetAllocator();
+  manifest.AddMember(rapidjson::Value(key.c_str(), a), rapidjson::Value(id.c_str(), a), a);
+  std::vector<plugin::Finding> findings;
+  shape->Check(manifest, &findings);
+  for (const plugin::Finding& f : findings) {
+    if (f.pointer != spec.id) continue;
+    *error = "--plugin-id '" + id + "': " + f.text + " (" + f.rule + ", " + profile.name() +
+             " manifest " + spec.id + ")";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace fakehost::cli
