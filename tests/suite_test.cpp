@@ -30,7 +30,7 @@ Outcome RunSuite(const std::string& protocol, const std::string& plugin_dir,
   // once keep its run short without loading the machine.
   bool slow = plugin_dir.find("slow") != std::string::npos;
   std::vector<std::string> argv = {FakehostBin(), "run",      "--protocol", protocol,
-                                   "--plugin",    plugin_dir, "--jobs",     slow ? "8" : "2",
+                                   "--plugin",    plugin_dir, "--jobs",     slow ? "4" : "2",
                                    "--out",       out,        "--no-color"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   o.command = RunCommand(argv, std::chrono::seconds(240));
