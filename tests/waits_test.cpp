@@ -45,7 +45,9 @@ Ms GraceOf(const std::vector<protocol::StopStepSpec>& seq, bool whole = false) {
   Ms total{0};
   for (const auto& s : seq) {
     if (!whole && s.kind == protocol::StopStepSpec::Kind::kSignal) break;
-    if (s.kind == protocol::StopStepSpec::Kind::kWait || s.kind == protocol::StopStepSpec::Kind::kWrite)
+    // A write's cap is how long the host tries to hand over its goodbye, not time to exit.
+    if (s.kind == protocol::StopStepSpec::Kind::kWait ||
+        (whole && s.kind == protocol::StopStepSpec::Kind::kWrite))
       total += s.time;
   }
   return total;
