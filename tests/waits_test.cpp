@@ -25,8 +25,8 @@ using scenario::Step;
 
 std::unique_ptr<protocol::Profile> LoadProfile(const std::string& name) {
   std::string error;
-  auto profile = protocol::Profile::Load(
-      testing::SourceDir() + "/schema/" + name + "/profile.json", &error);
+  auto profile =
+      protocol::Profile::Load(testing::SourceDir() + "/schema/" + name + "/profile.json", &error);
   EXPECT_TRUE(profile) << error;
   return profile;
 }
@@ -92,8 +92,8 @@ class WaitAudit {
   void Check(const Step& step, Ms window, Ms needed, const std::string& what) {
     if (window >= needed) return;
     if (!step.why.empty() && Quotes(step.why)) return;
-    Add(step.loc.line, step.kind + " waits " + std::to_string(window.count()) + " ms for " +
-                           what + ", whose deadline is " + std::to_string(needed.count()) +
+    Add(step.loc.line, step.kind + " waits " + std::to_string(window.count()) + " ms for " + what +
+                           ", whose deadline is " + std::to_string(needed.count()) +
                            " ms; lengthen it or say why, quoting the text (why:)");
   }
 
@@ -128,7 +128,7 @@ class WaitAudit {
         if (e->filter.kind == scenario::Filter::Kind::kReplyTo) {
           const Named& n = named_[e->filter.name];
           what = "the answer to " + (n.method.empty() ? e->filter.name : n.method);
-          needed = n.unknown ? std::nullopt
+          needed = n.unknown    ? std::nullopt
                    : n.deadline ? n.deadline
                                 : std::optional<Ms>(p_.DeadlineFor(n.method));
         }

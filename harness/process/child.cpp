@@ -1,7 +1,7 @@
 // Child: spawning, the three pipes, the exit watch and the teardown. The stop sequence is in
 // stop.cpp, the fork/exec in launch.cpp.
-#include <sys/ioctl.h>
 #include "harness/process/child.hpp"
+#include <sys/ioctl.h>
 
 #include <poll.h>
 #include <signal.h>

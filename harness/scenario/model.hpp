@@ -85,8 +85,8 @@ struct Expect {
   /// (the moment it has shown it runs), never from the spawn or the send; the wait itself
   /// lasts the request's deadline. For a should-level window stricter than the deadline.
   bool from_first_frame = false;
-  std::string as;                ///< capture the frame under this name (a request: to reply)
-  JsonPtr reply;                 ///< for kRequest: the reply's {result: ...} or {error: ...}
+  std::string as;  ///< capture the frame under this name (a request: to reply)
+  JsonPtr reply;   ///< for kRequest: the reply's {result: ...} or {error: ...}
 };
 
 /// `expect_none`: no frame matching `filter` arrives during `window`, or, when `barrier` is

@@ -139,9 +139,10 @@ const std::string kAcceptsOffered = "/scenarios/rim-v1/handshake/accepts-offered
 // limit (thousands of --jobs) does not fail a plugin that answers at once.
 TEST_F(PlayerTest, TheHardLimitStartsWhenThePluginHasStarted) {
   spawn_delay_ = std::chrono::milliseconds(400);
-  ScenarioResult r = Play("title: t\nspec: \"§7\"\nrequirement: r\ntimeout: 200ms\nsteps:\n"
-                          "  - use: handshake\n",
-                          Accepting());
+  ScenarioResult r = Play(
+      "title: t\nspec: \"§7\"\nrequirement: r\ntimeout: 200ms\nsteps:\n"
+      "  - use: handshake\n",
+      Accepting());
   EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
 }
 

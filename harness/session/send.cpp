@@ -46,7 +46,7 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
       c.method == profile_.shutdown_notification())
     shutdown_sent_ = true;
   Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(profile_, frame, c.method)
-                                            : profile_.default_deadline();
+                                           : profile_.default_deadline();
   Write(wire::Encode(profile_.framing(), payload), index, cap);
   return index;
 }
@@ -104,8 +104,10 @@ void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
     return;
   }
   std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
-  correlator_.Owe(*c.id, PendingRequest{index, c.method, id_text, Clock::now(), {},
-                                        RequestDeadline(profile_, doc, c.method)});
+  correlator_.Owe(
+      *c.id,
+      PendingRequest{
+          index, c.method, id_text, Clock::now(), {}, RequestDeadline(profile_, doc, c.method)});
   if (TranscriptEntry* e = transcript_.Mutable(index)) {
     e->method = json::Abbreviate(c.method);
     e->id = id_text;
@@ -133,8 +135,7 @@ std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms del
       RunUntil(
           [&] {
             std::uint64_t queued = queued_frame_bytes_ + queued_raw_bytes_;
-            return queued == 0 || queued + size <= budget.bytes || gone() ||
-                   InterruptFlag().load();
+            return queued == 0 || queued + size <= budget.bytes || gone() || InterruptFlag().load();
           },
           until);
     }
@@ -172,12 +173,12 @@ void Session::WriteNow(std::string bytes, std::size_t frame, Ms cap, bool raw) {
     cap = Ms(0);
     if (!raw && (queued_frames_ + 1 > budget.frames || queued_frame_bytes_ + size > budget.bytes)) {
       Note(frame, "not delivered: the transport budget is full (the plugin stopped reading stdin)");
-      Raise({Severity::kMust, "stdin-blocked",
-             profile_.CheckMessage("stdin-blocked",
-                                   {{"frame", std::to_string(frame)},
-                                    {"frames", std::to_string(queued_frames_)},
-                                    {"bytes", std::to_string(queued_frame_bytes_)}}),
-             frame});
+      Raise(
+          {Severity::kMust, "stdin-blocked",
+           profile_.CheckMessage("stdin-blocked", {{"frame", std::to_string(frame)},
+                                                   {"frames", std::to_string(queued_frames_)},
+                                                   {"bytes", std::to_string(queued_frame_bytes_)}}),
+           frame});
       return;
     }
   }

@@ -277,7 +277,7 @@ class Session {
   std::uint64_t queued_frames_ = 0;
   std::uint64_t queued_frame_bytes_ = 0;
   std::uint64_t queued_raw_bytes_ = 0;
-  std::string handshake_key_;                                     // IdKey of the handshake request
+  std::string handshake_key_;  // IdKey of the handshake request
   bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;
   std::uint64_t inbox_released_ = 0;

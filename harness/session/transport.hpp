@@ -3,8 +3,9 @@
 // Transport knows bytes, frames and the process's life, nothing of JSON or of the protocol's
 // rules. What the plugin does reaches the session as Events, in order, from the io_context the
 // session runs: decoded frames and framing faults (in stream order), then StdoutClosed, and,
-// from the process, Exited and, once stdout holds nothing unread, Drained. The process comes from a ChildFactory,
-// so a test can give the session a fake one (harness/session/test_support/fake_child.hpp).
+// from the process, Exited and, once stdout holds nothing unread, Drained. The process comes from a
+// ChildFactory, so a test can give the session a fake one
+// (harness/session/test_support/fake_child.hpp).
 #pragma once
 
 #include <cstdint>
