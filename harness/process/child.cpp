@@ -1,6 +1,7 @@
 // Child: spawning, the three pipes, the exit watch and the teardown. The stop sequence is in
 // stop.cpp, the fork/exec in launch.cpp.
 #include "harness/process/child.hpp"
+#include <sys/ioctl.h>
 
 #include <poll.h>
 #include <signal.h>
@@ -103,6 +104,14 @@ void ChildState::ReadStdout() {
                          }
                          self->ReadStdout();
                        });
+}
+
+std::size_t ChildState::StdoutUnread() const {
+  if (!out_.is_open()) return 0;
+  int n = 0;
+  if (::ioctl(const_cast<asio::posix::stream_descriptor&>(out_).native_handle(), FIONREAD, &n) != 0)
+    return 0;
+  return n > 0 ? static_cast<std::size_t>(n) : 0;
 }
 
 void ChildState::ReadStderr() {
@@ -380,6 +389,7 @@ class ChildImpl final : public Child {
   const std::optional<ExitStatus>& exit_status() const override { return state_->exit_status(); }
   std::string stderr_text() const override { return state_->stderr_text(); }
   std::uint64_t stderr_dropped() const override { return state_->stderr_dropped(); }
+  std::size_t stdout_unread() const override { return state_->StdoutUnread(); }
 
  private:
   std::shared_ptr<ChildState> state_;

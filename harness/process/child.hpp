@@ -147,6 +147,9 @@ class Child {
   /// bytes came before them and were dropped. stderr_text() copies them out.
   virtual std::string stderr_text() const = 0;
   virtual std::uint64_t stderr_dropped() const = 0;
+  /// Bytes written to stdout that no read has taken yet (what is still in the pipe). After the
+  /// exit, 0 means the plugin's last output has been read: nothing more of it can come.
+  virtual std::size_t stdout_unread() const { return 0; }
 };
 
 /// Process-wide set-up every program using Child must do once before spawning: ignore SIGPIPE,

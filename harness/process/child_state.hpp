@@ -53,6 +53,7 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
   const std::optional<ExitStatus>& exit_status() const { return exit_; }
   std::string stderr_text() const { return stderr_.Text(); }
   std::uint64_t stderr_dropped() const { return stderr_.dropped(); }
+  std::size_t StdoutUnread() const;
 
  private:
   struct PendingWrite {

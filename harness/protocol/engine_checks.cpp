@@ -16,7 +16,7 @@ const std::vector<EngineCheck>& EngineChecks() {
       {"duplicate-reply", {"frame", "request", "method", "request_id", "first"}, false},
       {"before-handshake", {"what"}, false},
       {"after-shutdown", {"what", "notification"}, false},
-      {"stdin-blocked", {"frame", "ms"}, false},
+      {"stdin-blocked", {"frame", "ms", "frames", "bytes"}, false},
       {"schema", {"frame", "def", "violations"}, false},
       {"host-frame-invalid", {"frame", "def", "violations"}, false},
       {"oversized", {"frame", "size", "max"}, false},

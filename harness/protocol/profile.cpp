@@ -117,6 +117,25 @@ void ReadLimits(Reader& r, const rapidjson::Value& d, LimitsSpec* out) {
   }
 }
 
+// "transport_budget": {"frames": N, "bytes": N}, both required when present, each >= 1.
+void ReadTransportBudget(Reader& r, const rapidjson::Value& d, TransportBudget* out) {
+  const rapidjson::Value* budget = r.Get(d, "/transport_budget", false);
+  if (!budget) return;
+  if (!budget->IsObject()) {
+    r.Fail("/transport_budget", "expected an object");
+    return;
+  }
+  std::int64_t frames = 0, bytes = 0;
+  if (r.Int(d, "/transport_budget/frames", &frames, true) && frames < 1)
+    r.Fail("/transport_budget/frames", "expected a positive integer");
+  if (r.Int(d, "/transport_budget/bytes", &bytes, true) && bytes < 1)
+    r.Fail("/transport_budget/bytes", "expected a positive integer");
+  if (frames > 0 && bytes > 0) {
+    out->frames = static_cast<std::uint64_t>(frames);
+    out->bytes = static_cast<std::uint64_t>(bytes);
+  }
+}
+
 }  // namespace
 
 const char* MessageKindName(MessageKind kind) {
@@ -284,6 +303,7 @@ bool Profile::Init(const std::string& path, std::string* error) {
   if (vars && !vars->IsObject()) r.Fail("/vars", "expected an object");
   if (r.Int(d, "/scenario_timeout_ms", &ms, false)) scenario_timeout_ = Ms(ms);
   ReadLimits(r, d, &limits_);
+  ReadTransportBudget(r, d, &transport_budget_);
   Versioning versioning;
   if (const rapidjson::Value* v = json::Find(d, "versioning"); v && r.ok())
     if (!ReadVersioning(*v, path, &versioning, error)) return false;

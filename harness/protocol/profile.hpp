@@ -88,6 +88,14 @@ struct LimitsSpec {
   std::uint64_t address_space_bytes = 0;
 };
 
+/// How much the host queues for a plugin's stdin before it gives the plugin up for not reading
+/// (profile member "transport_budget"); both 0 when the protocol states no such budget.
+struct TransportBudget {
+  std::uint64_t frames = 0;
+  std::uint64_t bytes = 0;
+  bool set() const { return frames > 0 || bytes > 0; }
+};
+
 struct EnvironmentSpec {
   bool scrub = false;              ///< false: inherit the harness's environment
   std::vector<std::string> allow;  ///< scrub: names kept from the harness's environment
@@ -156,6 +164,8 @@ class Profile {
   Ms scenario_timeout() const { return scenario_timeout_; }
   /// CPU time and address space each plugin process gets (`fakehost run` may override).
   const LimitsSpec& limits() const { return limits_; }
+  /// The stdin queue's budget, when the protocol states one (Flash: 256 frames / 20 MiB).
+  const TransportBudget& transport_budget() const { return transport_budget_; }
   /// The protocol's versioning rules (member "versioning", read by harness/protocol/
   /// versioning.hpp; the loader checks it), or nullptr if the profile has none.
   const rapidjson::Value* versioning() const { return json_member("versioning"); }
@@ -197,6 +207,7 @@ class Profile {
   Ms scenario_timeout_{20000};
   std::map<std::string, CheckWording, std::less<>> checks_;
   LimitsSpec limits_;
+  TransportBudget transport_budget_;
 };
 
 /// The profile's plugin limits overridden by `fakehost run --limit-cpu SECONDS` and

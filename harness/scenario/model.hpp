@@ -81,8 +81,12 @@ struct Expect {
   Filter filter;
   Ms within{0};                  ///< 0: the profile's default for this kind of frame
   std::optional<Ms> not_before;  ///< must not arrive earlier than this after the step started
-  std::string as;                ///< capture the frame under this name (a request: to reply)
-  JsonPtr reply;                 ///< for kRequest: the reply's {result: ...} or {error: ...}
+  /// `counted_from: first_frame` (with reply_to): `within` counts from the plugin's first frame
+  /// (the moment it has shown it runs), never from the spawn or the send; the wait itself
+  /// lasts the request's deadline. For a should-level window stricter than the deadline.
+  bool from_first_frame = false;
+  std::string as;  ///< capture the frame under this name (a request: to reply)
+  JsonPtr reply;   ///< for kRequest: the reply's {result: ...} or {error: ...}
 };
 
 /// `expect_none`: no frame matching `filter` arrives during `window`, or, when `barrier` is
@@ -152,6 +156,9 @@ struct Step {
   std::string kind;            ///< the YAML key, e.g. "expect", for messages
   Level level = Level::kMust;  ///< a miss at this step is a failure (must) or a warning (should)
   std::string note;            ///< optional text shown with a failure
+  /// Why a window (within, for, a shutdown's grace) is shorter than the protocol's deadline
+  /// for what it waits on, quoting the text; tests/waits_test.cpp requires it for such a one.
+  std::string why;
   SourceLoc loc;
   /// Expanded from a `use:` fragment (the handshake): set-up, not what the scenario checks.
   bool from_fragment = false;

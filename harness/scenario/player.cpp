@@ -57,6 +57,7 @@ bool Player::Miss(const Step& step, std::string message, std::string expected, s
   f.loc = step.loc;
   f.message = std::move(message);
   if (!step.note.empty()) f.message += " (" + NoteText(step.note) + ")";
+  if (!step.why.empty()) f.message += " (this window: " + step.why + ")";
   f.expected = std::move(expected);
   f.actual = std::move(actual);
   f.frame = frame;
@@ -280,6 +281,12 @@ bool Player::RunSteps(const std::vector<Step>& steps) {
       Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
                      " before this step could run");
       result_.failures.back().level = Level::kMust;
+      // Before its first step the plugin was asked nothing: the time went to this machine,
+      // not to the plugin, so that is the harness's trouble, never the plugin's failure.
+      if (step_number_ == 0) {
+        result_.failures.back().harness_error = true;
+        result_.failures.back().message += " (no step had run: the machine was too busy)";
+      }
       return false;
     }
     ++step_number_;

@@ -95,6 +95,8 @@ class Player {
   bool RunStep(const Step& step);
   bool DoSend(const Step& step, const Send& send);
   bool DoSendRaw(const Step& step, const SendRaw& raw);
+  /// When the plugin's first frame arrived, in ms since its spawn (its first sign of life).
+  double FirstFrameMs() const;
   bool DoExpect(const Step& step, const Expect& expect);
   bool DoExpectNone(const Step& step, const ExpectNone& none);
   bool DoAnswer(const Step& step, const Answer& answer);

@@ -56,7 +56,6 @@ bool Player::Prepare() {
   hard_limit_ = options_.timeout.count()    ? options_.timeout
                 : scenario_.timeout.count() ? scenario_.timeout
                                             : profile_.scenario_timeout();
-  hard_deadline_ = Clock::now() + hard_limit_;
   if (HasStep<KillParent>(scenario_.steps) && !stand_in_.Start()) {
     result_.failures.push_back(
         HarnessFailure("stand-in", "could not start a stand-in host process for kill_parent"));
@@ -84,19 +83,27 @@ void Player::PlaySteps() {
         HarnessFailure("spawn", "the plugin could not be started: " + error));
     return;
   }
+  // The hard limit is the plugin's time: it starts once the plugin runs, so the time this
+  // machine took to prepare and spawn it (a loaded runner, --jobs in the thousands) is not
+  // counted against the plugin.
+  hard_deadline_ = Clock::now() + hard_limit_;
   bool completed = RunSteps(scenario_.steps);
   result_.steps_run = step_number_;
   // Any miss already explains what is missing; a request it left open is not news.
   bool clean = result_.failures.empty();
   if (completed && clean && !session_.exited() && !stopped_) {
-    // Give answers already on their way a moment: the requests stay pending otherwise.
+    // A request still open may be answered until its own deadline, counted from when it was
+    // sent, as the host counts it: wait for the last of those (at once when all are answered).
+    Clock::time_point last = Clock::now();
+    for (const auto& [key, req] : session_.requests())
+      if (!req.answer_frame) last = std::max(last, req.sent + req.deadline);
     auto unanswered = [&] {
       for (const auto& [key, req] : session_.requests())
         if (!req.answer_frame) return true;
       return false;
     };
-    session_.RunUntil([&] { return !unanswered() || session_.gone(); },
-                      Deadline(Clock::now() + Ms(50)));
+    session_.RunUntil([&] { return !unanswered() || session_.gone() || Interrupted(); },
+                      Deadline(last));
   }
   // After a graded shutdown the host has abandoned whatever was still open, as a real host
   // does; before it, every request must have had its answer.

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <thread>
 
 #include "harness/json/json.hpp"
 #include "harness/scenario/interpreter.hpp"
@@ -70,6 +71,7 @@ class PlayerTest : public ::testing::Test {
     PlayOptions options;
     options.spawn = [this, script](boost::asio::io_context& io, const process::SpawnSpec& spec,
                                    process::Callbacks callbacks, std::string* error) {
+      std::this_thread::sleep_for(spawn_delay_);  // a machine busy spawning
       auto child =
           session::testing::FakeChildFactory(&child_)(io, spec, std::move(callbacks), error);
       Run(script);
@@ -128,9 +130,21 @@ class PlayerTest : public ::testing::Test {
   FakeChild* child_ = nullptr;
   std::unique_ptr<wire::Decoder> decoder_;
   std::vector<std::string> received_;  // payloads the plugin read, in order
+  std::chrono::milliseconds spawn_delay_{0};
 };
 
 const std::string kAcceptsOffered = "/scenarios/rim-v1/handshake/accepts-offered-version.yaml";
+
+// The hard limit is the plugin's time: a machine that takes longer to spawn it than the whole
+// limit (thousands of --jobs) does not fail a plugin that answers at once.
+TEST_F(PlayerTest, TheHardLimitStartsWhenThePluginHasStarted) {
+  spawn_delay_ = std::chrono::milliseconds(400);
+  ScenarioResult r = Play(
+      "title: t\nspec: \"§7\"\nrequirement: r\ntimeout: 200ms\nsteps:\n"
+      "  - use: handshake\n",
+      Accepting());
+  EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
+}
 
 TEST_F(PlayerTest, PassesAPluginThatAnswersAsTheScenarioExpects) {
   ScenarioResult r = Play(ReadFile(kSource + kAcceptsOffered), Accepting());

@@ -312,6 +312,21 @@ bool Reader::ReadExpect(const Entry& body, const std::vector<Entry>& siblings, c
       ok = false;
     }
   }
+  if (const Entry* from = Find(siblings, "counted_from")) {
+    std::string value;
+    if (!String(from->value, "counted_from", &value)) {
+      ok = false;
+    } else if (value == "first_frame") {
+      if (out->filter.kind != Filter::Kind::kReplyTo || out->within.count() == 0) {
+        Error(from->key_node.Mark(), "counted_from: first_frame needs reply_to and within");
+        ok = false;
+      }
+      out->from_first_frame = true;
+    } else if (value != "request") {
+      Error(from->value.Mark(), "counted_from is request or first_frame, not '" + value + "'");
+      ok = false;
+    }
+  }
   if (const Entry* as = Find(siblings, "as")) ok = Identifier(as->value, "as", &out->as) && ok;
   if (const Entry* reply = Find(siblings, "reply")) {
     if (out->filter.kind != Filter::Kind::kRequest) {

@@ -17,15 +17,15 @@ const std::vector<KindInfo>& Kinds() {
       {"send", {"as", "invalid", "pad_to", "pad_at", "level", "note"}},
       {"notify", {"invalid", "level", "note"}},
       {"send_raw", {"as", "level", "note"}},
-      {"expect", {"within", "not_before", "as", "reply", "level", "note"}},
-      {"expect_none", {"for", "barrier", "level", "note"}},
+      {"expect", {"within", "counted_from", "not_before", "as", "reply", "level", "note", "why"}},
+      {"expect_none", {"for", "barrier", "level", "note", "why"}},
       {"answer", {"level", "note"}},
       {"close_stdin", {"level", "note"}},
       {"kill_parent", {"level", "note"}},
       {"signal", {"level", "note"}},
       {"sleep", {"level", "note"}},
-      {"expect_exit", {"within", "level", "note"}},
-      {"shutdown", {"level", "note"}},
+      {"expect_exit", {"within", "level", "note", "why"}},
+      {"shutdown", {"level", "note", "why"}},
       {"for_each", {"level", "note"}},
       {"use", {"level", "note"}},
   };
@@ -129,6 +129,12 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
       ok = LevelOf(entry.value, &step.level) && ok;
     } else if (entry.key == "note") {
       ok = String(entry.value, "note", &step.note) && ok;
+    } else if (entry.key == "why") {
+      ok = String(entry.value, "why", &step.why) && ok;
+      if (ok && step.why.empty()) {
+        Error(entry.value.Mark(), "why must say why, quoting the protocol text");
+        ok = false;
+      }
     } else {
       siblings.push_back(entry);
     }

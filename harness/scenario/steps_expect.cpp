@@ -5,6 +5,12 @@
 
 namespace fakehost::scenario::player {
 
+double Player::FirstFrameMs() const {
+  for (const auto& entry : session_.transcript())
+    if (entry.direction == session::Direction::kPluginToHost) return entry.t_ms;
+  return 0;
+}
+
 // Over 60 lines: the wait, the match, and each way an expectation can miss, worded apart.
 bool Player::DoExpect(const Step& step, const Expect& expect) {
   Checked(step);
@@ -18,9 +24,9 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
     if (named == named_.end())
       return ScenarioBug(step, "reply_to " + expect.filter.name + ": no request by that name");
     base = named->second.sent;  // deadlines count from the request, as the host's do
-    if (within.count() == 0)
-      within = named->second.deadline ? *named->second.deadline
-                                      : profile_.DeadlineFor(named->second.method);
+    Ms deadline = named->second.deadline ? *named->second.deadline
+                                         : profile_.DeadlineFor(named->second.method);
+    if (within.count() == 0 || expect.from_first_frame) within = deadline;
   }
   if (within.count() == 0) within = profile_.default_deadline();
   Clock::time_point wanted = base + within;
@@ -63,6 +69,15 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
                             MsText(session_.ElapsedMs(found->at) - session_.ElapsedMs(start)) +
                             ", earlier than allowed",
                   "not before " + MsText(*expect.not_before), Summarise(*found), found->frame);
+    if (expect.from_first_frame) {
+      double first = FirstFrameMs();
+      double at = session_.ElapsedMs(found->at);
+      if (at - first > static_cast<double>(expect.within.count()))
+        return Miss(step,
+                    what + " arrived " + MsText(at - first) + " after the plugin's first frame",
+                    "within " + MsText(expect.within) + " of its first frame",
+                    "after " + MsText(at - first), found->frame);
+    }
     if (!expect.as.empty()) {
       captures_[expect.as] = found->doc;
       if (found->kind == MessageKind::kRequest) captured_requests_[expect.as] = *found;

@@ -109,12 +109,13 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   std::string payload = one_frame ? body : std::string();
   std::size_t index;
   if (raw.chunk == 0 || raw.chunk >= bytes.size()) {
-    index = session_.SendRaw(std::move(bytes), std::move(note));
+    index = session_.SendRaw(std::move(bytes), std::move(note), hard_deadline_);
   } else {
     std::size_t chunks = (bytes.size() + raw.chunk - 1) / raw.chunk;
     note += (note.empty() ? "" : "; ") + std::string("written in ") + std::to_string(chunks) +
             " chunks of " + std::to_string(raw.chunk) + " bytes, " + MsText(raw.delay) + " apart";
-    index = session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note));
+    index = session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note),
+                                    hard_deadline_);
   }
   if (one_frame) session_.TrackRawRequest(index, payload);
   if (!raw.as.empty()) {

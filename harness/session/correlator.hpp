@@ -25,6 +25,7 @@ struct PendingRequest {
   std::string id_text;  ///< compact JSON of the id, abbreviated (json::Abbreviate) for messages
   std::chrono::steady_clock::time_point sent;
   std::optional<std::size_t> answer_frame;
+  std::chrono::milliseconds deadline{0};  ///< how long the host waits for its answer
 };
 
 class Correlator {

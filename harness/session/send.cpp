@@ -16,6 +16,16 @@ bool EchoableId(json::IdKind k) {
   return k == json::IdKind::kInteger || k == json::IdKind::kString;
 }
 
+/// How long the host waits for the answer to `frame`: the deadline_ms it carries (Flash puts
+/// one in every request), else the profile's deadline for its method.
+Ms RequestDeadline(const protocol::Profile& profile, const rapidjson::Value& frame,
+                   const std::string& method) {
+  const rapidjson::Value* d = json::Find(frame, "deadline_ms");
+  if (d && d->IsUint64() && d->GetUint64() > 0 && d->GetUint64() <= 3600000)
+    return Ms(static_cast<Ms::rep>(d->GetUint64()));
+  return profile.DeadlineFor(method);
+}
+
 }  // namespace
 
 std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid,
@@ -35,7 +45,9 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   if (c.kind == MessageKind::kNotification && !c.method.empty() &&
       c.method == profile_.shutdown_notification())
     shutdown_sent_ = true;
-  Write(wire::Encode(profile_.framing(), payload), index);
+  Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(profile_, frame, c.method)
+                                           : profile_.default_deadline();
+  Write(wire::Encode(profile_.framing(), payload), index, cap);
   return index;
 }
 
@@ -47,8 +59,8 @@ void Session::Owe(const rapidjson::Value& frame, const protocol::Classified& c, 
     return;
   }
   std::string key;
-  PendingRequest request{
-      index, c.method, json::Abbreviate(json::ToCompact(*c.id)), Clock::now(), {}};
+  PendingRequest request{index,        c.method, json::Abbreviate(json::ToCompact(*c.id)),
+                         Clock::now(), {},       RequestDeadline(profile_, frame, c.method)};
   if (!correlator_.Owe(*c.id, std::move(request), &key)) return;
   if (c.method != profile_.handshake_method()) return;
   handshake_key_ = key;
@@ -92,54 +104,102 @@ void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
     return;
   }
   std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
-  correlator_.Owe(*c.id, PendingRequest{index, c.method, id_text, Clock::now(), {}});
+  correlator_.Owe(
+      *c.id,
+      PendingRequest{
+          index, c.method, id_text, Clock::now(), {}, RequestDeadline(profile_, doc, c.method)});
   if (TranscriptEntry* e = transcript_.Mutable(index)) {
     e->method = json::Abbreviate(c.method);
     e->id = id_text;
   }
 }
 
-std::size_t Session::SendRaw(std::string bytes, std::string note) {
+std::size_t Session::SendRaw(std::string bytes, std::string note, Clock::time_point until) {
   std::size_t size = bytes.size();
-  return SendRawChunked(std::move(bytes), size ? size : 1, Ms(0), std::move(note));
+  return SendRawChunked(std::move(bytes), size ? size : 1, Ms(0), std::move(note), until);
 }
 
 std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms delay,
-                                    std::string note) {
+                                    std::string note, Clock::time_point until) {
   TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, EntryKind::kRaw, bytes, bytes.size());
   if (!note.empty()) entry.notes.push_back(std::move(note));
   std::size_t index = Record(std::move(entry));
+  const protocol::TransportBudget& budget = profile_.transport_budget();
   writing_raw_ = true;
   for (std::size_t at = 0; at < bytes.size(); at += chunk) {
     if (at > 0 && delay.count() > 0) RunFor(delay);
-    if (gone() || InterruptFlag().load()) break;  // nobody reads the rest
-    WriteNow(bytes.substr(at, chunk), index);
+    std::size_t size = std::min(chunk, bytes.size() - at);
+    if (budget.set()) {
+      // The host queues no more than its budget: the next piece waits for room, as long as
+      // the plugin reads at all (a plugin that stops is caught by the step that follows).
+      RunUntil(
+          [&] {
+            std::uint64_t queued = queued_frame_bytes_ + queued_raw_bytes_;
+            return queued == 0 || queued + size <= budget.bytes || gone() || InterruptFlag().load();
+          },
+          until);
+    }
+    if (gone() || InterruptFlag().load() || Clock::now() >= until) break;  // nobody reads on
+    WriteNow(bytes.substr(at, size), index, profile_.default_deadline(), /*raw=*/true);
   }
   writing_raw_ = false;
-  std::vector<std::pair<std::string, std::size_t>> held;
+  std::vector<HeldWrite> held;
   held.swap(held_writes_);
-  for (auto& [held_bytes, frame] : held) WriteNow(std::move(held_bytes), frame);
+  for (auto& w : held) WriteNow(std::move(w.bytes), w.frame, w.cap);
   return index;
 }
 
-void Session::Write(std::string bytes, std::size_t frame) {
+void Session::Write(std::string bytes, std::size_t frame, Ms cap) {
   if (writing_raw_) {
-    held_writes_.emplace_back(std::move(bytes), frame);
+    held_writes_.push_back({std::move(bytes), frame, cap});
     return;
   }
-  WriteNow(std::move(bytes), frame);
+  WriteNow(std::move(bytes), frame, cap);
 }
 
-void Session::WriteNow(std::string bytes, std::size_t frame) {
+// Two rules for a plugin that stops reading, one per kind of protocol text. A protocol with a
+// transport budget (Flash: "a child that stops reading those is still restarted once the
+// budget fills") fails the plugin when a frame finds the budget full, whatever the time; one
+// without (RIM) when a frame is not taken within its own deadline, since its answer could not
+// come in time anyway.
+void Session::WriteNow(std::string bytes, std::size_t frame, Ms cap, bool raw) {
   process::Child* child = transport_.child();
   if (!child) return;
-  child->Write(std::move(bytes), options_.write_cap, [this, frame](process::WriteOutcome out) {
+  const protocol::TransportBudget& budget = profile_.transport_budget();
+  std::uint64_t size = bytes.size();
+  if (options_.write_cap.count() > 0) {
+    cap = options_.write_cap;
+  } else if (budget.set()) {
+    cap = Ms(0);
+    if (!raw && (queued_frames_ + 1 > budget.frames || queued_frame_bytes_ + size > budget.bytes)) {
+      Note(frame, "not delivered: the transport budget is full (the plugin stopped reading stdin)");
+      Raise(
+          {Severity::kMust, "stdin-blocked",
+           profile_.CheckMessage("stdin-blocked", {{"frame", std::to_string(frame)},
+                                                   {"frames", std::to_string(queued_frames_)},
+                                                   {"bytes", std::to_string(queued_frame_bytes_)}}),
+           frame});
+      return;
+    }
+  }
+  if (raw) {
+    queued_raw_bytes_ += size;
+  } else {
+    ++queued_frames_;
+    queued_frame_bytes_ += size;
+  }
+  child->Write(std::move(bytes), cap, [this, frame, cap, size, raw](process::WriteOutcome out) {
+    if (raw) {
+      queued_raw_bytes_ -= size;
+    } else {
+      --queued_frames_;
+      queued_frame_bytes_ -= size;
+    }
     if (out == process::WriteOutcome::kTimedOut) {
       Note(frame, "not delivered: the plugin stopped reading stdin");
       Raise({Severity::kMust, "stdin-blocked",
-             profile_.CheckMessage("stdin-blocked",
-                                   {{"frame", std::to_string(frame)},
-                                    {"ms", std::to_string(options_.write_cap.count())}}),
+             profile_.CheckMessage("stdin-blocked", {{"frame", std::to_string(frame)},
+                                                     {"ms", std::to_string(cap.count())}}),
              frame});
     } else if (out == process::WriteOutcome::kClosed) {
       Note(frame, "not delivered: the plugin's stdin is closed");

@@ -88,7 +88,10 @@ struct Inbound {
 class Session {
  public:
   struct Options {
-    Ms write_cap{5000};  ///< a write the plugin does not take within this is a failure
+    /// A frame the plugin does not take within this is a failure; 0 (the default): the
+    /// protocol decides, by its transport budget when it states one, else by the frame's own
+    /// deadline (a request's, or the default deadline). Tests set a short one.
+    Ms write_cap{0};
     std::size_t transcript_text_cap = 64 * 1024;  ///< payload bytes kept per entry
     /// Text (payloads, notes, violations) one session's transcript keeps in full entries;
     /// entries past it are summaries: direction, kind, size, method and id abbreviated, first
@@ -129,10 +132,14 @@ class Session {
   std::size_t Send(rapidjson::Document message, bool deliberately_invalid,
                    const std::string& answers = {});
   /// Writes bytes as they are (already framed or not), recorded as one "raw" entry.
-  std::size_t SendRaw(std::string bytes, std::string note);
+  std::size_t SendRaw(std::string bytes, std::string note,
+                      Clock::time_point until = Clock::time_point::max());
   /// Like SendRaw, but written `chunk` bytes at a time with `delay` between writes (events are
   /// processed meanwhile); recorded as one entry.
-  std::size_t SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note);
+  /// Under a transport budget a chunk is queued only when it fits beside what is already
+  /// queued (the plugin reads at its own pace); that wait ends at `until` at the latest.
+  std::size_t SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note,
+                             Clock::time_point until = Clock::time_point::max());
   /// A raw write that carried one well-framed request: register it, so its answer is matched
   /// (and a missing answer noticed) like that of a request sent with Send.
   void TrackRawRequest(std::size_t index, std::string_view payload);
@@ -223,8 +230,9 @@ class Session {
   /// Writes a frame's bytes, or holds them while a raw write is under way (SendRawChunked), so
   /// that an answer the fake host gives meanwhile never lands inside the raw bytes: a host
   /// writes one frame at a time.
-  void Write(std::string bytes, std::size_t frame);
-  void WriteNow(std::string bytes, std::size_t frame);
+  void Write(std::string bytes, std::size_t frame, Ms cap);
+  /// `raw`: scenario bytes, not a frame: never refused for the budget (SendRawChunked waits).
+  void WriteNow(std::string bytes, std::size_t frame, Ms cap, bool raw = false);
 
   // --- recording ------------------------------------------------------------------------------
   /// An entry stamped now, its text capped at Options::transcript_text_cap.
@@ -258,8 +266,18 @@ class Session {
   bool handshake_answered_ = false;
   bool shutdown_sent_ = false;
   bool writing_raw_ = false;  // SendRawChunked is writing: other writes wait in held_writes_
-  std::vector<std::pair<std::string, std::size_t>> held_writes_;  // bytes, frame
-  std::string handshake_key_;                                     // IdKey of the handshake request
+  struct HeldWrite {
+    std::string bytes;
+    std::size_t frame;
+    Ms cap;
+  };
+  std::vector<HeldWrite> held_writes_;
+  // Queued for stdin and not yet taken by the plugin: frames (counted against the profile's
+  // transport budget) and the bytes of frames and of raw writes.
+  std::uint64_t queued_frames_ = 0;
+  std::uint64_t queued_frame_bytes_ = 0;
+  std::uint64_t queued_raw_bytes_ = 0;
+  std::string handshake_key_;  // IdKey of the handshake request
   bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;
   std::uint64_t inbox_released_ = 0;

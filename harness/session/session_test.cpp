@@ -401,13 +401,34 @@ TEST(Session, ReportsAPluginThatCannotBeStarted) {
 }
 
 TEST(Session, RaisesStdinBlockedWhenThePluginStopsReading) {
-  Rig rig("rim-v1");
+  Session::Options options;
+  options.write_cap = Ms(300);  // RIM's own cap is the frame's deadline (the handshake's: 10 s)
+  Rig rig("rim-v1", options);
   rig.child().StopReading();
   std::size_t frame = rig.SendHandshake();
   ASSERT_TRUE(rig.Until([&] { return !rig.session().findings().empty(); }));
   EXPECT_EQ(rig.Checks(), Checks{"stdin-blocked"});
   EXPECT_EQ(rig.session().transcript().at(frame).notes.back(),
             "not delivered: the plugin stopped reading stdin");
+}
+
+// Flash states a transport budget, not a time: a plugin that reads nothing is failed only when
+// a line finds 256 lines (or 20 MiB) still unread, and the line that does is not written.
+TEST(Session, FlashFailsAPluginThatStopsReadingOnlyWhenTheBudgetIsFull) {
+  Rig rig("flash-v1");
+  rig.child().StopReading();
+  auto ping = [&] {
+    rapidjson::Document message = Json(R"({"method":"ping","params":{}})");
+    message.AddMember("id", rig.session().NextId("ping"), message.GetAllocator());
+    return rig.session().Send(std::move(message), false);
+  };
+  for (int i = 0; i < 256; ++i) ping();
+  rig.session().RunFor(Ms(50));
+  EXPECT_EQ(rig.Checks(), Checks{}) << "256 unread lines are within the budget";
+  std::size_t frame = ping();
+  EXPECT_EQ(rig.Checks(), Checks{"stdin-blocked"});
+  EXPECT_EQ(rig.session().transcript().at(frame).notes.back(),
+            "not delivered: the transport budget is full (the plugin stopped reading stdin)");
 }
 
 TEST(Session, AGradedStopSendsShutdownAndJudgesWhatFollows) {

@@ -1,6 +1,6 @@
 #include "harness/session/transport.hpp"
 
-#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/post.hpp>
 
 namespace fakehost::session {
 
@@ -31,6 +31,7 @@ bool Transport::Start(const process::SpawnSpec& spec, Sink sink, std::string* er
 void Transport::OnStdout(std::string_view bytes) {
   decoder_->Feed(bytes, &decoded_);
   Deliver();
+  if (exited_ && !drained_) PostDrainCheck();  // the rest of the last output may follow
 }
 
 void Transport::OnStdoutEof() {
@@ -43,11 +44,17 @@ void Transport::OnStdoutEof() {
 void Transport::OnExit() {
   Event exited = Exited{};
   sink_(exited);
-  // The exit may be seen before the last bytes on stdout are read: give the reader a moment
-  // to drain before declaring that nothing more can arrive.
-  auto timer = std::make_shared<boost::asio::steady_timer>(io_, kDrainDelay);
-  timer->async_wait([this, timer](const boost::system::error_code& ec) {
-    if (ec) return;
+  exited_ = true;
+  // The exit may be seen before the last bytes on stdout are read. Everything the plugin wrote
+  // is in the pipe by now: once no byte is left unread there (checked behind the reads already
+  // queued), nothing more can arrive.
+  PostDrainCheck();
+}
+
+void Transport::PostDrainCheck() {
+  boost::asio::post(io_, [this] {
+    if (drained_ || !child_ || child_->stdout_unread() > 0) return;  // a read will follow
+    drained_ = true;
     Event drained = Drained{};
     sink_(drained);
   });

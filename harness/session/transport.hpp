@@ -3,8 +3,9 @@
 // Transport knows bytes, frames and the process's life, nothing of JSON or of the protocol's
 // rules. What the plugin does reaches the session as Events, in order, from the io_context the
 // session runs: decoded frames and framing faults (in stream order), then StdoutClosed, and,
-// from the process, Exited and, a moment later, Drained. The process comes from a ChildFactory,
-// so a test can give the session a fake one (harness/session/test_support/fake_child.hpp).
+// from the process, Exited and, once stdout holds nothing unread, Drained. The process comes from a
+// ChildFactory, so a test can give the session a fake one
+// (harness/session/test_support/fake_child.hpp).
 #pragma once
 
 #include <cstdint>
@@ -59,10 +60,9 @@ class Transport {
   /// The running (or exited) plugin, or nullptr before a successful Start and after Close.
   process::Child* child() const { return child_.get(); }
 
-  /// How long an exit waits for stdout to drain before Drained.
-  static constexpr std::chrono::milliseconds kDrainDelay{200};
-
  private:
+  /// Drained once the exit is seen and the pipe holds no unread byte (behind the reads queued).
+  void PostDrainCheck();
   void OnStdout(std::string_view bytes);
   void OnStdoutEof();
   void OnExit();
@@ -74,6 +74,8 @@ class Transport {
   Sink sink_;
   std::vector<wire::Event> decoded_;  // reused between reads
   std::unique_ptr<process::Child> child_;
+  bool exited_ = false;
+  bool drained_ = false;
 };
 
 }  // namespace fakehost::session

@@ -47,9 +47,13 @@ void FakeChild::Exit(int code, int signal) {
   Post([this] { callbacks_.on_exit(*status_); });
 }
 
-void FakeChild::Write(std::string bytes, std::chrono::milliseconds,
+void FakeChild::Write(std::string bytes, std::chrono::milliseconds cap,
                       std::function<void(process::WriteOutcome)> done) {
   process::WriteOutcome outcome = process::WriteOutcome::kClosed;
+  if (stdin_open_ && !reading_ && cap.count() <= 0) {
+    unread_.push_back(std::move(done));  // no deadline: the write waits for ever
+    return;
+  }
   if (stdin_open_ && !reading_) {
     outcome = process::WriteOutcome::kTimedOut;
     stdin_open_ = false;  // the stream position is lost

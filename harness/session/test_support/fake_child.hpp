@@ -35,6 +35,7 @@ class FakeChild : public process::Child {
   const std::string& stdin_bytes() const { return stdin_; }
   /// Later writes end as a real Child's would when the plugin stops reading and the write
   /// cap passes: kTimedOut, and stdin is closed.
+  /// Takes no more of stdin: a write with a cap times out at once, one without waits for ever.
   void StopReading() { reading_ = false; }
   /// Called (from the session's loop, like a callback) with each write that reached stdin: a
   /// scripted plugin answers through PushStdout, Exit, ... A stop sequence's writes reach it at
@@ -73,6 +74,7 @@ class FakeChild : public process::Child {
   std::function<void(std::string_view)> on_stdin_;
   /// Cleared by the destructor: a posted callback must not fire once the Child is gone.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+  std::vector<std::function<void(process::WriteOutcome)>> unread_;  // writes never taken
 };
 
 /// A ChildFactory that makes one FakeChild and leaves a pointer to it in `*made` (owned by the

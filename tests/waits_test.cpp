@@ -1,0 +1,254 @@
+// Every wait in both suites comes from the protocol: no window (an expect's within, an exit
+// window, a shutdown's grace) is shorter than the profile's deadline for what it waits on,
+// unless the step says why with a quote from the text (`why:`), and no scenario's hard limit
+// is shorter than the windows its steps may use one after another. Read in process from the
+// scenario files and the profiles; the mutations below show that a tightened window is caught.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/json/json.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/run/runner.hpp"
+#include "harness/scenario/model.hpp"
+#include "tests/command.hpp"
+
+namespace fakehost {
+namespace {
+
+using scenario::Ms;
+using scenario::Scenario;
+using scenario::Step;
+
+std::unique_ptr<protocol::Profile> LoadProfile(const std::string& name) {
+  std::string error;
+  auto profile =
+      protocol::Profile::Load(testing::SourceDir() + "/schema/" + name + "/profile.json", &error);
+  EXPECT_TRUE(profile) << error;
+  return profile;
+}
+
+std::vector<Scenario> LoadSuite(const std::string& name, const protocol::Profile& profile) {
+  std::vector<Scenario> all;
+  std::vector<std::string> errors;
+  EXPECT_TRUE(run::LoadSuite(testing::SourceDir() + "/scenarios/" + name, profile, &all, &errors));
+  for (const auto& e : errors) ADD_FAILURE() << e;
+  return all;
+}
+
+/// The time a stop sequence gives before its first signal (the protocol's shutdown grace), and
+/// the whole sequence.
+Ms GraceOf(const std::vector<protocol::StopStepSpec>& seq, bool whole = false) {
+  Ms total{0};
+  for (const auto& s : seq) {
+    if (!whole && s.kind == protocol::StopStepSpec::Kind::kSignal) break;
+    // A write's cap is how long the host tries to hand over its goodbye, not time to exit.
+    if (s.kind == protocol::StopStepSpec::Kind::kWait ||
+        (whole && s.kind == protocol::StopStepSpec::Kind::kWrite))
+      total += s.time;
+  }
+  return total;
+}
+
+/// A `why:` that quotes the text: it holds a quotation ("..." or “...”).
+bool Quotes(const std::string& why) {
+  auto has = [&](std::string_view open, std::string_view close) {
+    std::size_t a = why.find(open);
+    return a != std::string::npos && why.find(close, a + open.size()) != std::string::npos;
+  };
+  return has("\"", "\"") || has("“", "”") || has("'", "'");
+}
+
+// Walks one scenario's steps in order, as the player does, and names every window tighter
+// than the protocol allows.
+class WaitAudit {
+ public:
+  WaitAudit(const Scenario& s, const protocol::Profile& p) : s_(s), p_(p) {}
+
+  std::vector<std::string> Problems() {
+    Walk(s_.steps, /*in_each=*/false);
+    Ms limit = s_.timeout.count() ? s_.timeout : p_.scenario_timeout();
+    if (!has_each_ && limit < total_)
+      Add(s_.loc.line, "the hard limit of " + std::to_string(limit.count()) +
+                           " ms is shorter than the " + std::to_string(total_.count()) +
+                           " ms its steps may take one after another");
+    return problems_;
+  }
+
+ private:
+  struct Named {
+    std::string method;
+    std::optional<Ms> deadline;  // a deadline_ms given as a number
+    bool unknown = false;        // deadline_ms from a variable: decided when played
+  };
+
+  void Add(int line, const std::string& what) {
+    problems_.push_back(s_.id + ".yaml:" + std::to_string(line) + ": " + what);
+  }
+
+  void Check(const Step& step, Ms window, Ms needed, const std::string& what) {
+    if (window >= needed) return;
+    if (!step.why.empty() && Quotes(step.why)) return;
+    Add(step.loc.line, step.kind + " waits " + std::to_string(window.count()) + " ms for " + what +
+                           ", whose deadline is " + std::to_string(needed.count()) +
+                           " ms; lengthen it or say why, quoting the text (why:)");
+  }
+
+  std::string TriggerMethod(const std::string& trigger) const {
+    const rapidjson::Value* triggers = json::Find(p_.document(), "triggers");
+    const rapidjson::Value* t = triggers ? json::Find(*triggers, trigger) : nullptr;
+    const rapidjson::Value* example = t ? json::Find(*t, "example") : nullptr;
+    const rapidjson::Value* method = example ? json::Find(*example, "method") : nullptr;
+    return method && method->IsString() ? method->GetString() : "";
+  }
+
+  void Walk(const std::vector<Step>& steps, bool in_each) {
+    for (const Step& step : steps) {
+      Ms used{0};
+      if (const auto* send = std::get_if<scenario::Send>(&step.body)) {
+        if (!send->as.empty()) {
+          Named n;
+          n.method = send->trigger.empty() ? send->method : TriggerMethod(send->trigger);
+          if (send->deadline_ms) {
+            if (send->deadline_ms->IsUint64())
+              n.deadline = Ms(static_cast<Ms::rep>(send->deadline_ms->GetUint64()));
+            else
+              n.unknown = true;
+          }
+          named_[send->as] = n;
+        }
+      } else if (const auto* raw = std::get_if<scenario::SendRaw>(&step.body)) {
+        if (!raw->as.empty()) named_[raw->as] = Named{"", std::nullopt, true};
+      } else if (const auto* e = std::get_if<scenario::Expect>(&step.body)) {
+        std::optional<Ms> needed = p_.default_deadline();
+        std::string what = "a frame the plugin starts";
+        if (e->filter.kind == scenario::Filter::Kind::kReplyTo) {
+          const Named& n = named_[e->filter.name];
+          what = "the answer to " + (n.method.empty() ? e->filter.name : n.method);
+          needed = n.unknown    ? std::nullopt
+                   : n.deadline ? n.deadline
+                                : std::optional<Ms>(p_.DeadlineFor(n.method));
+        }
+        used = e->within.count() ? e->within : needed.value_or(Ms(0));
+        if (e->within.count() && needed) Check(step, e->within, *needed, what);
+        ready_ = true;
+      } else if (const auto* none = std::get_if<scenario::ExpectNone>(&step.body)) {
+        // An absence window only ever passes a plugin sooner; a barrier waits its deadline.
+        used = none->barrier ? p_.DeadlineFor(p_.barrier_method()) : none->window;
+      } else if (const auto* exit = std::get_if<scenario::ExpectExit>(&step.body)) {
+        // The text's shutdown grace, counted from a plugin that has shown it runs: before its
+        // first frame, the startup deadline comes first.
+        Ms needed = GraceOf(*p_.StopSequence("default"));
+        std::string what = "the exit (the shutdown grace)";
+        if (!ready_) {
+          needed += p_.DeadlineFor(p_.handshake_method());
+          what = "the exit of a plugin not yet shown to run (startup deadline + shutdown grace)";
+        }
+        Check(step, exit->within, needed, what);
+        used = exit->within;
+      } else if (const auto* sd = std::get_if<scenario::Shutdown>(&step.body)) {
+        const auto* seq = p_.StopSequence(sd->sequence.empty() ? "default" : sd->sequence);
+        if (seq && sd->grace.count()) Check(step, sd->grace, GraceOf(*seq), "the exit");
+        used = seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
+      } else if (const auto* sleep = std::get_if<scenario::Sleep>(&step.body)) {
+        used = sleep->duration;
+      } else if (const auto* each = std::get_if<scenario::ForEach>(&step.body)) {
+        has_each_ = true;  // as many rounds as the manifest has items: no sum to compare
+        Walk(each->steps, true);
+      }
+      if (!in_each) total_ += used;
+    }
+  }
+
+  const Scenario& s_;
+  const protocol::Profile& p_;
+  std::map<std::string, Named> named_;
+  std::vector<std::string> problems_;
+  bool ready_ = false;
+  bool has_each_ = false;
+  Ms total_{0};
+};
+
+std::vector<std::string> AuditSuite(const std::vector<Scenario>& suite,
+                                    const protocol::Profile& profile) {
+  std::vector<std::string> problems;
+  for (const auto& s : suite)
+    for (auto& p : WaitAudit(s, profile).Problems()) problems.push_back(std::move(p));
+  return problems;
+}
+
+class Waits : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Waits, NoWindowIsShorterThanTheProtocolAllows) {
+  auto profile = LoadProfile(GetParam());
+  ASSERT_TRUE(profile);
+  std::vector<Scenario> suite = LoadSuite(GetParam(), *profile);
+  ASSERT_FALSE(suite.empty());
+  for (const auto& problem : AuditSuite(suite, *profile)) ADD_FAILURE() << problem;
+}
+
+// The audit is honest: every reply_to expectation of the suite, tightened to a millisecond
+// under its deadline, is caught; the same window with a quoted reason is not.
+TEST_P(Waits, ATightenedWindowIsCaught) {
+  auto profile = LoadProfile(GetParam());
+  ASSERT_TRUE(profile);
+  std::vector<Scenario> suite = LoadSuite(GetParam(), *profile);
+  int mutated = 0;
+  for (Scenario& s : suite) {
+    for (Step& step : s.steps) {
+      auto* e = std::get_if<scenario::Expect>(&step.body);
+      if (!e || e->filter.kind != scenario::Filter::Kind::kReplyTo) continue;
+      std::size_t before = WaitAudit(s, *profile).Problems().size();
+      if (e->within.count()) continue;
+      // The window the player uses: the deadline of the request's method.
+      Ms window{0};
+      for (const Step& send : s.steps)
+        if (const auto* sd = std::get_if<scenario::Send>(&send.body);
+            sd && sd->as == e->filter.name && sd->trigger.empty() && !sd->deadline_ms)
+          window = profile->DeadlineFor(sd->method);
+      if (window.count() <= 1) continue;
+      Ms saved = e->within;
+      std::string saved_why = step.why;
+      e->within = window - Ms(1);
+      step.why.clear();
+      EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before + 1)
+          << s.id << ": a window of " << e->within.count() << " ms was not caught";
+      step.why = "\"a quoted line of the text\"";
+      EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before) << s.id;
+      e->within = saved;
+      step.why = saved_why;
+      ++mutated;
+    }
+  }
+  EXPECT_GT(mutated, 10);
+}
+
+// An exit window shorter than the shutdown grace is caught; before the plugin has shown it
+// runs, so is one shorter than startup plus grace.
+TEST_P(Waits, ATightenedExitWindowIsCaught) {
+  auto profile = LoadProfile(GetParam());
+  ASSERT_TRUE(profile);
+  std::vector<Scenario> suite = LoadSuite(GetParam(), *profile);
+  int mutated = 0;
+  for (Scenario& s : suite) {
+    for (Step& step : s.steps) {
+      auto* exit = std::get_if<scenario::ExpectExit>(&step.body);
+      if (!exit || !step.why.empty()) continue;
+      std::size_t before = WaitAudit(s, *profile).Problems().size();
+      Ms saved = exit->within;
+      exit->within = Ms(900);
+      EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before + 1) << s.id;
+      exit->within = saved;
+      ++mutated;
+    }
+  }
+  EXPECT_GT(mutated, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothSuites, Waits, ::testing::Values("rim-v1", "flash-v1"));
+
+}  // namespace
+}  // namespace fakehost
