@@ -49,8 +49,8 @@ void ExpectOnlyTheManifestChecked(const rapidjson::Value& report) {
       continue;
     }
     EXPECT_EQ(status, "skip") << id;
-    ASSERT_TRUE(s.HasMember("skip_reason")) << id;
-    EXPECT_STREQ(s["skip_reason"].GetString(), kReason) << id;
+    ASSERT_TRUE(s.HasMember("reason")) << id;
+    EXPECT_STREQ(s["reason"].GetString(), kReason) << id;
     ++skipped;
   }
   EXPECT_GT(skipped, 30u) << "the whole standard suite";
@@ -113,9 +113,10 @@ TEST(ManifestOnly, ARefusedManifestOnlyPluginFailsLoadsInHost) {
   EXPECT_NE(r.out.find("FAIL  manifest/loads-in-host"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("manifest-only-keys"), std::string::npos) << r.out;
   rapidjson::Document report = Json(out + "/report.json");
-  for (const auto& s : report["scenarios"].GetArray())
-    if (std::string(s["id"].GetString()) != "manifest/loads-in-host")
-      EXPECT_STREQ(s["status"].GetString(), "not-run") << s["id"].GetString();
+  for (const auto& s : report["scenarios"].GetArray()) {
+    if (std::string(s["id"].GetString()) == "manifest/loads-in-host") continue;
+    EXPECT_STREQ(s["status"].GetString(), "not-run") << s["id"].GetString();
+  }
   fs::remove_all(out);
 }
 
