@@ -208,12 +208,6 @@ TEST(ManifestMatrix, EveryFixtureLoadsInItsRealHost) {
   }
 }
 
-TEST_F(UnrunnablePlugin, AManifestOnlyFlashPlugin) {
-  std::ofstream(dir_ + "/manifest.json")
-      << R"({"id":"x","name":"x","version":"1","description":"d"})";
-  ExpectRefused("a manifest-only plugin (no exec)");
-}
-
 // Malformed JSON is a manifest the host refuses: the plugin's failure, at its line:col.
 TEST_F(UnrunnablePlugin, AMalformedManifestFailsLoadsInHostAtLineAndColumn) {
   std::ofstream(dir_ + "/rim-plugin.json") << "{\n  \"plugin_id\": ,\n}";

@@ -91,7 +91,8 @@ run::RunReport ReportFixture(const std::string& hostile) {
   report.plugin = {h("dev.fakehost.reference"),
                    h("1.0.0"),
                    std::string(kGoldenRoot) + "/fixtures/rim-v1/reference",
-                   {std::string(kGoldenRoot) + "/fixtures/rim-v1/reference/plugin"}};
+                   {std::string(kGoldenRoot) + "/fixtures/rim-v1/reference/plugin"},
+                   {}};
 
   auto pass = Base("envelope/null-id-gets-no-answer", "A null id gets no answer", Status::kPass);
   Handshake(&pass, "dev.fakehost.reference");

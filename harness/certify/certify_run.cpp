@@ -90,23 +90,9 @@ void Prepare(const std::string& dir, const std::vector<const scenario::Scenario*
 void PlayOne(const scenario::Scenario& s, const protocol::Profile& profile,
              const schema::FrameSchema* schema, const CertifyOptions& options, const Plugin& p,
              Cell* cell, RevalidationCounts* counts, std::vector<RejectedFrame>* rejected) {
-  scenario::ScenarioResult r;
-  if (options.play.interrupted && options.play.interrupted->load()) {
-    r = scenario::ResultFor(s, Status::kNotRun);
-    r.skip_reason = "interrupted";
-  } else {
-    try {
-      r = scenario::Play(s, profile, schema, p.target, options.play);
-    } catch (const std::exception& e) {
-      // A harness bug or an exhausted resource: this cell is an error, certification goes on.
-      r = scenario::ResultFor(s, Status::kError);
-      scenario::Failure f;
-      f.harness_error = true;
-      f.check = "harness";
-      f.message = std::string("internal error: ") + e.what();
-      r.failures.push_back(std::move(f));
-    }
-  }
+  // Not run once interrupted; not applicable to a plugin its host never spawns (a manifest-only
+  // one, whose row then passes on manifest/loads-in-host alone); an exception is an error cell.
+  scenario::ScenarioResult r = run::PlayScenario(s, profile, schema, p.target, options.play);
   *cell = CellFor(r, options.play.strict);
   if (options.candidate)
     RevalidateTranscript(

@@ -109,6 +109,11 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
+  if (!plugin.never_spawned.empty()) {
+    err << "fakehost: " << f.plugin_dir << ": " << plugin.never_spawned
+        << ", so there is nothing to fuzz\n";
+    return kBadInput;
+  }
   protocol::LimitsSpec limits;
   if (!protocol::ResolveLimits(profile->limits(), std::nullopt, std::nullopt, &limits, &error)) {
     err << "fakehost: " << error << "\n";

@@ -278,7 +278,8 @@ int Run(const RunFlags& f, const Context& ctx) {
   report.started_at = NowIso8601();
   report.strict = f.strict;
   report.jobs = p.options.jobs;
-  report.plugin = {p.plugin.id, p.plugin.version, p.plugin.dir, p.plugin.spawn.argv};
+  report.plugin = {p.plugin.id, p.plugin.version, p.plugin.dir, p.plugin.spawn.argv,
+                   p.plugin.never_spawned};
   report.shard = {p.shard, p.shards};
 
   process::InitProcessEnvironment();

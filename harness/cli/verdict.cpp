@@ -11,9 +11,11 @@ namespace fakehost::cli {
 int Verdict(const run::RunReport& report, const VerdictRules& rules, std::ostream& err) {
   const run::Summary& m = report.summary;
   // The manifest check alone is not a check of the plugin's protocol behaviour (nor is it when
-  // the manifest's refusal is a listed, expected failure).
+  // the manifest's refusal is a listed, expected failure), unless the host never spawns the
+  // plugin: then the manifest is all its host reads, and its check is the plugin's whole test.
   int manifest_passed = static_cast<int>(
-      std::count_if(report.scenarios.begin(), report.scenarios.end(), [](const auto& r) {
+      std::count_if(report.scenarios.begin(), report.scenarios.end(), [&](const auto& r) {
+        if (!report.plugin.never_spawned.empty()) return false;
         return r.id == run::kManifestScenarioId &&
                (r.status == scenario::Status::kPass || r.status == scenario::Status::kXfail);
       }));

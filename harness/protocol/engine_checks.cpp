@@ -13,6 +13,7 @@ const std::vector<EngineCheck>& EngineChecks() {
       {"bad-reply-id", {"frame", "type"}, false},
       {"reply-id-type", {"frame", "request", "method", "id", "type", "request_id"}, false},
       {"unknown-reply-id", {"frame", "id"}, false},
+      {"reply-to-invalid-request", {"frame", "id", "request", "request_id"}, false},
       {"duplicate-reply", {"frame", "request", "method", "request_id", "first"}, false},
       {"before-handshake", {"what"}, false},
       {"after-shutdown", {"what", "notification"}, false},

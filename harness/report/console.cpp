@@ -22,6 +22,9 @@ class ConsoleReporter : public Reporter {
          << Safe(r.plugin.id);
     if (!r.plugin.version.empty()) out_ << " " << Safe(r.plugin.version);
     out_ << " (" << Safe(r.plugin.dir) << ")\n";
+    if (!r.plugin.never_spawned.empty())
+      out_ << "not spawned: " << Safe(r.plugin.never_spawned)
+           << "; its manifest check is all there is to check\n";
     out_ << "suite " << Safe(r.suite) << " · jobs " << r.jobs << (r.strict ? " · strict" : "")
          << "\n\n";
     out_.flush();

@@ -303,6 +303,10 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   w.StartArray();
   for (const auto& a : r.plugin.argv) Str(w, a);
   w.EndArray();
+  if (!r.plugin.never_spawned.empty()) {
+    Key(w, "never_spawned");
+    Str(w, r.plugin.never_spawned);
+  }
   w.EndObject();
   if (r.shard.count > 0) {
     Key(w, "shard");

@@ -26,6 +26,9 @@ struct ShardInfo {
 struct PluginInfo {
   std::string id, version, dir;
   std::vector<std::string> argv;
+  /// Why its host never spawns this plugin (a Flash manifest-only plugin), so that its manifest
+  /// check is all there is to check; "" when it is spawned.
+  std::string never_spawned;
 };
 
 struct RunReport {

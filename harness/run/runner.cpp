@@ -111,15 +111,17 @@ bool ResolveEntrypoint(const protocol::Profile& profile, const fs::path& dir,
 }
 
 // Flash: exec is an argv array; ./-style paths resolve against the plugin root, bare names
-// through PATH, absolute paths are taken as they are. No exec: a manifest-only plugin.
+// through PATH, absolute paths are taken as they are. No exec: a manifest-only plugin, which
+// its host loads and never spawns (flash-manifest.md, Activation: "manifest-only: no exec,
+// never spawned"), so it resolves with nothing to spawn and every scenario is not applicable.
 bool ResolveExec(const protocol::Profile& profile, const fs::path& dir,
                  const std::string& manifest_path, const rapidjson::Value& manifest,
                  scenario::PluginTarget* out, std::string* error) {
   const rapidjson::Value* exec = json::Resolve(manifest, profile.manifest().exec);
   if (!exec) {
-    *error = manifest_path + ": a manifest-only plugin (no " + profile.manifest().exec.substr(1) +
-             "): its host never spawns it, so there is nothing to run";
-    return false;
+    out->never_spawned = std::string(kNeverSpawnedManifestOnly) + " (" + profile.manifest().file +
+                         " has no " + profile.manifest().exec.substr(1) + ")";
+    return true;
   }
   if (!exec->IsArray() || exec->Empty()) {
     *error = manifest_path + ": " + profile.manifest().exec + " must be a non-empty argv array";
@@ -388,6 +390,35 @@ std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenar
   return out;
 }
 
+scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
+                                      const schema::FrameSchema* schema,
+                                      const scenario::PluginTarget& plugin,
+                                      const scenario::PlayOptions& options) {
+  scenario::ScenarioResult r;
+  if (options.interrupted && options.interrupted->load()) {
+    r = scenario::ResultFor(s, scenario::Status::kNotRun);
+    r.skip_reason = "interrupted";
+    return r;
+  }
+  if (!plugin.never_spawned.empty()) {
+    r = scenario::ResultFor(s, scenario::Status::kSkip);
+    r.skip_reason = plugin.never_spawned;
+    return r;
+  }
+  try {
+    r = scenario::Play(s, profile, schema, plugin, options);
+  } catch (const std::exception& e) {
+    // A harness bug or an exhausted resource: this scenario is an error, the run goes on.
+    r = scenario::ResultFor(s, scenario::Status::kError);
+    scenario::Failure f;
+    f.harness_error = true;
+    f.check = "harness";
+    f.message = std::string("internal error: ") + e.what();
+    r.failures.push_back(std::move(f));
+  }
+  return r;
+}
+
 std::vector<scenario::ScenarioResult> RunScenarios(
     const std::vector<const scenario::Scenario*>& selected, const protocol::Profile& profile,
     const schema::FrameSchema* schema, const scenario::PluginTarget& plugin,
@@ -402,24 +433,8 @@ std::vector<scenario::ScenarioResult> RunScenarios(
     for (;;) {
       std::size_t i = next.fetch_add(1);
       if (i >= total) return;
-      const scenario::Scenario& s = *selected[i % selected.size()];
-      scenario::ScenarioResult r;
-      if (options.play.interrupted && options.play.interrupted->load()) {
-        r = scenario::ResultFor(s, scenario::Status::kNotRun);
-        r.skip_reason = "interrupted";
-      } else {
-        try {
-          r = scenario::Play(s, profile, schema, plugin, options.play);
-        } catch (const std::exception& e) {
-          // A harness bug or an exhausted resource: this scenario is an error, the run goes on.
-          r = scenario::ResultFor(s, scenario::Status::kError);
-          scenario::Failure f;
-          f.harness_error = true;
-          f.check = "harness";
-          f.message = std::string("internal error: ") + e.what();
-          r.failures.push_back(std::move(f));
-        }
-      }
+      scenario::ScenarioResult r =
+          PlayScenario(*selected[i % selected.size()], profile, schema, plugin, options.play);
       std::lock_guard<std::mutex> lock(report_mutex);
       if (on_result) on_result(r);
       results[i] = std::move(r);

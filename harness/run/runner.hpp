@@ -31,9 +31,15 @@ struct PluginSpec {
   std::string config_path;        ///< --config FILE; "" = DIR/fakehost.yaml when it exists
 };
 
+/// The start of PluginTarget::never_spawned for a plugin whose manifest has no exec (Flash).
+inline constexpr const char* kNeverSpawnedManifestOnly =
+    "the host never spawns a manifest-only plugin";
+
 /// Reads the manifest and the plugin's fakehost.yaml and builds the spawn spec. False with a
 /// message for bad input: a directory that does not exist, no or unreadable manifest, a missing
-/// or non-executable entrypoint, a fakehost.yaml with errors (each with file:line:col).
+/// or non-executable entrypoint, a fakehost.yaml with errors (each with file:line:col). A
+/// manifest without the profile's exec (a Flash manifest-only plugin) resolves with nothing to
+/// spawn: `never_spawned` says why.
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
                    scenario::PluginTarget* out, std::string* error);
 
@@ -72,6 +78,13 @@ struct RunOptions {
   int repeat = 1;  ///< play every scenario this many times (a stability check)
   scenario::PlayOptions play;
 };
+
+/// Plays one scenario: not run once `options.interrupted` is set; not applicable (skip, with the
+/// reason) for a plugin its host never spawns; an exception is the scenario's error.
+scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
+                                      const schema::FrameSchema* schema,
+                                      const scenario::PluginTarget& plugin,
+                                      const scenario::PlayOptions& options);
 
 /// Plays the selected scenarios, `jobs` at a time; `on_result` is called (serialised) as each
 /// finishes. Scenarios not started because of an interruption are reported as not run.

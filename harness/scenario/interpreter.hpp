@@ -39,6 +39,10 @@ struct PluginTarget {
   /// null.
   JsonPtr config;
   std::string config_file;  ///< the fakehost.yaml read, "" if none (for messages)
+  /// Why its host never spawns this plugin, so that no scenario applies to it (a Flash
+  /// manifest-only plugin: "the host never spawns a manifest-only plugin"); "" when it does.
+  /// `spawn.argv` is then empty. Set by run::ResolvePlugin.
+  std::string never_spawned;
 };
 
 struct PlayOptions {

@@ -1,8 +1,25 @@
 #include "harness/session/correlator.hpp"
 
+#include <cmath>
+
 #include "harness/json/json.hpp"
 
 namespace fakehost::session {
+namespace {
+
+// The integer a number that is not an integer denotes (3.0, 3e0, 30e-1 -> 3), as an SDK that
+// reads every number as a double answers it; nothing for any other value (3.5, true, "3").
+std::optional<std::int64_t> IntegerValueOf(const rapidjson::Value& id) {
+  if (!id.IsDouble()) return std::nullopt;
+  double v = id.GetDouble();
+  // 2^63 is the first double past INT64_MAX.
+  if (!std::isfinite(v) || std::trunc(v) != v || v < -9223372036854775808.0 ||
+      v >= 9223372036854775808.0)
+    return std::nullopt;
+  return static_cast<std::int64_t>(v);
+}
+
+}  // namespace
 
 rapidjson::Value Correlator::NextId(const std::string& method) {
   protocol::IdSequence seq = profile_.IdsFor(method);
@@ -24,6 +41,9 @@ bool Correlator::Owe(const rapidjson::Value& id, PendingRequest request, std::st
 
 void Correlator::Noise(const rapidjson::Value& id, std::size_t frame) {
   noise_.emplace(json::IdKey(id), frame);
+  if (std::optional<std::int64_t> n = IntegerValueOf(id))
+    noise_as_integer_.emplace(json::IdKey(rapidjson::Value(*n)),
+                              NoiseRequest{frame, json::Abbreviate(json::ToCompact(id))});
 }
 
 namespace {
@@ -52,6 +72,14 @@ Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t fr
     if (auto noise = noise_.find(json::IdKey(id)); noise != noise_.end()) {
       Reply r = Of(Case::kEchoesNoise, nullptr, {}, noise->second);
       noise_.erase(noise);
+      return r;
+    }
+  // Likewise an answer under the integer an invalid request's id denotes (3 for 3.0).
+  if (k == json::IdKind::kInteger && !Open(json::IdKey(id)))
+    if (auto noise = noise_as_integer_.find(json::IdKey(id)); noise != noise_as_integer_.end()) {
+      Reply r = Of(Case::kAnswersNoiseAsInteger, nullptr, {}, noise->second.frame);
+      r.noise_id = std::move(noise->second.id_text);
+      noise_as_integer_.erase(noise);
       return r;
     }
   if (k == json::IdKind::kNull) return Of(Case::kNullId);

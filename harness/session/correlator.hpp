@@ -3,8 +3,11 @@
 // Pure bookkeeping, apart from the process and the wording: the host's id sequences, the
 // requests the plugin owes an answer (several may be in flight under one id: the oldest open one
 // takes the next answer), and the requests the host sent deliberately invalid, whose echo is
-// allowed and whose answer is not owed. The session words what it finds from the profile's
-// `checks` table; this only says which case a reply is.
+// allowed and whose answer is not owed. An answer to such a request under the integer its id
+// denotes (3 for a request sent with id 3.0, as some SDKs coerce it) is a case of its own: the
+// host sent the invalid frame, and a real host drops the answer as one to an unknown id, so it
+// is worth a warning, never the failure an id the host never sent in any form is. The session words
+// what it finds from the profile's `checks` table; this only says which case a reply is.
 #pragma once
 
 #include <chrono>
@@ -40,12 +43,17 @@ class Correlator {
   /// integer or a string: no other id can be echoed faithfully. Returns its key.
   bool Owe(const rapidjson::Value& id, PendingRequest request, std::string* key = nullptr);
   /// A request sent deliberately invalid, in a form the protocol does not accept as a request:
-  /// an answer echoing its id is allowed (once), none is owed.
+  /// an answer echoing its id is allowed (once), none is owed. When the id is a JSON number
+  /// that is not an integer but has an integer's value (3.0, 3e0), an answer under that integer
+  /// is kAnswersNoiseAsInteger (once, and only while no request is open under the integer).
   void Noise(const rapidjson::Value& id, std::size_t frame);
 
   enum class Case {
-    kAnswers,        ///< the first answer to an open request
-    kEchoesNoise,    ///< echoes a deliberately invalid request's id: allowed, not judged
+    kAnswers,      ///< the first answer to an open request
+    kEchoesNoise,  ///< echoes a deliberately invalid request's id: allowed, not judged
+    /// answers a deliberately invalid request under the integer its id denotes (3 for 3.0):
+    /// the host's own invalid frame; should-level
+    kAnswersNoiseAsInteger,
     kNullId,         ///< id null
     kBadIdType,      ///< id neither an integer, a string nor null
     kIdTypeChanged,  ///< the digits of a request's id under the other JSON type
@@ -56,8 +64,11 @@ class Correlator {
     Case what = Case::kUnknownId;
     /// kAnswers, kAnsweredTwice: the request; kIdTypeChanged: the one under the other type.
     const PendingRequest* request = nullptr;
-    std::string key;              ///< kAnswers: the request's IdKey
-    std::size_t noise_frame = 0;  ///< kEchoesNoise: the deliberately invalid request
+    std::string key;  ///< kAnswers: the request's IdKey
+    /// kEchoesNoise, kAnswersNoiseAsInteger: the deliberately invalid request
+    std::size_t noise_frame = 0;
+    /// kAnswersNoiseAsInteger: that request's id as the host sent it (abbreviated), "3.0"
+    std::string noise_id;
   };
   /// Classifies a reply with `id` (never null: a response always has one) arriving as frame
   /// `frame`; a kAnswers marks its request answered by `frame`.
@@ -74,7 +85,12 @@ class Correlator {
   const protocol::Profile& profile_;
   std::multimap<std::string, PendingRequest> requests_;  // by IdKey, in the order sent
   std::multimap<std::string, std::size_t> noise_;        // by IdKey: frame of the request
-  std::map<std::string, std::int64_t> next_ids_;         // by "start/step"
+  struct NoiseRequest {
+    std::size_t frame;
+    std::string id_text;
+  };
+  std::multimap<std::string, NoiseRequest> noise_as_integer_;  // by the IdKey of its integer
+  std::map<std::string, std::int64_t> next_ids_;               // by "start/step"
 };
 
 }  // namespace fakehost::session

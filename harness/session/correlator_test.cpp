@@ -85,6 +85,38 @@ TEST(Correlator, AnEchoOfNoiseIsAllowedOnceAndNeverTakesARealAnswer) {
   EXPECT_EQ(c.OnReply(Id("3"), 6).what, Correlator::Case::kEchoesNoise) << "then the noise";
 }
 
+// Two real SDKs answer a request sent with id 3.0 under id 3: the host sent the invalid frame,
+// so that answer is a case of its own (a warning), while an id never sent in any form stays
+// unknown (a failure).
+TEST(Correlator, AnAnswerUnderTheIntegerAnInvalidIdDenotesIsACaseOfItsOwn) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  c.Noise(Id("true"), 0);
+  c.Noise(Id("3.0"), 1);
+  c.Noise(Id("5e0"), 2);
+  c.Noise(Id("7.5"), 3);
+  Correlator::Reply three = c.OnReply(Id("3"), 4);
+  EXPECT_EQ(three.what, Correlator::Case::kAnswersNoiseAsInteger);
+  EXPECT_EQ(three.noise_frame, 1u);
+  EXPECT_EQ(three.noise_id, "3.0");
+  EXPECT_EQ(c.OnReply(Id("3"), 5).what, Correlator::Case::kUnknownId) << "once only";
+  EXPECT_EQ(c.OnReply(Id("5"), 6).what, Correlator::Case::kAnswersNoiseAsInteger);
+  EXPECT_EQ(c.OnReply(Id("4"), 7).what, Correlator::Case::kUnknownId) << "never sent in any form";
+  EXPECT_EQ(c.OnReply(Id("7"), 8).what, Correlator::Case::kUnknownId) << "7.5 denotes no integer";
+  EXPECT_EQ(c.OnReply(Id("1"), 9).what, Correlator::Case::kUnknownId) << "true is no number";
+  EXPECT_EQ(c.OnReply(Id("\"3\""), 10).what, Correlator::Case::kUnknownId);
+}
+
+TEST(Correlator, AnOpenRequestTakesItsAnswerBeforeAnInvalidRequestsIntegerForm) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  ASSERT_TRUE(c.Owe(Id("3"), Request(0, "real")));
+  c.Noise(Id("3.0"), 1);
+  EXPECT_EQ(c.OnReply(Id("3"), 2).what, Correlator::Case::kAnswers);
+  EXPECT_EQ(c.OnReply(Id("3"), 3).what, Correlator::Case::kAnswersNoiseAsInteger);
+  EXPECT_EQ(c.OnReply(Id("3"), 4).what, Correlator::Case::kAnsweredTwice);
+}
+
 TEST(Correlator, NumbersEachIdSequenceOnItsOwn) {
   auto profile = RimProfile();
   Correlator c(*profile);

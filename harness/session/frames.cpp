@@ -108,6 +108,15 @@ void Session::Correlate(PluginFrame& f) {
     f.entry.notes.push_back("echoes the id of #" + std::to_string(f.reply.noise_frame) +
                             ", a request the host sent deliberately invalid: allowed, not judged");
   }
+  if (f.is_reply && f.reply.what == Correlator::Case::kAnswersNoiseAsInteger) {
+    // Some SDKs read every number as a double and answer id 3.0 as 3. Not validated as the
+    // invalid request's answer: there is no valid request it answers.
+    f.in.echoes_noise = true;
+    if (const TranscriptEntry* noise = Entry(f.reply.noise_frame)) f.in.method = noise->method;
+    f.entry.notes.push_back("answers #" + std::to_string(f.reply.noise_frame) +
+                            ", a request the host sent deliberately invalid with id " +
+                            f.reply.noise_id + ", under another id");
+  }
   f.entry.method = Quote(f.in.method);  // plugin text: keep messages readable
   if (!f.is_reply || f.reply.what != Correlator::Case::kAnswers) return;
   const PendingRequest& req = *f.reply.request;

@@ -97,6 +97,16 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
                                                    {"method", Quote(req->method)},
                                                    {"request_id", req->id_text},
                                                    {"first", std::to_string(*req->answer_frame)}}));
+    case Correlator::Case::kAnswersNoiseAsInteger:
+      // The host sent the invalid frame, and a real host drops this answer as one to an unknown
+      // id: a warning, where an id never sent in any form is a failure.
+      return {{Severity::kShould, "reply-to-invalid-request",
+               profile.CheckMessage("reply-to-invalid-request",
+                                    {{"frame", n},
+                                     {"id", IdText(id)},
+                                     {"request", std::to_string(facts.reply->noise_frame)},
+                                     {"request_id", facts.reply->noise_id}}),
+               facts.frame}};
     case Correlator::Case::kAnswers:
     case Correlator::Case::kEchoesNoise:  // allowed, not judged
       return {};

@@ -88,6 +88,29 @@ TEST(FrameRules, EveryWrongReplyIdHasItsOwnCheck) {
   EXPECT_TRUE(ReplyIdRule(*profile, p.facts).empty()) << "an echo of noise is not judged";
 }
 
+// The severity is the data that decides it: the host's own invalid request makes the answer
+// to it a warning, where the id of no request at all is a failure.
+TEST(FrameRules, AnAnswerToTheHostsInvalidRequestWarnsAndAnUnknownIdFails) {
+  auto profile = Load("flash-v1");
+  Parsed p(*profile, R"({"id":3,"result":{"ok":true}})");
+  p.facts.handshake_answered = true;
+  Correlator::Reply reply;
+  reply.what = Correlator::Case::kAnswersNoiseAsInteger;
+  reply.noise_frame = 2;
+  reply.noise_id = "3.0";
+  p.facts.reply = &reply;
+  std::vector<Finding> found = ReplyIdRule(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"reply-to-invalid-request"});
+  EXPECT_EQ(found[0].severity, Severity::kShould);
+  EXPECT_NE(found[0].message.find("line #3 answers id 3, the integer value of id 3.0 that line #2"),
+            std::string::npos)
+      << found[0].message;
+  reply.what = Correlator::Case::kUnknownId;
+  found = ReplyIdRule(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"unknown-reply-id"});
+  EXPECT_EQ(found[0].severity, Severity::kMust);
+}
+
 TEST(FrameRules, OnlyTheProfilesAllowedMethodsMayPrecedeTheHandshakeAnswer) {
   auto profile = Load("flash-v1");
   Parsed log(*profile, R"({"method":"log","params":{"level":"info","message":"x"}})");

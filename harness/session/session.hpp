@@ -80,8 +80,10 @@ struct Inbound {
   bool answered_by_host = false;  ///< requests: the fake host already replied
   bool valid = true;              ///< matched its schema entry
   bool answers_request = false;   ///< the first answer to a host request: never released
-  /// Echoes the id of a request the host sent deliberately invalid (a Flash string id): the
-  /// plugin may answer such noise or not, so the answer is neither required nor judged.
+  /// Answers a request the host sent deliberately invalid (a Flash string id), echoing its id:
+  /// the plugin may answer such noise or not, so the answer is neither required nor judged
+  /// against a schema; or under the integer its id denotes (3 for 3.0), which the frame rules
+  /// warn of (reply-to-invalid-request).
   bool echoes_noise = false;
 };
 
