@@ -113,6 +113,14 @@ TEST(Init, EveryCommentedOutLineLoadsOnceUncommentedAndNamesEveryTrigger) {
       EXPECT_TRUE(json::StrictEqual(*request, *example))
           << name << ": " << json::ToCompact(*request) << " vs " << json::ToCompact(*example);
     }
+    // host: replies: the profile's stand-in answers, ready to edit.
+    EXPECT_FALSE(config.host_replies.empty()) << text;
+    for (const auto& [method, reply] : config.host_replies) {
+      const rapidjson::Value* r = json::Find(*json::Find(profile->host(), "replies"), method);
+      ASSERT_TRUE(r && json::Find(*r, "stand_in")) << method;
+      EXPECT_TRUE(json::StrictEqual(*json::Find(*reply, "result"), *json::Find(*r, "result")))
+          << method;
+    }
     // config: only where the host passes one (Flash), or the loader would refuse the file.
     EXPECT_EQ(config.config != nullptr, p.name == "flash-v1") << text;
     fs::remove_all(fs::path(dir).parent_path());

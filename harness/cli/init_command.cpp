@@ -121,6 +121,27 @@ bool PassesConfig(const protocol::Profile& profile) {
   return run::CheckPluginConfig(probe, profile, &errors);
 }
 
+// The profile's stand-in answers (made-up data), as the `host: replies:` an author would edit.
+std::string HostReplies(const protocol::Profile& profile) {
+  const rapidjson::Value* replies = json::Find(profile.host(), "replies");
+  std::string lines;
+  if (replies && replies->IsObject())
+    for (const auto& r : replies->GetObject()) {
+      const rapidjson::Value* result = r.value.IsObject() ? json::Find(r.value, "result") : nullptr;
+      if (result && json::Find(r.value, "stand_in"))
+        lines += "#    " + Flow(r.name) + ": {result: " + Flow(*result) + "}\n";
+    }
+  if (lines.empty()) return {};
+  return "\n# The fake host's answers to your plugin's host calls, in place of its defaults. "
+         "These\n"
+         "# defaults are stand-ins (made-up data): a scenario that fails after your plugin got "
+         "one\n"
+         "# is reported untested. Give the answers your plugin needs.\n"
+         "#host:\n"
+         "#  replies:\n" +
+         lines;
+}
+
 std::string FakehostYaml(const protocol::Profile& profile) {
   std::string y =
       "# fakehost.yaml: what fakehost needs to know about this plugin that its manifest cannot\n"
@@ -138,12 +159,15 @@ std::string FakehostYaml(const protocol::Profile& profile) {
          "wins).\n"
          "#config:\n"
          "#  units: metric\n";
+  y += HostReplies(profile);
   std::vector<std::string> names = profile.trigger_names();
   if (names.empty()) return y;
-  y += "\n# Triggers: NAME -> a request (usually one of your own commands) on which the plugin\n"
-       "# does what NAME promises. A scenario that needs a trigger you do not give is reported\n"
-       "# untested. Replace each example request with one your plugin really serves that way.\n"
-       "#triggers:\n";
+  y +=
+      "\n# Triggers: NAME -> a request (usually one of your own commands) on which the plugin\n"
+      "# does what NAME promises. A scenario that needs a trigger you do not give is reported\n"
+      "# untested. Replace each example request with one your plugin really serves that way,\n"
+      "# or write NAME: {none: \"why\"} for one it cannot have (its scenarios then do not apply).\n"
+      "#triggers:\n";
   for (const std::string& name : names) {
     const rapidjson::Value* t = profile.trigger(name);
     const rapidjson::Value* does = t ? json::Find(*t, "does") : nullptr;

@@ -38,9 +38,11 @@ rapidjson::Document Message(const rapidjson::Value* id, std::string_view method,
     m.AddMember("method",
                 rapidjson::Value(method.data(), static_cast<rapidjson::SizeType>(method.size()), a),
                 a);
+  // A profile answer's "stand_in" note is the engine's (protocol::HostResponder), not the frame's.
   if (body && body->IsObject())
     for (const auto& member : body->GetObject())
-      m.AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
+      if (std::string_view(member.name.GetString()) != "stand_in")
+        m.AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
   return m;
 }
 

@@ -119,41 +119,115 @@ std::string HostResponder::CapabilityFor(std::string_view method) const {
 void HostResponder::Fill(const rapidjson::Value& templ, std::string_view method,
                          std::string_view capability, Answer* out) const {
   Expand(templ, method, capability, out->body.GetAllocator(), &out->body);
+  // A profile's answer may say it is a stand-in; that note is the engine's, never the frame's.
+  if (out->body.IsObject()) {
+    if (const rapidjson::Value* s = json::Find(out->body, "stand_in"); s && s->IsString())
+      out->stand_in = s->GetString();
+    out->body.RemoveMember("stand_in");
+  }
+}
+
+void HostResponder::SetPluginReplies(std::map<std::string, JsonPtr, std::less<>> replies,
+                                     std::string source) {
+  plugin_replies_ = std::move(replies);
+  plugin_source_ = std::move(source);
+}
+
+void HostResponder::Answered(std::string_view method, const Answer& a) {
+  if (a.stand_in.empty()) return;
+  for (const auto& s : stand_ins_)
+    if (s.method == method) return;
+  stand_ins_.push_back({std::string(method), a.stand_in});
 }
 
 bool HostResponder::Builtin(std::string_view name, const rapidjson::Value* params, Answer* out) {
+  if (name != "echo" && name != "storage_get" && name != "storage_set") return false;
   auto& a = out->body.GetAllocator();
   out->body.SetObject();
   rapidjson::Value result(rapidjson::kObjectType);
-  const rapidjson::Value* key = params && params->IsObject() ? json::Find(*params, "key") : nullptr;
-  if (name != "storage_get" && name != "storage_set") return false;
-  if (!key || !key->IsString() || key->GetStringLength() == 0) {
+  out->why = "builtin " + std::string(name);
+  if (name == "echo") {  // Flash host.ping: {ok: true, echo: the params}
+    rapidjson::Value echo(rapidjson::kObjectType);
+    if (params && params->IsObject()) echo.CopyFrom(*params, a);
+    result.AddMember("ok", true, a);
+    result.AddMember("echo", echo, a);
+    out->body.AddMember("result", result, a);
+    return true;
+  }
+  std::string error = StorageError(name, params);
+  if (!error.empty()) {
     result.AddMember("ok", false, a);
-    result.AddMember("error", "key must be a non-empty string", a);
-  } else if (name == "storage_get") {
-    const rapidjson::Value* stored = json::Find(storage_, key->GetString());
-    result.AddMember("ok", true, a);
-    rapidjson::Value value;
-    if (stored) value.CopyFrom(*stored, a);
-    result.AddMember("value", value, a);
+    result.AddMember("error", rapidjson::Value(error.c_str(), a), a);
   } else {
-    const rapidjson::Value* value = json::Find(*params, "value");
-    rapidjson::Value copy;
-    if (value) copy.CopyFrom(*value, storage_.GetAllocator());
-    if (auto* old = const_cast<rapidjson::Value*>(json::Find(storage_, key->GetString())))
-      *old = copy;
-    else
-      storage_.AddMember(rapidjson::Value(key->GetString(), storage_.GetAllocator()), copy,
-                         storage_.GetAllocator());
+    const rapidjson::Value& key = *json::Find(*params, "key");
+    auto& store = storage_.GetAllocator();
+    auto it = storage_.FindMember(key);
+    rapidjson::Value* stored = it == storage_.MemberEnd() ? nullptr : &it->value;
     result.AddMember("ok", true, a);
+    if (name == "storage_get") {
+      result.AddMember("present", stored != nullptr, a);
+      rapidjson::Value value;
+      if (stored) value.CopyFrom(*stored, a);
+      result.AddMember("value", value, a);
+    } else if (const rapidjson::Value* value = json::Find(*params, "value");
+               !value || value->IsNull()) {
+      if (stored) storage_.EraseMember(it);  // null deletes
+    } else if (stored) {
+      stored->CopyFrom(*value, store);
+    } else {
+      storage_.AddMember(rapidjson::Value(key, store), rapidjson::Value(*value, store), store);
+    }
   }
   out->body.AddMember("result", result, a);
-  out->why = "builtin " + std::string(name);
+  return true;
+}
+
+// The Flash host's bounds on its key-value store (its tests of the storage arms): a key of 1 to
+// 128 bytes, a string or null value of at most 64 KiB, at most 256 keys.
+std::string HostResponder::StorageError(std::string_view name,
+                                        const rapidjson::Value* params) const {
+  const std::string arm = "host." + std::string(name);
+  const rapidjson::Value* key = params && params->IsObject() ? json::Find(*params, "key") : nullptr;
+  if (!key || !key->IsString() || key->GetStringLength() == 0 || key->GetStringLength() > 128)
+    return arm + " requires a key under 128 bytes";
+  if (name != "storage_set") return {};
+  const rapidjson::Value* value = json::Find(*params, "value");
+  if (value && !value->IsNull() && !value->IsString())
+    return arm + " value must be a string or null";
+  if (value && value->IsString() && value->GetStringLength() > 64 * 1024)
+    return "storage bound exceeded: a value holds at most 64 KiB";
+  if (value && value->IsString() && storage_.FindMember(*key) == storage_.MemberEnd() &&
+      storage_.MemberCount() >= 256)
+    return "storage bound exceeded: at most 256 keys";
+  return {};
+}
+
+// The profile's fixed reply for `method`, computed when it names a builtin; false when the
+// profile has none.
+bool HostResponder::ProfileReply(std::string_view method, const rapidjson::Value* params,
+                                 Answer* out) {
+  const rapidjson::Value* replies = json::Find(profile_.host(), "replies");
+  const rapidjson::Value* r =
+      replies && replies->IsObject() ? json::Find(*replies, method) : nullptr;
+  if (!r) return false;
+  const rapidjson::Value* builtin = r->IsObject() ? json::Find(*r, "builtin") : nullptr;
+  if (builtin && builtin->IsString() && Builtin(builtin->GetString(), params, out)) return true;
+  Fill(*r, method, "", out);
+  out->why = out->stand_in.empty() ? "profile reply" : "profile reply, a stand-in";
+  return true;
+}
+
+bool HostResponder::PluginReply(std::string_view method, Answer* out) const {
+  auto it = plugin_replies_.find(method);
+  if (it == plugin_replies_.end() || !it->second) return false;
+  Fill(*it->second, method, "", out);
+  out->stand_in.clear();  // the plugin's author gave it: the answer the plugin needs
+  out->why = "reply from " + (plugin_source_.empty() ? "fakehost.yaml" : plugin_source_);
   return true;
 }
 
 // Over 60 lines: the fake host's decision in the order a real host makes it (held, scripted,
-// capability, rate limit, defaults).
+// the answers that need no capability, capability, rate limit, the method's answer).
 HostResponder::Answer HostResponder::Decide(std::string_view method, const rapidjson::Value* params,
                                             Clock::time_point now) {
   Answer a;
@@ -164,21 +238,19 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
   }
   if (auto it = overrides_.find(method); it != overrides_.end()) {
     Fill(it->second.body, method, "", &a);
+    a.stand_in.clear();
     a.why = Why("scenario reply", it->second.reason);
     return a;
   }
   const rapidjson::Value& host = profile_.host();
-  if (const rapidjson::Value* replies = json::Find(host, "replies"); replies && replies->IsObject())
-    if (const rapidjson::Value* r = json::Find(*replies, method)) {
-      const rapidjson::Value* builtin = r->IsObject() ? json::Find(*r, "builtin") : nullptr;
-      if (builtin && builtin->IsString() && Builtin(builtin->GetString(), params, &a)) return a;
-      Fill(*r, method, "", &a);
-      a.why = "profile reply";
-      return a;
-    }
-  // A scenario's "*" scripts the host's answer to whatever the plugin calls, except what the
-  // profile answers by itself (RIM rim.log, Flash storage): which method a plugin calls is its
-  // own business, how the host answers it the scenario's.
+  std::string capability = CapabilityFor(method);
+  // A method no capability guards (RIM rim.log, Flash host.ping and storage) is answered by the
+  // plugin's fakehost.yaml or the profile before a scenario's "*": which method a plugin calls
+  // is its own business, how the host answers it the scenario's.
+  if (capability.empty() && (PluginReply(method, &a) || ProfileReply(method, params, &a))) {
+    Answered(method, a);
+    return a;
+  }
   if (auto it = held_.find("*"); it != held_.end()) {
     ++wildcard_answers_;
     a.hold = true;
@@ -188,10 +260,10 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
   if (auto it = overrides_.find("*"); it != overrides_.end()) {
     ++wildcard_answers_;
     Fill(it->second.body, method, "", &a);
+    a.stand_in.clear();
     a.why = Why("scenario reply", it->second.reason);
     return a;
   }
-  std::string capability = CapabilityFor(method);
   if (capability.empty()) {
     if (const rapidjson::Value* u = json::Find(host, "unknown")) Fill(*u, method, "", &a);
     a.why = "not implemented by the host";
@@ -216,9 +288,12 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
     }
     calls.push_back(now);
   }
-  if (const rapidjson::Value* g = json::Find(host, "unimplemented_granted"))
-    Fill(*g, method, capability, &a);
-  a.why = "granted, but not implemented by the fake host";
+  if (!PluginReply(method, &a) && !ProfileReply(method, params, &a)) {
+    if (const rapidjson::Value* g = json::Find(host, "unimplemented_granted"))
+      Fill(*g, method, capability, &a);
+    a.why = "granted, but not implemented by the fake host";
+  }
+  Answered(method, a);
   return a;
 }
 

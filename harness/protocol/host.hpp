@@ -2,11 +2,18 @@
 //
 // A real host answers every request a plugin sends (RIM §5: "including denials"), so a plugin
 // never has to time out on it. HostResponder decides that answer from the profile's `host`
-// block: a fixed reply by method (RIM: rim.log -> {ok: true}), a capability gate (a guarded
-// method without its capability is denied), a per-capability rate limit, and a fallback for
-// everything else. A reply may name a builtin the host computes (Flash's in-memory
-// host.storage_get/host.storage_set). A scenario may override any method with its own reply
-// or hold it unanswered (an AnswerPolicy, built by scenario::AnswerPolicyFor).
+// block: a reply for every method (RIM: rim.log -> {ok: true}; Flash: a process table with
+// processes, ...), a capability gate (a guarded method without its capability is denied), a
+// per-capability rate limit, and a fallback for everything else. A reply may name a builtin
+// the host computes (Flash's host.ping echo and in-memory host.storage_get/host.storage_set).
+// The plugin's fakehost.yaml (`host: replies:`) replaces the profile's reply for a method; a
+// scenario may override any method with its own reply or hold it unanswered (an AnswerPolicy,
+// built by scenario::AnswerPolicyFor).
+//
+// Stand-ins: a profile reply marked `"stand_in": "why"` carries data the fake host cannot
+// really give (a made-up process table, a fetch body). The responder records each method it
+// answered that way (stand_ins()), so the player can grade a scenario that failed after one as
+// untested rather than failed: the plugin may only have disliked made-up data.
 //
 // It also owns which capabilities are granted, by the profile's rule
 // (/handshake/granted_capabilities): the session hands it the plugin's manifest when the
@@ -64,11 +71,24 @@ class HostResponder {
   /// "*" as for Override.
   void Hold(std::string method, std::string reason = {});
 
+  /// The plugin's own answers by method (its fakehost.yaml `host: replies:`, each the reply's
+  /// members), read from `source` (for the transcript). They replace the profile's reply for
+  /// the method, after the capability gate; a scenario's scripted answers still come first.
+  using JsonPtr = std::shared_ptr<const rapidjson::Document>;
+  void SetPluginReplies(std::map<std::string, JsonPtr, std::less<>> replies, std::string source);
+
   struct Answer {
     bool hold = false;
     rapidjson::Document body;  ///< the reply's members; valid unless hold
     std::string why;           ///< "profile reply", "capability ui.panel not granted", ...
+    std::string stand_in;      ///< why the answer is a stand-in; "" when it is not one
   };
+  /// A method the host answered with a stand-in, and why that answer is one.
+  struct StandIn {
+    std::string method, why;
+  };
+  /// Every method answered with a stand-in so far, in the order of their first answer.
+  const std::vector<StandIn>& stand_ins() const { return stand_ins_; }
   /// How many requests a scenario's "*" held or answered: none means the plugin's calls were
   /// all ones the profile answers itself, so what the scenario scripted was never exercised.
   std::size_t wildcard_answers() const { return wildcard_answers_; }
@@ -83,8 +103,13 @@ class HostResponder {
   std::string CapabilityFor(std::string_view method) const;
   void Fill(const rapidjson::Value& templ, std::string_view method, std::string_view capability,
             Answer* out) const;
-  /// A reply the fake host computes: {"builtin": "storage_get" | "storage_set"}.
+  /// A reply the fake host computes: {"builtin": "echo" | "storage_get" | "storage_set"}.
   bool Builtin(std::string_view name, const rapidjson::Value* params, Answer* out);
+  /// Why a storage call is refused ("" if it is not), by the Flash host's bounds.
+  std::string StorageError(std::string_view name, const rapidjson::Value* params) const;
+  bool ProfileReply(std::string_view method, const rapidjson::Value* params, Answer* out);
+  bool PluginReply(std::string_view method, Answer* out) const;
+  void Answered(std::string_view method, const Answer& a);
 
   const Profile& profile_;
   struct Scripted {
@@ -97,6 +122,9 @@ class HostResponder {
   std::map<std::string, std::deque<Clock::time_point>, std::less<>> calls_;  // per capability
   rapidjson::Document storage_{rapidjson::kObjectType};  // builtin storage, per connection
   std::size_t wildcard_answers_ = 0;
+  std::map<std::string, JsonPtr, std::less<>> plugin_replies_;
+  std::string plugin_source_;
+  std::vector<StandIn> stand_ins_;
 };
 
 }  // namespace fakehost::protocol

@@ -47,8 +47,8 @@ TEST_F(HostResponderTest, DeniesAGuardedMethodWithoutItsCapability) {
   EXPECT_EQ(Answer(h, "rim.ui.update_panel"),
             R"({"error":{"code":-32000,"message":"capability denied: ui.panel"}})");
   h.HandshakeSent(Handshake(R"(["ui.panel"])"));
-  EXPECT_EQ(Answer(h, "rim.ui.update_panel"),
-            R"({"error":{"code":-32601,"message":"method not found: rim.ui.update_panel"}})");
+  // Granted, it gets the profile's plausible success: the shape is not frozen in v1 (§17).
+  EXPECT_EQ(Answer(h, "rim.ui.update_panel"), R"({"result":{"ok":true}})");
 }
 
 TEST_F(HostResponderTest, GrantsWhatTheHandshakeCarriesNotWhatTheManifestDeclares) {
@@ -59,7 +59,7 @@ TEST_F(HostResponderTest, GrantsWhatTheHandshakeCarriesNotWhatTheManifestDeclare
             "capability chat.read not granted");
   h.HandshakeSent(Handshake(R"(["chat.read", 7])"));
   EXPECT_EQ(h.Decide("rim.chat.read", nullptr, HostResponder::Clock::now()).why,
-            "granted, but not implemented by the fake host");
+            "profile reply, a stand-in");
   EXPECT_EQ(h.Decide("rim.chat.write", nullptr, HostResponder::Clock::now()).why,
             "capability chat.write not granted");
 }
@@ -75,7 +75,7 @@ TEST_F(HostResponderTest, AHandshakeWithoutTheListGrantsNothingAndRevokesNothing
   h.HandshakeSent(Handshake(R"(["chat.read"])"));
   h.HandshakeSent(bare);  // a deliberately odd second handshake
   EXPECT_EQ(h.Decide("rim.chat.read", nullptr, HostResponder::Clock::now()).why,
-            "granted, but not implemented by the fake host");
+            "profile reply, a stand-in");
   h.HandshakeSent(Handshake("[]"));
   EXPECT_EQ(h.Decide("rim.chat.read", nullptr, HostResponder::Clock::now()).why,
             "capability chat.read not granted");
@@ -166,13 +166,13 @@ class ManifestGrantsTest : public ::testing::Test {
 TEST_F(ManifestGrantsTest, GrantsTheManifestsCapabilitiesFromTheStart) {
   rapidjson::Document manifest = Doc(R"({"id":"p","capabilities":["clipboard","notify"]})");
   HostResponder h(*profile_, &manifest);
-  EXPECT_EQ(Why(h, "host.clipboard_write"), "granted, but not implemented by the fake host");
-  EXPECT_EQ(Why(h, "host.notify"), "granted, but not implemented by the fake host");
+  EXPECT_EQ(Why(h, "host.clipboard_write"), "profile reply");
+  EXPECT_EQ(Why(h, "host.notify"), "profile reply");
   EXPECT_EQ(Why(h, "host.open"), "capability open not granted");
   // The handshake is not where Flash's grants come from: it changes nothing.
   h.HandshakeSent(Doc(R"({"id":1,"method":"initialize","params":{"capabilities":["open"]}})"));
   EXPECT_EQ(Why(h, "host.open"), "capability open not granted");
-  EXPECT_EQ(Why(h, "host.clipboard_write"), "granted, but not implemented by the fake host");
+  EXPECT_EQ(Why(h, "host.clipboard_write"), "profile reply");
 }
 
 TEST_F(ManifestGrantsTest, GrantsNothingWithoutAManifestOrWithoutItsList) {
@@ -203,16 +203,161 @@ TEST(HostBuiltins, StorageKeepsWhatWasSetPerConnection) {
   HostResponder h(*profile);
   auto now = HostResponder::Clock::now();
   rapidjson::Document set, get;
-  ASSERT_TRUE(json::Parse(R"({"key":"k","value":{"n":1}})", &set).ok);
+  ASSERT_TRUE(json::Parse(R"({"key":"k","value":"v1"})", &set).ok);
   ASSERT_TRUE(json::Parse(R"({"key":"k"})", &get).ok);
   EXPECT_EQ(json::ToCompact(h.Decide("host.storage_get", &get, now).body),
-            R"({"result":{"ok":true,"value":null}})");
+            R"({"result":{"ok":true,"present":false,"value":null}})");
   EXPECT_EQ(json::ToCompact(h.Decide("host.storage_set", &set, now).body),
             R"({"result":{"ok":true}})");
   EXPECT_EQ(json::ToCompact(h.Decide("host.storage_get", &get, now).body),
-            R"({"result":{"ok":true,"value":{"n":1}}})");
+            R"({"result":{"ok":true,"present":true,"value":"v1"}})");
   EXPECT_NE(json::ToCompact(h.Decide("host.storage_get", nullptr, now).body).find(R"("ok":false)"),
             std::string::npos);
+  // null deletes; the Flash host's bounds and its value type are kept.
+  rapidjson::Document del, number, long_key;
+  ASSERT_TRUE(json::Parse(R"({"key":"k","value":null})", &del).ok);
+  ASSERT_TRUE(json::Parse(R"({"key":"n","value":42})", &number).ok);
+  ASSERT_TRUE(
+      json::Parse("{\"key\":\"" + std::string(129, 'k') + "\",\"value\":\"v\"}", &long_key).ok);
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_set", &del, now).body),
+            R"({"result":{"ok":true}})");
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_get", &get, now).body),
+            R"({"result":{"ok":true,"present":false,"value":null}})");
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_set", &number, now).body),
+            R"({"result":{"ok":false,"error":"host.storage_set value must be a string or null"}})");
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_set", &long_key, now).body),
+            R"({"result":{"ok":false,"error":"host.storage_set requires a key under 128 bytes"}})");
+  // A 257th key is refused; replacing an existing one is not.
+  for (int i = 0; i < 256; ++i) {
+    rapidjson::Document one;
+    ASSERT_TRUE(json::Parse(R"({"key":"k)" + std::to_string(i) + R"(","value":"v"})", &one).ok);
+    ASSERT_EQ(json::ToCompact(h.Decide("host.storage_set", &one, now).body),
+              R"({"result":{"ok":true}})")
+        << i;
+  }
+  EXPECT_NE(json::ToCompact(h.Decide("host.storage_set", &set, now).body)
+                .find("storage bound exceeded: at most 256 keys"),
+            std::string::npos);
+  rapidjson::Document again;
+  ASSERT_TRUE(json::Parse(R"({"key":"k0","value":"w"})", &again).ok);
+  EXPECT_EQ(json::ToCompact(h.Decide("host.storage_set", &again, now).body),
+            R"({"result":{"ok":true}})");
+}
+
+}  // namespace
+}  // namespace fakehost::protocol
+
+namespace fakehost::protocol {
+namespace {
+
+// The Flash profile's fake host: a default answer for every method, stand-ins marked, and the
+// plugin's own answers (fakehost.yaml host: replies:) in their place.
+class FlashDefaultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    profile_ = Profile::Load("schema/flash-v1/profile.json", &error);
+    ASSERT_TRUE(profile_) << error;
+    ASSERT_TRUE(json::Parse(R"({"id":"p","capabilities":["network_fetch","app_control","open",
+      "media_keys","process_control","clipboard","notify","wifi_info","accessibility"]})",
+                            &manifest_)
+                    .ok);
+  }
+  static rapidjson::Value* ResultOf(HostResponder::Answer& a) {
+    return a.body.IsObject() && a.body.HasMember("result") ? &a.body["result"] : nullptr;
+  }
+  std::unique_ptr<Profile> profile_;
+  rapidjson::Document manifest_;
+};
+
+// The profile's capability table lists every guarded method: each has an answer of its own,
+// never the fallback, and every answer is a success under the response law.
+TEST_F(FlashDefaultsTest, EveryGuardedMethodHasARealisticSuccessOfItsOwn) {
+  HostResponder h(*profile_, &manifest_);
+  const rapidjson::Value* caps = json::Find(profile_->host(), "capabilities");
+  ASSERT_TRUE(caps && caps->IsObject());
+  std::size_t methods = 0;
+  for (const auto& c : caps->GetObject()) {
+    if (c.name.GetString()[0] == '$') continue;
+    ++methods;
+    HostResponder::Answer a = h.Decide(c.name.GetString(), nullptr, HostResponder::Clock::now());
+    EXPECT_NE(a.why, "granted, but not implemented by the fake host") << c.name.GetString();
+    rapidjson::Value* result = ResultOf(a);
+    ASSERT_TRUE(result) << c.name.GetString();
+    EXPECT_TRUE((*result)["ok"].IsTrue()) << c.name.GetString() << json::ToCompact(a.body);
+    EXPECT_FALSE(a.body.HasMember("stand_in")) << "the marker never goes on the wire";
+  }
+  EXPECT_EQ(methods, 16u);
+}
+
+TEST_F(FlashDefaultsTest, AProcessTableHasProcessesAndIsMarkedAStandIn) {
+  HostResponder h(*profile_, &manifest_);
+  auto now = HostResponder::Clock::now();
+  HostResponder::Answer a = h.Decide("host.process_table", nullptr, now);
+  rapidjson::Value* rows =
+      json::Find(*ResultOf(a), "processes") ? &(*ResultOf(a))["processes"] : nullptr;
+  ASSERT_TRUE(rows && rows->IsArray());
+  EXPECT_GE(rows->Size(), 1u);
+  EXPECT_TRUE((*rows)[0]["pid"].IsInt64());
+  EXPECT_TRUE((*rows)[0]["comm"].IsString());
+  EXPECT_NE(a.stand_in.find("made-up processes"), std::string::npos);
+  // An effect the host performs answers exactly as the real one does: no stand-in.
+  EXPECT_TRUE(h.Decide("host.notify", nullptr, now).stand_in.empty());
+  ASSERT_EQ(h.stand_ins().size(), 1u);
+  EXPECT_EQ(h.stand_ins()[0].method, "host.process_table");
+  h.Decide("host.process_table", nullptr, now);
+  h.Decide("host.fetch", nullptr, now);
+  ASSERT_EQ(h.stand_ins().size(), 2u) << "each method once, in the order of first answer";
+  EXPECT_EQ(h.stand_ins()[1].method, "host.fetch");
+}
+
+TEST_F(FlashDefaultsTest, ADeniedCallIsNoStandInAndStaysDenied) {
+  rapidjson::Document bare;
+  ASSERT_TRUE(json::Parse(R"({"id":"p"})", &bare).ok);
+  HostResponder h(*profile_, &bare);
+  auto body = std::make_shared<rapidjson::Document>();
+  ASSERT_TRUE(json::Parse(R"({"result":{"ok":true,"processes":[]}})", body.get()).ok);
+  h.SetPluginReplies({{"host.process_table", body}}, "p/fakehost.yaml");
+  HostResponder::Answer a = h.Decide("host.process_table", nullptr, HostResponder::Clock::now());
+  EXPECT_EQ(json::ToCompact(a.body),
+            R"({"result":{"ok":false,"error":"missing process_control capability"}})");
+  EXPECT_TRUE(h.stand_ins().empty());
+}
+
+TEST_F(FlashDefaultsTest, ThePluginsRepliesReplaceTheProfilesAndAreNoStandIns) {
+  HostResponder h(*profile_, &manifest_);
+  auto table = std::make_shared<rapidjson::Document>();
+  ASSERT_TRUE(
+      json::Parse(R"({"result":{"ok":true,"processes":[{"pid":9,"comm":"x"}]}})", table.get()).ok);
+  auto ping = std::make_shared<rapidjson::Document>();
+  ASSERT_TRUE(json::Parse(R"({"result":{"ok":false,"error":"busy"}})", ping.get()).ok);
+  h.SetPluginReplies({{"host.process_table", table}, {"host.ping", ping}}, "p/fakehost.yaml");
+  auto now = HostResponder::Clock::now();
+  HostResponder::Answer a = h.Decide("host.process_table", nullptr, now);
+  EXPECT_EQ(json::ToCompact(a.body),
+            R"({"result":{"ok":true,"processes":[{"pid":9,"comm":"x"}]}})");
+  EXPECT_EQ(a.why, "reply from p/fakehost.yaml");
+  EXPECT_EQ(json::ToCompact(h.Decide("host.ping", nullptr, now).body),
+            R"({"result":{"ok":false,"error":"busy"}})");
+  EXPECT_TRUE(h.stand_ins().empty());
+  // A scenario's own answer still comes first.
+  rapidjson::Document scripted;
+  ASSERT_TRUE(
+      json::Parse(R"({"result":{"ok":false,"error":"host call timed out"}})", &scripted).ok);
+  h.Override("host.process_table", scripted);
+  EXPECT_EQ(json::ToCompact(h.Decide("host.process_table", nullptr, now).body),
+            R"({"result":{"ok":false,"error":"host call timed out"}})");
+}
+
+TEST_F(FlashDefaultsTest, PingEchoesItsParams) {
+  HostResponder h(*profile_);
+  rapidjson::Document params;
+  ASSERT_TRUE(json::Parse(R"({"a":1,"nested":{"b":"c"}})", &params).ok);
+  auto now = HostResponder::Clock::now();
+  EXPECT_EQ(json::ToCompact(h.Decide("host.ping", &params, now).body),
+            R"({"result":{"ok":true,"echo":{"a":1,"nested":{"b":"c"}}}})");
+  EXPECT_EQ(json::ToCompact(h.Decide("host.ping", nullptr, now).body),
+            R"({"result":{"ok":true,"echo":{}}})");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "harness/run/plugin_config.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
@@ -21,7 +22,7 @@ class ConfigReader {
   void Read(const rapidjson::Value& doc, PluginConfig* out) {
     if (doc.IsNull()) return;  // an empty file says nothing, which is allowed
     if (!doc.IsObject())
-      return Error("", "fakehost.yaml is a map of protocol, env, config, triggers");
+      return Error("", "fakehost.yaml is a map of protocol, env, config, triggers, host");
     for (const auto& m : doc.GetObject()) {
       std::string key(m.name.GetString(), m.name.GetStringLength());
       std::string at = "/" + json::EscapePointerToken(key);
@@ -41,8 +42,10 @@ class ConfigReader {
         out->config_loc = Loc(at, false);
       } else if (key == "triggers") {
         Triggers(m.value, at, out);
+      } else if (key == "host") {
+        Host(m.value, at, out);
       } else {
-        Error(at, "unknown key '" + key + "' (known: protocol, env, config, triggers)", true);
+        Error(at, "unknown key '" + key + "' (known: protocol, env, config, triggers, host)", true);
       }
     }
   }
@@ -83,7 +86,16 @@ class ConfigReader {
       std::string here = at + "/" + json::EscapePointerToken(name);
       out->trigger_locs[name] = Loc(here, true);
       if (!t.value.IsObject()) {
-        Error(here, "a trigger is a map {method: METHOD, params: {...}}");
+        Error(here, "a trigger is a map {method: METHOD, params: {...}} or {none: \"why\"}");
+        continue;
+      }
+      if (const rapidjson::Value* none = json::Find(t.value, "none")) {
+        if (t.value.MemberCount() != 1)
+          Error(here, "a trigger the plugin cannot have is {none: \"why\"} alone", true);
+        else if (!none->IsString() || none->GetStringLength() == 0)
+          Error(here + "/none", "none: says why the plugin cannot have this trigger (a string)");
+        else
+          out->triggers_none[name] = none->GetString();
         continue;
       }
       bool ok = true;
@@ -91,7 +103,8 @@ class ConfigReader {
         std::string k(m.name.GetString(), m.name.GetStringLength());
         if (k != "method" && k != "params") {
           Error(here + "/" + json::EscapePointerToken(k),
-                "unknown key '" + k + "' in a trigger (known: method, params)", true);
+                "unknown key '" + k + "' in a trigger (known: method, params; or none alone)",
+                true);
           ok = false;
         }
       }
@@ -116,6 +129,38 @@ class ConfigReader {
     }
   }
 
+  // host: {replies: {METHOD: {result: ...} | {error: ...}}}; which methods exist and which
+  // members an answer has are the profile's (CheckPluginConfig).
+  void Host(const rapidjson::Value& v, const std::string& at, PluginConfig* out) {
+    if (!v.IsObject()) return Error(at, "host is a map with replies: {METHOD: {result: ...}}");
+    for (const auto& m : v.GetObject()) {
+      std::string key(m.name.GetString(), m.name.GetStringLength());
+      std::string here = at + "/" + json::EscapePointerToken(key);
+      if (key != "replies") {
+        Error(here, "unknown key '" + key + "' in host (known: replies)", true);
+        continue;
+      }
+      if (!m.value.IsObject()) {
+        Error(here, "replies is a map of METHOD: {result: ...}");
+        continue;
+      }
+      for (const auto& r : m.value.GetObject()) {
+        std::string method(r.name.GetString(), r.name.GetStringLength());
+        std::string there = here + "/" + json::EscapePointerToken(method);
+        out->host_reply_locs[method] = Loc(there, true);
+        bool one = r.value.IsObject() && r.value.MemberCount() == 1 &&
+                   (json::Find(r.value, "result") || json::Find(r.value, "error"));
+        if (!one)
+          Error(there,
+                "a reply is a map with one key, result (or error where the protocol has "
+                "error answers): {result: {...}}",
+                true);
+        else
+          out->host_replies[method] = Copy(r.value);
+      }
+    }
+  }
+
   scenario::JsonPtr Copy(const rapidjson::Value& v) {
     auto doc = std::make_shared<rapidjson::Document>();
     doc->CopyFrom(v, doc->GetAllocator());
@@ -133,6 +178,72 @@ class ConfigReader {
   const scenario::YamlLocator& where_;
   std::vector<LoadError>* errors_;
 };
+
+// The methods the profile's host answers: those it has a reply for or a capability guards
+// (by name or prefix). The members an answer may have are those of the profile's own answers
+// (Flash: result; RIM: result or error); where those results carry `ok` (Flash's response
+// law) everywhere, a reply's result must carry a boolean ok too.
+void CheckHostReplies(const PluginConfig& config, const protocol::Profile& profile,
+                      std::vector<LoadError>* errors) {
+  const rapidjson::Value& host = profile.host();
+  std::set<std::string, std::less<>> methods, members;
+  bool ok_law = true, any_result = false;  // every result of the profile's carries ok
+  auto answer = [&](const rapidjson::Value& a) {
+    if (!a.IsObject()) return;
+    for (const auto& m : a.GetObject()) {
+      std::string_view name(m.name.GetString(), m.name.GetStringLength());
+      if (name.empty() || name[0] == '$' || name == "stand_in" || name == "builtin") continue;
+      members.emplace(name);
+    }
+    if (const rapidjson::Value* r = json::Find(a, "result")) {
+      any_result = true;
+      ok_law = ok_law && r->IsObject() && json::Find(*r, "ok") != nullptr;
+    }
+  };
+  for (const char* part : {"replies", "capabilities"})
+    if (const rapidjson::Value* v = json::Find(host, part); v && v->IsObject())
+      for (const auto& m : v->GetObject()) {
+        if (m.name.GetString()[0] == '$') continue;
+        methods.emplace(m.name.GetString(), m.name.GetStringLength());
+        if (std::string_view(part) == "replies") answer(m.value);
+      }
+  for (const char* key : {"denied", "unknown", "rate_limited", "unimplemented_granted"})
+    if (const rapidjson::Value* a = json::Find(host, key)) answer(*a);
+  const rapidjson::Value* prefixes = json::Find(host, "capability_prefixes");
+  auto known = [&](const std::string& method) {
+    if (methods.count(method)) return true;
+    if (prefixes && prefixes->IsObject())
+      for (const auto& p : prefixes->GetObject())
+        if (method.size() > p.name.GetStringLength() &&
+            method.compare(0, p.name.GetStringLength(), p.name.GetString()) == 0)
+          return true;
+    return false;
+  };
+  for (const auto& [method, loc] : config.host_reply_locs) {
+    if (!known(method)) {
+      std::string list;
+      for (const auto& m : methods) list += (list.empty() ? "" : ", ") + m;
+      errors->push_back({loc, "host: replies: " + profile.name() + " has no plugin->host method '" +
+                                  method + "' (known: " + list + ")"});
+      continue;
+    }
+    auto it = config.host_replies.find(method);
+    if (it == config.host_replies.end()) continue;  // its shape is already an error
+    const rapidjson::Value& reply = *it->second;
+    const std::string key = reply.MemberBegin()->name.GetString();
+    if (!members.count(key)) {
+      errors->push_back(
+          {loc, "a " + profile.name() + " host never answers with " + key + "; use result"});
+      continue;
+    }
+    const rapidjson::Value* result = json::Find(reply, "result");
+    const rapidjson::Value* ok = result && result->IsObject() ? json::Find(*result, "ok") : nullptr;
+    if (ok_law && any_result && result && !(ok && ok->IsBool()))
+      errors->push_back({loc, "a " + profile.name() +
+                                  " result is a map carrying boolean ok (the response law): "
+                                  "{result: {ok: true, ...}}"});
+  }
+}
 
 }  // namespace
 
@@ -167,6 +278,7 @@ bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& prof
   if (config.config && !passes_config)
     errors->push_back({config.config_loc, "config: is not passed to a " + profile.name() +
                                               " plugin (its host has no configuration object)"});
+  CheckHostReplies(config, profile, errors);
   std::vector<std::string> known = profile.trigger_names();
   for (const auto& [name, loc] : config.trigger_locs) {
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;

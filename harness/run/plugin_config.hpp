@@ -4,8 +4,11 @@
 // plugin's manifest. A plugin author puts it in `fakehost.yaml` beside the manifest (or passes
 // `--config FILE`): the protocol (when the directory does not make it plain), environment
 // variables, the Flash configuration object, and the triggers — NAME -> the request that makes
-// the plugin act as the profile's trigger NAME promises (see the profiles' "triggers"). The
-// file is YAML (so JSON too); unknown keys, wrong types and unknown trigger names are errors
+// the plugin act as the profile's trigger NAME promises (see the profiles' "triggers"), or
+// NAME: {none: "why"} for a trigger the plugin cannot have (its scenarios are then not
+// applicable, with that reason); and `host: replies:`, METHOD -> the fake host's answer to
+// that plugin->host method in place of the profile's. The file is YAML (so JSON too); unknown
+// keys, wrong types, unknown trigger names and methods the protocol does not have are errors
 // with file:line:col, like a scenario's.
 #pragma once
 
@@ -30,7 +33,12 @@ struct PluginConfig {
   scenario::JsonPtr config;      ///< `config:`, or null
   scenario::SourceLoc config_loc;
   std::map<std::string, scenario::JsonPtr> triggers;  ///< NAME -> {method, params}
+  std::map<std::string, std::string> triggers_none;   ///< NAME -> why the plugin has none
   std::map<std::string, scenario::SourceLoc> trigger_locs;
+  /// `host: replies:` METHOD -> the reply's members ({result: ...}, or {error: ...} where the
+  /// protocol's answers carry errors).
+  std::map<std::string, scenario::JsonPtr, std::less<>> host_replies;
+  std::map<std::string, scenario::SourceLoc> host_reply_locs;
 };
 
 /// Parses a fakehost.yaml text (`file` names it in messages). Checks its shape; which trigger
@@ -43,7 +51,8 @@ bool ReadPluginConfig(const std::string& path, PluginConfig* out,
                       std::vector<scenario::LoadError>* errors);
 
 /// Checks a parsed config against the protocol it is used with: `protocol:` names it, every
-/// trigger is one the profile knows, `config:` only where the profile passes one to the plugin.
+/// trigger is one the profile knows, `config:` only where the profile passes one to the plugin,
+/// every `host: replies:` method is one the profile's host answers, shaped as its answers are.
 bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& profile,
                        std::vector<scenario::LoadError>* errors);
 

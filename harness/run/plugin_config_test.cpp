@@ -91,6 +91,113 @@ TEST(PluginConfig, ConfigIsRefusedWhereTheHostPassesNone) {
   EXPECT_NE(all.find("protocol: flash-v1, but the run is rim-v1"), std::string::npos) << all;
 }
 
+TEST(PluginConfig, ReadsHostRepliesAndChecksThemAgainstTheProtocol) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(ParsePluginConfig(R"(host:
+  replies:
+    host.process_table: {result: {ok: true, processes: [{pid: 7, comm: notesd}]}}
+    host.fetch: {result: {ok: true, body: "[]"}}
+)",
+                                "f.yaml", &c, &errors))
+      << Errors(errors);
+  ASSERT_TRUE(c.host_replies.count("host.process_table"));
+  EXPECT_EQ(json::ToCompact(*c.host_replies["host.fetch"]),
+            R"({"result":{"ok":true,"body":"[]"}})");
+  EXPECT_TRUE(CheckPluginConfig(c, *LoadProfile("flash-v1"), &errors)) << Errors(errors);
+}
+
+TEST(PluginConfig, AHostReplyForAMethodTheProtocolLacksIsAnErrorAtItsLine) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(
+      ParsePluginConfig("host:\n  replies:\n    host.proces_table: {result: {ok: true}}\n"
+                        "    host.fetch: {result: {body: x}}\n"
+                        "    host.open: {error: {code: 1, message: x}}\n",
+                        "f.yaml", &c, &errors))
+      << Errors(errors);
+  EXPECT_FALSE(CheckPluginConfig(c, *LoadProfile("flash-v1"), &errors));
+  std::string all = Errors(errors);
+  EXPECT_NE(all.find("f.yaml:3:5: host: replies: flash-v1 has no plugin->host method "
+                     "'host.proces_table' (known: host.activate"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("f.yaml:4:5: a flash-v1 result is a map carrying boolean ok"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("f.yaml:5:5: a flash-v1 host never answers with error"), std::string::npos)
+      << all;
+}
+
+TEST(PluginConfig, RimRepliesMayBeErrorsAndGuardedPrefixesAreMethods) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(ParsePluginConfig(R"(host:
+  replies:
+    rim.chat.get_messages: {result: {messages: []}}
+    rim.ui.update_panel: {error: {code: -32002, message: "panel closed"}}
+    rim.event.typing: {result: {}}
+)",
+                                "f.yaml", &c, &errors))
+      << Errors(errors);
+  EXPECT_TRUE(CheckPluginConfig(c, *LoadProfile("rim-v1"), &errors)) << Errors(errors);
+  PluginConfig bad;
+  ASSERT_TRUE(ParsePluginConfig("host: {replies: {rim.chat.delete_message: {result: {}}}}\n",
+                                "g.yaml", &bad, &errors));
+  EXPECT_FALSE(CheckPluginConfig(bad, *LoadProfile("rim-v1"), &errors));
+  EXPECT_NE(Errors(errors).find("g.yaml:1:18: host: replies: rim-v1 has no plugin->host method"),
+            std::string::npos)
+      << Errors(errors);
+}
+
+TEST(PluginConfig, AHostReplyIsOneResultOrErrorAndHostHasOnlyReplies) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  EXPECT_FALSE(
+      ParsePluginConfig("host:\n  replies:\n    host.open: {result: {ok: true}, "
+                        "stand_in: x}\n    host.ping: 3\n  answers: {}\n",
+                        "f.yaml", &c, &errors));
+  std::string all = Errors(errors);
+  EXPECT_NE(all.find("f.yaml:3:5: a reply is a map with one key, result"), std::string::npos)
+      << all;
+  EXPECT_NE(all.find("f.yaml:4:5: a reply is a map with one key"), std::string::npos) << all;
+  EXPECT_NE(all.find("f.yaml:5:3: unknown key 'answers' in host (known: replies)"),
+            std::string::npos)
+      << all;
+  EXPECT_TRUE(c.host_replies.empty());
+}
+
+TEST(PluginConfig, ATriggerThePluginCannotHaveCarriesItsReason) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(ParsePluginConfig("triggers:\n  poll: {none: \"this plugin never polls\"}\n",
+                                "f.yaml", &c, &errors))
+      << Errors(errors);
+  EXPECT_EQ(c.triggers_none["poll"], "this plugin never polls");
+  EXPECT_FALSE(c.triggers.count("poll"));
+  EXPECT_TRUE(CheckPluginConfig(c, *LoadProfile("flash-v1"), &errors)) << Errors(errors);
+  // The name is still checked against the protocol's.
+  EXPECT_FALSE(CheckPluginConfig(c, *LoadProfile("rim-v1"), &errors));
+  EXPECT_NE(Errors(errors).find("f.yaml:2:3: unknown trigger 'poll' for rim-v1"), std::string::npos)
+      << Errors(errors);
+}
+
+TEST(PluginConfig, NoneIsAReasonAlone) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  EXPECT_FALSE(
+      ParsePluginConfig("triggers:\n  poll: {none: \"\"}\n  slow: {none: x, method: "
+                        "perform}\n",
+                        "f.yaml", &c, &errors));
+  std::string all = Errors(errors);
+  EXPECT_NE(all.find("f.yaml:2:"), std::string::npos) << all;
+  EXPECT_NE(all.find("none: says why"), std::string::npos) << all;
+  EXPECT_NE(all.find("f.yaml:3:3: a trigger the plugin cannot have is {none: \"why\"} alone"),
+            std::string::npos)
+      << all;
+  EXPECT_TRUE(c.triggers_none.empty());
+}
+
 TEST(PluginConfig, AnEmptyFileSaysNothing) {
   PluginConfig c;
   std::vector<scenario::LoadError> errors;

@@ -221,6 +221,8 @@ bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
   }
   env->insert(env->begin(), config.env.begin(), config.env.end());
   out->triggers = std::move(config.triggers);
+  out->triggers_none = std::move(config.triggers_none);
+  out->host_replies = std::move(config.host_replies);
   out->config = config.config;
   out->config_file = path;
   return true;

@@ -35,6 +35,11 @@ struct PluginTarget {
   /// From the plugin's fakehost.yaml: NAME -> {method, params}, the request that makes the
   /// plugin act as the trigger NAME says (templates, filled in when sent).
   std::map<std::string, JsonPtr> triggers;
+  /// Triggers the plugin cannot have (fakehost.yaml NAME: {none: "why"}): NAME -> why. The
+  /// scenarios that send one are not applicable, with that reason.
+  std::map<std::string, std::string> triggers_none;
+  /// fakehost.yaml `host: replies:`: METHOD -> the fake host's answer in place of the profile's.
+  std::map<std::string, JsonPtr, std::less<>> host_replies;
   /// fakehost.yaml's config: (Flash: FLASH_PLUGIN_CONFIG) for scenarios that give none; may be
   /// null.
   JsonPtr config;

@@ -129,6 +129,14 @@ class Player {
   /// Why the scenario cannot be run on this plugin yet: a trigger it sends that the plugin's
   /// fakehost.yaml does not give, with the YAML to add; "" when every trigger is there.
   std::string MissingTrigger() const;
+  /// Why the scenario does not apply to this plugin: a trigger it sends that the plugin's
+  /// fakehost.yaml declares it cannot have ({none: "why"}); "" when none is.
+  std::string TriggerNotApplicable() const;
+  /// Why a failed scenario is untested rather than failed: every miss that fails it is a step's,
+  /// and the plugin had received an answer the fake host cannot really give (a profile reply
+  /// marked stand_in), so it may only have disliked made-up data. Says which answer and the
+  /// fakehost.yaml to give the plugin's own. "" when that is not the case.
+  std::string StandInAnswerReason(std::size_t step_failures) const;
   /// Counts a step that checks the plugin (not set-up from a fragment).
   void Checked(const Step& step) {
     if (!step.from_fragment) ++checks_;

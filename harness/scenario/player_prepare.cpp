@@ -97,6 +97,19 @@ std::string Player::MissingTrigger() const {
   return {};
 }
 
+std::string Player::TriggerNotApplicable() const {
+  std::string reason;
+  VisitSteps(scenario_.steps, [&](const Step& s) {
+    const auto* send = std::get_if<Send>(&s.body);
+    if (!reason.empty() || !send || send->trigger.empty()) return;
+    if (auto it = plugin_.triggers_none.find(send->trigger); it != plugin_.triggers_none.end())
+      reason = "not applicable: the plugin has no '" + send->trigger + "' trigger (" +
+               (plugin_.config_file.empty() ? std::string("fakehost.yaml") : plugin_.config_file) +
+               ": " + it->second + ")";
+  });
+  return reason;
+}
+
 std::string Player::Unmet() const {
   for (const auto& pointer : scenario_.requires_) {
     const rapidjson::Value* v =

@@ -48,6 +48,11 @@ bool Player::Prepare() {
     result_.skip_reason = unmet;
     return false;
   }
+  if (std::string none = TriggerNotApplicable(); !none.empty()) {
+    result_.status = Status::kSkip;
+    result_.skip_reason = none;
+    return false;
+  }
   if (std::string missing = MissingTrigger(); !missing.empty()) {
     result_.status = Status::kUntested;
     result_.skip_reason = missing;
@@ -67,6 +72,7 @@ bool Player::Prepare() {
     if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
   }
   BuildVars();
+  session_.host().SetPluginReplies(plugin_.host_replies, plugin_.config_file);
   session_.host().Apply(AnswerPolicyFor(scenario_));  // before the plugin starts: see there
   return true;
 }
@@ -137,6 +143,7 @@ void Player::Teardown() {
 }
 
 void Player::Assemble() {
+  const std::size_t step_failures = result_.failures.size();  // the findings come after
   for (const auto& finding : session_.findings()) {
     Failure f;
     f.level = finding.severity == session::Severity::kShould ? Level::kShould : Level::kMust;
@@ -156,6 +163,12 @@ void Player::Assemble() {
   result_.transcript = session_.transcript();
   result_.stderr_tail = session_.StderrTail(4096, &result_.stderr_bytes_dropped);
   if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
+  if (result_.status == Status::kFail) {
+    if (std::string why = StandInAnswerReason(step_failures); !why.empty()) {
+      result_.status = Status::kUntested;
+      result_.skip_reason = why;
+    }
+  }
   // A scenario passes only if it checked something the plugin did.
   if (result_.status == Status::kPass && !untested_.empty()) {
     result_.status = Status::kUntested;
@@ -170,6 +183,34 @@ void Player::Assemble() {
                               ? not_applicable_
                               : "none of this scenario's checks applied to this plugin";
   }
+}
+
+std::string Player::StandInAnswerReason(std::size_t step_failures) const {
+  const auto& stand_ins = session_.host().stand_ins();
+  if (stand_ins.empty()) return {};
+  for (std::size_t i = 0; i < result_.failures.size(); ++i) {
+    const Failure& f = result_.failures[i];
+    bool fails = f.level == Level::kMust || options_.strict;
+    // An always-on finding (a malformed frame, a bad id) is the plugin's whatever it was told.
+    if (fails && (i >= step_failures || f.harness_error)) return {};
+  }
+  const std::string where = plugin_.config_file.empty()
+                                ? std::string("a fakehost.yaml beside the manifest")
+                                : plugin_.config_file;
+  std::string names, yaml;
+  const rapidjson::Value* replies = json::Find(profile_.host(), "replies");
+  for (const auto& s : stand_ins) {
+    names += (names.empty() ? "" : ", ") + s.method + " (" + s.why + ")";
+    std::string example = R"({result: ...})";
+    if (const rapidjson::Value* r = replies ? json::Find(*replies, s.method) : nullptr;
+        r && r->IsObject() && json::Find(*r, "result"))
+      example = "{result: " + json::ToCompact(*json::Find(*r, "result")) + "}";
+    yaml += "\n      " + s.method + ": " + example;
+  }
+  return "the fake host answered " + names +
+         " with a stand-in, and the scenario failed after it; the failure may be the made-up "
+         "answer's, so this is untested, not failed. Give the answer your plugin needs in " +
+         where + ":\n  host:\n    replies:" + yaml;
 }
 
 }  // namespace player

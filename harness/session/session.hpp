@@ -292,6 +292,7 @@ class Session {
  public:
   /// The fake host, for a scenario's answer policy (HostResponder::Apply).
   protocol::HostResponder& host() { return host_; }
+  const protocol::HostResponder& host() const { return host_; }
 };
 
 }  // namespace fakehost::session
