@@ -6,6 +6,7 @@
 
 #include "harness/certify/corpus.hpp"
 #include "harness/report/excerpt.hpp"
+#include "harness/run/shard.hpp"
 
 namespace fakehost::certify {
 
@@ -170,51 +171,22 @@ int ExitCode(const Matrix& m) {
   return t.failing > 0 ? 1 : 0;
 }
 
-namespace {
-
-// "" when every part is shard K/N of one N, each K once and (unless `allow_partial`) every K
-// there; else what is wrong. `missing` gets the absent Ks.
-std::string CheckShards(const std::vector<Matrix>& parts, const std::vector<std::string>& sources,
-                        bool allow_partial, std::vector<int>* missing) {
-  std::map<int, std::size_t> part_of;  // K -> the part that is shard K
-  int count = 0;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    int k = 0, n = 0;
-    std::string ignored;
-    if (parts[i].shard.empty() || !ParseShard(parts[i].shard, &k, &n, &ignored))
-      return sources[i] +
-             " is not a shard: it records no --shard K/N (merge only the matrices "
-             "of one sharded certify run)";
-    if (i > 0 && n != count)
-      return sources[i] + " is shard " + parts[i].shard + ", but " + sources[0] + " is shard " +
-             parts[0].shard + ": they are of different runs";
-    count = n;
-    auto [at, fresh] = part_of.emplace(k, i);
-    if (!fresh)
-      return "shard " + parts[i].shard + " is given twice: " + sources[at->second] + " and " +
-             sources[i];
-  }
-  for (int k = 1; k <= count; ++k)
-    if (!part_of.count(k)) missing->push_back(k);
-  if (missing->empty() || allow_partial) return "";
-  std::string list;
-  for (int k : *missing) list += (list.empty() ? "" : ", ") + std::to_string(k);
-  return "shard" + std::string(missing->size() == 1 ? " " : "s ") + list + " of " +
-         std::to_string(count) + (missing->size() == 1 ? " is" : " are") +
-         " missing (give every shard's certify.json, or --allow-partial to merge what there is "
-         "and mark the result partial)";
-}
-
-}  // namespace
-
 bool Merge(std::vector<Matrix> parts, const std::vector<std::string>& sources, bool allow_partial,
            Matrix* out, std::string* error) {
   if (parts.empty()) {
     *error = "nothing to merge";
     return false;
   }
+  std::vector<run::ShardPart> shards;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    run::ShardPart s{sources[i], 0, 0};
+    std::string ignored;
+    if (!parts[i].shard.empty() && !ParseShard(parts[i].shard, &s.index, &s.count, &ignored))
+      s = {sources[i], 0, 0};
+    shards.push_back(s);
+  }
   std::vector<int> missing;
-  *error = CheckShards(parts, sources, allow_partial, &missing);
+  *error = run::CheckShardParts(shards, allow_partial, &missing);
   if (!error->empty()) return false;
   Matrix m = std::move(parts.front());
   m.missing_shards = std::move(missing);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "harness/run/manifest_scenario.hpp"
+#include "harness/run/shard.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -46,32 +47,6 @@ std::string Difference(const RunReport& a, const RunReport& b) {
   return "";
 }
 
-// "" when every report is a shard K/N of one N, each K at most once and (unless `allow_partial`)
-// every K there; else what is wrong. `missing` gets the absent Ks.
-std::string CheckShards(const std::vector<ShardReport>& shards, bool allow_partial,
-                        std::vector<int>* missing) {
-  std::map<int, const std::string*> source_of;  // K -> the report that is shard K
-  const int count = shards.front().report.shard.count;
-  for (const auto& s : shards) {
-    if (s.report.shard.count == 0)
-      return s.source + " is not a shard: it records no --shard K/N (merge only the reports of " +
-             "one sharded run)";
-    auto [at, fresh] = source_of.emplace(s.report.shard.index, &s.source);
-    if (!fresh)
-      return "shard " + std::to_string(s.report.shard.index) + "/" + std::to_string(count) +
-             " is given twice: " + *at->second + " and " + s.source;
-  }
-  for (int k = 1; k <= count; ++k)
-    if (!source_of.count(k)) missing->push_back(k);
-  if (missing->empty() || allow_partial) return "";
-  std::string list;
-  for (int k : *missing) list += (list.empty() ? "" : ", ") + std::to_string(k);
-  return "shard" + std::string(missing->size() == 1 ? " " : "s ") + list + " of " +
-         std::to_string(count) + (missing->size() == 1 ? " is" : " are") +
-         " missing: a merge of part of a run would pass scenarios it never saw (give every "
-         "shard's report, or --allow-partial to merge what there is and mark the result partial)";
-}
-
 }  // namespace
 
 bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial, RunReport* out,
@@ -106,8 +81,11 @@ bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial, Ru
     merged.jobs = std::max(merged.jobs, r.jobs);
     merged.summary.duration_ms = std::max(merged.summary.duration_ms, r.summary.duration_ms);
   }
+  std::vector<ShardPart> parts;
+  for (const auto& s : shards)
+    parts.push_back({s.source, s.report.shard.index, s.report.shard.count});
   std::vector<int> missing;
-  *error = CheckShards(shards, allow_partial, &missing);
+  *error = CheckShardParts(parts, allow_partial, &missing);
   if (!error->empty()) return false;
   merged.shard = ShardInfo{};
   merged.missing_shards = std::move(missing);

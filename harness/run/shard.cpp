@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <numeric>
 #include <type_traits>
 
@@ -115,6 +116,35 @@ bool ParseShard(std::string_view text, int* index, int* count, std::string* erro
   *index = k;
   *count = n;
   return true;
+}
+
+std::string CheckShardParts(const std::vector<ShardPart>& parts, bool allow_partial,
+                            std::vector<int>* missing) {
+  std::map<int, const ShardPart*> part_of;  // K -> the input that is shard K
+  for (const ShardPart& p : parts) {
+    if (p.count == 0)
+      return p.source + " is not a shard: it records no --shard K/N (merge only the parts of one " +
+             "sharded run)";
+    const ShardPart& first = parts.front();
+    if (p.count != first.count)
+      return p.source + " is shard " + std::to_string(p.index) + "/" + std::to_string(p.count) +
+             ", but " + first.source + " is shard " + std::to_string(first.index) + "/" +
+             std::to_string(first.count) + ": they are of different runs";
+    auto [at, fresh] = part_of.emplace(p.index, &p);
+    if (!fresh)
+      return "shard " + std::to_string(p.index) + "/" + std::to_string(p.count) +
+             " is given twice: " + at->second->source + " and " + p.source;
+  }
+  const int count = parts.empty() ? 0 : parts.front().count;
+  for (int k = 1; k <= count; ++k)
+    if (!part_of.count(k)) missing->push_back(k);
+  if (missing->empty() || allow_partial) return "";
+  std::string list;
+  for (int k : *missing) list += (list.empty() ? "" : ", ") + std::to_string(k);
+  return "shard" + std::string(missing->size() == 1 ? " " : "s ") + list + " of " +
+         std::to_string(count) + (missing->size() == 1 ? " is" : " are") +
+         " missing: a merge of part of a run would pass what it never saw (give every shard, or "
+         "--allow-partial to merge what there is and mark the result partial)";
 }
 
 }  // namespace fakehost::run

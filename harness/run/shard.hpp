@@ -32,4 +32,17 @@ std::vector<const scenario::Scenario*> Shard(const std::vector<const scenario::S
 /// Reads "K/N" (1 <= K <= N, decimal) into `index` and `count`; false with a message otherwise.
 bool ParseShard(std::string_view text, int* index, int* count, std::string* error);
 
+/// One input of a merge (`report merge`, `certify merge`): the file it came from and the shard
+/// K/N it records (count 0: it records none).
+struct ShardPart {
+  std::string source;
+  int index = 0, count = 0;
+};
+
+/// "" when `parts` are shards K/N of one N, each K once, and every K of 1..N is there unless
+/// `allow_partial`; else what is wrong, naming the files. `missing` gets the absent Ks. A merge
+/// must never pass a run it has not seen whole without saying so.
+std::string CheckShardParts(const std::vector<ShardPart>& parts, bool allow_partial,
+                            std::vector<int>* missing);
+
 }  // namespace fakehost::run
