@@ -150,7 +150,7 @@ std::string EveryMessage(const Profile& p, const EngineCheck& check) {
                  {"request_id", "J"}, {"first", "2"},    {"what", "W"},       {"notification", "N"},
                  {"ms", "5"},         {"def", "D"},      {"violations", "V"}, {"size", "9"},
                  {"max", "8"},        {"received", "6"}, {"expected", "7"},   {"hex", "H"},
-                 {"text", "X"}});
+                 {"text", "X"},       {"frames", "F"},   {"bytes", "B"}});
   return out;
 }
 
