@@ -220,19 +220,15 @@ void Converter::Plugin(const Doc& e) {
   comments_.push_back(where + " is left out");
 }
 
-std::string Quoted(const std::string& s) {
-  Doc d;
-  d.SetString(s.c_str(), static_cast<rapidjson::SizeType>(s.size()), d.GetAllocator());
-  return json::ToCompact(d);
-}
-
 std::string Converter::Yaml(const std::string& source) const {
   std::string out = "# Made by fakehost scenario from-transcript " + source + "\n";
   for (const auto& c : comments_) out += "# " + c + "\n";
-  out += "title: " + Quoted("Replays " + source) + "\n";
-  out += "spec: " + Quoted(profile_.title()) + "\n";
-  out += "requirement: " +
-         Quoted("The plugin answers the frames of the recorded session as it did then.") + "\n";
+  out += "title: " + json::QuotedString("Replays " + source) + "\n";
+  out += "spec: " + json::QuotedString(profile_.title()) + "\n";
+  out +=
+      "requirement: " +
+      json::QuotedString("The plugin answers the frames of the recorded session as it did then.") +
+      "\n";
   out += "tags: [transcript]\nsteps:\n";
   for (const Step& s : steps_) out += "  - " + json::ToCompact(s.doc) + "\n";
   return out;

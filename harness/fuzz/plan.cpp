@@ -290,12 +290,6 @@ void Renderer::End(const Plan& plan) {
   Emit(d);
 }
 
-std::string Quoted(const std::string& s) {
-  rapidjson::Document d;
-  d.SetString(s.c_str(), static_cast<rapidjson::SizeType>(s.size()), d.GetAllocator());
-  return json::ToCompact(d);
-}
-
 }  // namespace
 
 Json MakeJson(rapidjson::Document doc) {
@@ -393,9 +387,9 @@ std::string Render(const Plan& plan, const protocol::Profile& profile,
   r.End(plan);
   std::string out;
   for (const auto& c : header.comments) out += "# " + c + "\n";
-  out += "title: " + Quoted(header.title) + "\n";
-  out += "spec: " + Quoted(header.spec) + "\n";
-  out += "requirement: " + Quoted(header.requirement) + "\n";
+  out += "title: " + json::QuotedString(header.title) + "\n";
+  out += "spec: " + json::QuotedString(header.spec) + "\n";
+  out += "requirement: " + json::QuotedString(header.requirement) + "\n";
   out += "level: " + header.level + "\n";
   out += "tags: [fuzz]\n";
   if (plan.host_reply) {

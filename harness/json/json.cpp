@@ -242,6 +242,17 @@ const rapidjson::Value* Find(const rapidjson::Value& object, std::string_view ke
   return nullptr;
 }
 
+std::string QuotedString(std::string_view text) {
+  rapidjson::Document d;
+  d.SetString(text.data(), static_cast<rapidjson::SizeType>(text.size()), d.GetAllocator());
+  return ToCompact(d);
+}
+
+std::string StringMember(const rapidjson::Value& object, std::string_view key) {
+  const rapidjson::Value* v = Find(object, key);
+  return v && v->IsString() ? std::string(View(*v)) : std::string();
+}
+
 std::string EscapePointerToken(std::string_view token) {
   std::string out;
   out.reserve(token.size());

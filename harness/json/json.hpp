@@ -80,8 +80,19 @@ std::string IdKey(const rapidjson::Value& id);
 /// 18446744073709551616 and 18446744073709551617, one double apart from nothing) never share one.
 std::string IdKey(const rapidjson::Value& id, const NumberLexemes& lexemes);
 
+/// A string value's bytes, embedded NULs included (the value must be a string).
+inline std::string_view View(const rapidjson::Value& string) {
+  return {string.GetString(), string.GetStringLength()};
+}
+
 /// Finds a member, or nullptr (never asserts like operator[]).
 const rapidjson::Value* Find(const rapidjson::Value& object, std::string_view key);
+
+/// `text` as a JSON string literal, quotes included (also a valid YAML double-quoted scalar).
+std::string QuotedString(std::string_view text);
+
+/// A string member's value, or "" when it is absent or not a string.
+std::string StringMember(const rapidjson::Value& object, std::string_view key);
 
 /// RFC 6901 token escaping ("~" -> "~0", "/" -> "~1").
 std::string EscapePointerToken(std::string_view token);

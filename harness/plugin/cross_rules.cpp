@@ -22,11 +22,6 @@ namespace fs = std::filesystem;
 // libstdc++'s std::regex recurses per character: longer subjects are refused unmatched.
 constexpr std::size_t kMaxRegexSubject = 4096;
 
-std::string Str(const rapidjson::Value& rule, const char* key) {
-  const rapidjson::Value* v = json::Find(rule, key);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
-}
-
 bool Flag(const rapidjson::Value& rule, const char* key) {
   const rapidjson::Value* v = json::Find(rule, key);
   return v && v->IsBool() && v->GetBool();
@@ -43,7 +38,7 @@ std::string Text(const rapidjson::Value& v) {
 
 // The rule's message with ${value} filled; CheckRuleData let through no other placeholder.
 std::string Render(const rapidjson::Value& rule, const rapidjson::Value* value) {
-  const std::string message = Str(rule, "message");
+  const std::string message = json::StringMember(rule, "message");
   std::string out, error;
   const bool ok = text::Fill(
       message,
@@ -58,7 +53,7 @@ std::string Render(const rapidjson::Value& rule, const rapidjson::Value* value) 
 Finding Make(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& at,
              std::string text = "") {
   Finding f;
-  f.rule = Str(rule, "rule");
+  f.rule = json::StringMember(rule, "rule");
   f.pointer = at;
   f.locate = at;
   f.text = text.empty() ? Render(rule, json::Resolve(root, at)) : std::move(text);
@@ -73,7 +68,7 @@ struct Verdict {
 
 Verdict Evaluate(const rapidjson::Value& cond, const rapidjson::Value& root,
                  const std::string& base) {
-  const std::string pointer = base + Str(cond, "pointer");
+  const std::string pointer = base + json::StringMember(cond, "pointer");
   const rapidjson::Value* v = json::Resolve(root, pointer);
   Verdict out;
   out.at = v ? pointer : "";
@@ -114,7 +109,7 @@ void Iff(const rapidjson::Value& rule, const rapidjson::Value& root, std::vector
   Verdict b = Evaluate(*json::Find(rule, "b"), root, "");
   if (a.holds == b.holds) return;
   const rapidjson::Value& messages = *json::Find(rule, "messages");
-  std::string text = Str(messages, a.holds ? "a_only" : "b_only");
+  std::string text = json::StringMember(messages, a.holds ? "a_only" : "b_only");
   out->push_back(Make(rule, root, a.holds ? a.at : b.at, text));
 }
 
@@ -122,8 +117,8 @@ void Implies(const rapidjson::Value& rule, const rapidjson::Value& root,
              std::vector<Finding>* out) {
   if (!AllHold(json::Find(rule, "when"), root, "", nullptr)) return;
   std::vector<std::string> items = {""};
-  if (json::Find(rule, "each")) items = ExpandPointer(root, Str(rule, "each"));
-  const bool at_if = Str(rule, "at") == "if";
+  if (json::Find(rule, "each")) items = ExpandPointer(root, json::StringMember(rule, "each"));
+  const bool at_if = json::StringMember(rule, "at") == "if";
   for (const std::string& item : items) {
     std::string if_at;
     if (!AllHold(json::Find(rule, "if"), root, item, &if_at)) continue;
@@ -138,7 +133,7 @@ void Implies(const rapidjson::Value& rule, const rapidjson::Value& root,
 
 void Unique(const rapidjson::Value& rule, const rapidjson::Value& root, std::vector<Finding>* out) {
   std::set<std::string> seen;
-  for (const std::string& p : ExpandPointer(root, Str(rule, "each"))) {
+  for (const std::string& p : ExpandPointer(root, json::StringMember(rule, "each"))) {
     const rapidjson::Value* v = json::Resolve(root, p);
     std::string key = Text(*v);
     if (Flag(rule, "case_insensitive")) key = Lower(key);
@@ -150,11 +145,11 @@ void RefersTo(const rapidjson::Value& rule, const rapidjson::Value& root,
               std::vector<Finding>* out) {
   const bool fold = Flag(rule, "case_insensitive");
   std::set<std::string> declared;
-  for (const std::string& p : ExpandPointer(root, Str(rule, "declared"))) {
+  for (const std::string& p : ExpandPointer(root, json::StringMember(rule, "declared"))) {
     std::string key = Text(*json::Resolve(root, p));
     declared.insert(fold ? Lower(key) : key);
   }
-  for (const std::string& p : ExpandPointer(root, Str(rule, "each"))) {
+  for (const std::string& p : ExpandPointer(root, json::StringMember(rule, "each"))) {
     std::string key = Text(*json::Resolve(root, p));
     if (!declared.count(fold ? Lower(key) : key)) out->push_back(Make(rule, root, p));
   }
@@ -163,9 +158,9 @@ void RefersTo(const rapidjson::Value& rule, const rapidjson::Value& root,
 void AllEqual(const rapidjson::Value& rule, const rapidjson::Value& root,
               std::vector<Finding>* out) {
   const rapidjson::Value* fallback = json::Find(rule, "default");
-  const std::string member = Str(rule, "value");
+  const std::string member = json::StringMember(rule, "value");
   const rapidjson::Value* first = nullptr;
-  for (const std::string& item : ExpandPointer(root, Str(rule, "each"))) {
+  for (const std::string& item : ExpandPointer(root, json::StringMember(rule, "each"))) {
     const rapidjson::Value* v = json::Resolve(root, item + member);
     if (!v) v = fallback;
     if (!first) {
@@ -192,10 +187,11 @@ bool Expand(const std::string& pattern, const rapidjson::Value& root, std::strin
 void Prefixed(const rapidjson::Value& rule, const rapidjson::Value& root,
               std::vector<Finding>* out) {
   std::string prefix;
-  if (!Expand(Str(rule, "prefix"), root, &prefix)) return;  // the id's own rule reports that
-  const std::string when = Str(rule, "when_prefix");
-  const std::string rest_pattern = Str(rule, "rest_pattern");
-  for (const std::string& p : ExpandPointer(root, Str(rule, "each"))) {
+  if (!Expand(json::StringMember(rule, "prefix"), root, &prefix))
+    return;  // the id's own rule reports that
+  const std::string when = json::StringMember(rule, "when_prefix");
+  const std::string rest_pattern = json::StringMember(rule, "rest_pattern");
+  for (const std::string& p : ExpandPointer(root, json::StringMember(rule, "each"))) {
     const rapidjson::Value* v = json::Resolve(root, p);
     if (!v->IsString()) continue;
     std::string_view s(v->GetString(), v->GetStringLength());
@@ -214,14 +210,15 @@ void Prefixed(const rapidjson::Value& rule, const rapidjson::Value& root,
 
 bool PathInsideHolds(const rapidjson::Value& rule, const std::string& path) {
   if (path.empty()) return true;  // the shape's rules report an empty path
-  if (path[0] == '/') return Str(rule, "absolute") == "allowed";
-  if (path.find('/') == std::string::npos && Str(rule, "bare") == "path") return true;
+  if (path[0] == '/') return json::StringMember(rule, "absolute") == "allowed";
+  if (path.find('/') == std::string::npos && json::StringMember(rule, "bare") == "path")
+    return true;
   return PathStaysInside(path);
 }
 
 void PathInside(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& dir,
                 std::vector<Finding>* out) {
-  const std::string at = Str(rule, "pointer");
+  const std::string at = json::StringMember(rule, "pointer");
   const rapidjson::Value* v = json::Resolve(root, at);
   if (!v || !v->IsString()) return;
   const std::string path = v->GetString();
@@ -229,7 +226,7 @@ void PathInside(const rapidjson::Value& rule, const rapidjson::Value& root, cons
   // symlinks: "resolve": a relative path that stays inside as written must also stay inside
   // once its symlinks are resolved (only where the plugin directory is known).
   std::string resolved;
-  if (holds && Str(rule, "symlinks") == "resolve" && !dir.empty() && !path.empty() &&
+  if (holds && json::StringMember(rule, "symlinks") == "resolve" && !dir.empty() && !path.empty() &&
       path[0] != '/')
     holds = ResolvesInside(dir, path, &resolved);
   if (!holds) out->push_back(Make(rule, root, at));
@@ -237,7 +234,7 @@ void PathInside(const rapidjson::Value& rule, const rapidjson::Value& root, cons
 
 void File(const rapidjson::Value& rule, const rapidjson::Value& root, const std::string& dir,
           std::vector<Finding>* out) {
-  const std::string at = Str(rule, "pointer");
+  const std::string at = json::StringMember(rule, "pointer");
   const rapidjson::Value* v = json::Resolve(root, at);
   if (!v || !v->IsString() || v->GetStringLength() == 0) return;
   std::string path = v->GetString();
@@ -245,7 +242,7 @@ void File(const rapidjson::Value& rule, const rapidjson::Value& root, const std:
   const std::string full = (fs::path(dir) / path).string();
   struct stat st {};
   const bool regular = ::stat(full.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-  if (Str(rule, "require") == "executable") {
+  if (json::StringMember(rule, "require") == "executable") {
     // Only a file that is there can fail this rule; a missing one fails "regular".
     if (regular && ::access(full.c_str(), X_OK) != 0) out->push_back(Make(rule, root, at));
   } else if (!regular) {
@@ -316,39 +313,43 @@ bool CheckRuleData(const rapidjson::Value& rules, std::string* error) {
   for (rapidjson::SizeType i = 0; i < rules.Size(); ++i) {
     const rapidjson::Value& r = rules[i];
     if (!r.IsObject()) return Fail(error, i, "expected an object");
-    const std::string kind = Str(r, "kind");
-    if (Str(r, "rule").empty()) return Fail(error, i, "missing \"rule\" (its id)");
+    const std::string kind = json::StringMember(r, "kind");
+    if (json::StringMember(r, "rule").empty()) return Fail(error, i, "missing \"rule\" (its id)");
     if (!kKinds.count(kind)) return Fail(error, i, "unknown kind '" + kind + "'");
-    if (Str(r, "source").empty()) return Fail(error, i, "missing \"source\"");
+    if (json::StringMember(r, "source").empty()) return Fail(error, i, "missing \"source\"");
     bool ok = true;
     if (kind == "iff") {
       const rapidjson::Value* m = json::Find(r, "messages");
       const rapidjson::Value* a = json::Find(r, "a");
       const rapidjson::Value* b = json::Find(r, "b");
       ok = a && a->IsObject() && json::Find(*a, "pointer") && b && b->IsObject() &&
-           json::Find(*b, "pointer") && m && m->IsObject() && !Str(*m, "a_only").empty() &&
-           !Str(*m, "b_only").empty();
+           json::Find(*b, "pointer") && m && m->IsObject() &&
+           !json::StringMember(*m, "a_only").empty() && !json::StringMember(*m, "b_only").empty();
     } else {
-      ok = !Str(r, "message").empty();
+      ok = !json::StringMember(r, "message").empty();
     }
     if (kind == "implies")
       ok = ok && CondsOk(json::Find(r, "when"), false) && CondsOk(json::Find(r, "if"), false) &&
            CondsOk(json::Find(r, "then"), true);
     if (kind == "unique" || kind == "refers-to" || kind == "all-equal" || kind == "prefixed")
-      ok = ok && !Str(r, "each").empty();
-    if (kind == "refers-to") ok = ok && !Str(r, "declared").empty();
-    if (kind == "all-equal") ok = ok && json::Find(r, "default") && !Str(r, "value").empty();
-    if (kind == "prefixed") ok = ok && !Str(r, "prefix").empty();
-    if (kind == "path-inside" || kind == "file") ok = ok && !Str(r, "pointer").empty();
+      ok = ok && !json::StringMember(r, "each").empty();
+    if (kind == "refers-to") ok = ok && !json::StringMember(r, "declared").empty();
+    if (kind == "all-equal")
+      ok = ok && json::Find(r, "default") && !json::StringMember(r, "value").empty();
+    if (kind == "prefixed") ok = ok && !json::StringMember(r, "prefix").empty();
+    if (kind == "path-inside" || kind == "file")
+      ok = ok && !json::StringMember(r, "pointer").empty();
     if (kind == "path-inside" && json::Find(r, "symlinks"))
-      ok = ok && (Str(r, "symlinks") == "resolve" || Str(r, "symlinks") == "as-written");
+      ok = ok && (json::StringMember(r, "symlinks") == "resolve" ||
+                  json::StringMember(r, "symlinks") == "as-written");
     if (!ok) return Fail(error, i, "incomplete " + kind + " rule (see cross_rules.hpp)");
-    if (std::string why; !PlaceholdersOk(Str(r, "message"), "${value}", &why) ||
-                         (kind == "prefixed" && !PlaceholdersOk(Str(r, "prefix"), "", &why)))
+    if (std::string why;
+        !PlaceholdersOk(json::StringMember(r, "message"), "${value}", &why) ||
+        (kind == "prefixed" && !PlaceholdersOk(json::StringMember(r, "prefix"), "", &why)))
       return Fail(error, i, why);
-    if (kind == "prefixed" && !Str(r, "rest_pattern").empty()) {
+    if (kind == "prefixed" && !json::StringMember(r, "rest_pattern").empty()) {
       try {
-        std::regex check(Str(r, "rest_pattern"));
+        std::regex check(json::StringMember(r, "rest_pattern"));
       } catch (const std::regex_error& e) {
         return Fail(error, i, std::string("rest_pattern: ") + e.what());
       }
@@ -360,7 +361,7 @@ bool CheckRuleData(const rapidjson::Value& rules, std::string* error) {
 void ApplyRules(const rapidjson::Value& rules, const rapidjson::Value& manifest,
                 const std::string& plugin_dir, std::vector<Finding>* out) {
   for (const auto& rule : rules.GetArray()) {
-    const std::string kind = Str(rule, "kind");
+    const std::string kind = json::StringMember(rule, "kind");
     if (kind == "iff") Iff(rule, manifest, out);
     if (kind == "implies") Implies(rule, manifest, out);
     if (kind == "unique") Unique(rule, manifest, out);

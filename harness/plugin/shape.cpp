@@ -15,11 +15,6 @@ constexpr std::string_view kUnexpected = "unexpected property '";
 constexpr std::string_view kMissing = "missing required property '";
 constexpr const char* kRoot = "manifest";
 
-std::string Str(const rapidjson::Value& v, const char* key) {
-  const rapidjson::Value* m = json::Find(v, key);
-  return m && m->IsString() ? std::string(m->GetString(), m->GetStringLength()) : std::string();
-}
-
 std::string DefName(const std::string& ref) {
   constexpr std::string_view kPrefix = "#/$defs/";
   return ref.rfind(kPrefix, 0) == 0 ? PointerTokens(ref.substr(7)).at(0) : std::string();
@@ -93,7 +88,7 @@ std::unique_ptr<ManifestShape> ManifestShape::Load(const std::string& path, std:
 
 const rapidjson::Value* ManifestShape::Deref(const rapidjson::Value* node) const {
   for (int hops = 0; node && node->IsObject() && hops < 16; ++hops) {
-    const std::string ref = Str(*node, "$ref");
+    const std::string ref = json::StringMember(*node, "$ref");
     if (ref.empty()) return node;
     node = schema_->Def(DefName(ref));
   }
@@ -121,7 +116,7 @@ bool ManifestShape::Lint(const rapidjson::Value& node, const std::string& where,
       return false;
     }
   }
-  if (const std::string ref = Str(node, "$ref"); !ref.empty()) {
+  if (const std::string ref = json::StringMember(node, "$ref"); !ref.empty()) {
     const rapidjson::Value* target = schema_->Def(DefName(ref));
     if (!target) {
       *error = where + "/$ref: only #/$defs/<name> references are supported here";
@@ -133,16 +128,18 @@ bool ManifestShape::Lint(const rapidjson::Value& node, const std::string& where,
     for (rapidjson::SizeType i = 0; i < all->Size(); ++i) {
       const rapidjson::Value& e = (*all)[i];
       const rapidjson::Value* target =
-          e.IsObject() ? schema_->Def(DefName(Str(e, "$ref"))) : nullptr;
-      if (!target || !json::Find(*target, "x-rule") || Str(*target, "x-message").empty() ||
-          Str(*target, "x-source").empty() || e.MemberCount() != 1) {
+          e.IsObject() ? schema_->Def(DefName(json::StringMember(e, "$ref"))) : nullptr;
+      if (!target || !json::Find(*target, "x-rule") ||
+          json::StringMember(*target, "x-message").empty() ||
+          json::StringMember(*target, "x-source").empty() || e.MemberCount() != 1) {
         *error = where + "/allOf/" + std::to_string(i) +
                  ": expected {\"$ref\": \"#/$defs/<rule>\"} naming an entry with x-rule, "
                  "x-message and x-source";
         return false;
       }
-      if (std::string filled, why; !FillMessage(Str(*target, "x-message"), "", &filled, &why)) {
-        *error = "/$defs/" + DefName(Str(e, "$ref")) + "/x-message: " + why +
+      if (std::string filled, why;
+          !FillMessage(json::StringMember(*target, "x-message"), "", &filled, &why)) {
+        *error = "/$defs/" + DefName(json::StringMember(e, "$ref")) + "/x-message: " + why +
                  " (${value}, the value as JSON, is the only one)";
         return false;
       }
@@ -195,7 +192,7 @@ void ManifestShape::Explain(const std::string& pointer, const std::string& valij
   }
   // The rules at this node: the node itself when it is a $ref to a rule, and its allOf rules.
   std::vector<std::string> rules;
-  if (const std::string ref = Str(*node, "$ref"); !ref.empty()) {
+  if (const std::string ref = json::StringMember(*node, "$ref"); !ref.empty()) {
     const rapidjson::Value* target = schema_->Def(DefName(ref));
     if (target && json::Find(*target, "x-rule")) rules.push_back(DefName(ref));
   }
@@ -205,7 +202,7 @@ void ManifestShape::Explain(const std::string& pointer, const std::string& valij
     return;
   }
   if (const rapidjson::Value* all = json::Find(*resolved, "allOf"))
-    for (const auto& e : all->GetArray()) rules.push_back(DefName(Str(e, "$ref")));
+    for (const auto& e : all->GetArray()) rules.push_back(DefName(json::StringMember(e, "$ref")));
   std::size_t before = out->size();
   for (const std::string& def : rules) {
     if (schema_->IsValid(def, *value)) continue;
@@ -214,11 +211,11 @@ void ManifestShape::Explain(const std::string& pointer, const std::string& valij
       add("type", mismatch);
       continue;
     }
-    const std::string message = Str(rule, "x-message");
+    const std::string message = json::StringMember(rule, "x-message");
     std::string text, error;
     if (!FillMessage(message, json::Abbreviate(json::ToCompact(*value), 120), &text, &error))
       text = message;
-    add(Str(rule, "x-rule"), text);
+    add(json::StringMember(rule, "x-rule"), text);
   }
   if (out->size() == before) add("schema", valijson_message);
 }
@@ -278,7 +275,8 @@ std::vector<std::pair<std::string, std::string>> ManifestShape::Rules() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& name : schema_->DefNames()) {
     const rapidjson::Value& def = *schema_->Def(name);
-    if (json::Find(def, "x-rule")) out.emplace_back(Str(def, "x-rule"), Str(def, "x-source"));
+    if (json::Find(def, "x-rule"))
+      out.emplace_back(json::StringMember(def, "x-rule"), json::StringMember(def, "x-source"));
   }
   return out;
 }

@@ -29,7 +29,7 @@ using jsonw::Writer;
 // (transcript files).
 enum class Payload { kText, kFrame };
 
-void Failure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
+void WriteFailure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
   w.StartObject();
   Key(w, "check");
   Str(w, f.check);
@@ -135,7 +135,7 @@ void WriteEntry(Writer& w, const session::TranscriptEntry& e, Payload payload) {
 }
 
 // The --expected-failures entry that applied (status xfail or stale, or an expired one).
-void ExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
+void WriteExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
   Key(w, "expected_failure");
   w.StartObject();
   Key(w, "file");
@@ -185,7 +185,7 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcri
     Key(w, "reason");
     Str(w, r.skip_reason);
   }
-  if (r.expected_failure) ExpectedFailure(w, *r.expected_failure);
+  if (r.expected_failure) WriteExpectedFailure(w, *r.expected_failure);
   Key(w, "duration_ms");
   Ms(w, r.duration_ms);
   Key(w, "steps_run");
@@ -195,7 +195,7 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcri
   Key(w, "failures");
   w.StartArray();
   std::vector<std::optional<std::size_t>> caused_by = CausedBy(r);
-  for (std::size_t i = 0; i < r.failures.size(); ++i) Failure(w, r.failures[i], caused_by[i]);
+  for (std::size_t i = 0; i < r.failures.size(); ++i) WriteFailure(w, r.failures[i], caused_by[i]);
   w.EndArray();
   Key(w, "exit");
   w.StartObject();

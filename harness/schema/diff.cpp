@@ -14,7 +14,7 @@ namespace {
 
 using rapidjson::Value;
 
-std::string_view Str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+using json::View;
 std::string Esc(std::string_view token) { return json::EscapePointerToken(token); }
 
 using flat::Cond;
@@ -315,9 +315,9 @@ std::vector<SchemaChange> Differ::Run() {
   if (!od || !od->IsObject()) od = &kEmpty;
   if (!nd || !nd->IsObject()) nd = &kEmpty;
   for (const auto& m : nd->GetObject())
-    CompareEntry(std::string(Str(m.name)), json::Find(*od, Str(m.name)), &m.value);
+    CompareEntry(std::string(View(m.name)), json::Find(*od, View(m.name)), &m.value);
   for (const auto& m : od->GetObject())
-    if (!json::Find(*nd, Str(m.name))) CompareEntry(std::string(Str(m.name)), &m.value, nullptr);
+    if (!json::Find(*nd, View(m.name))) CompareEntry(std::string(View(m.name)), &m.value, nullptr);
   return std::move(out_);
 }
 
@@ -370,7 +370,7 @@ bool ReadAnnotations(const Value& entry, EntryAnnotations* out, std::string* err
   const Value* dir = json::Find(entry, "x-direction");
   if (!dir || !dir->IsString())
     return *error = "x-direction: missing (\"host->plugin\", \"plugin->host\" or \"both\")", false;
-  out->direction.assign(Str(*dir));
+  out->direction.assign(View(*dir));
   if (out->direction != "host->plugin" && out->direction != "plugin->host" &&
       out->direction != "both")
     return *error = "x-direction: \"" + out->direction +
@@ -387,7 +387,7 @@ bool ReadAnnotations(const Value& entry, EntryAnnotations* out, std::string* err
     if (!p.IsString() || p.GetStringLength() == 0 || p.GetString()[0] != '/')
       return *error = "x-closed-sets: " + json::ToCompact(p) + " is not a pointer (\"/params/x\")",
              false;
-    out->closed_sets.emplace_back(Str(p));
+    out->closed_sets.emplace_back(View(p));
   }
   return true;
 }

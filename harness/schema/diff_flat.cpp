@@ -7,7 +7,7 @@ namespace {
 
 using rapidjson::Value;
 
-std::string_view Str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+using json::View;
 std::string Esc(std::string_view token) { return json::EscapePointerToken(token); }
 
 bool IsLower(std::string_view k) {
@@ -46,33 +46,33 @@ void Collect(const Value& root, const Value& n, const std::string& at, Flat* f, 
   }
   if (!n.IsObject()) return;
   for (const auto& m : n.GetObject()) {
-    const std::string_view k = Str(m.name);
+    const std::string_view k = View(m.name);
     const Value& v = m.value;
     const std::string kat = at + "/" + Esc(k);
     if (IsAnnotation(k) || k == "then" || k == "else") continue;
-    if (k == "$ref" && v.IsString() && Str(v).substr(0, 1) == "#") {
-      const std::string target(Str(v).substr(1));
+    if (k == "$ref" && v.IsString() && View(v).substr(0, 1) == "#") {
+      const std::string target(View(v).substr(1));
       if (const Value* t = json::Resolve(root, target)) Collect(root, *t, target, f, depth + 1);
     } else if (k == "allOf" && v.IsArray()) {
       for (rapidjson::SizeType i = 0; i < v.Size(); ++i)
         Collect(root, v[i], kat + "/" + std::to_string(i), f, depth + 1);
     } else if (k == "type") {
       std::set<std::string> t;
-      if (v.IsString()) t.emplace(Str(v));
+      if (v.IsString()) t.emplace(View(v));
       if (v.IsArray())
         for (const auto& x : v.GetArray())
-          if (x.IsString()) t.emplace(Str(x));
+          if (x.IsString()) t.emplace(View(x));
       Intersect(&f->types, std::move(t));
       f->types_at = kat;
     } else if (k == "properties" && v.IsObject()) {
       for (const auto& p : v.GetObject()) {
-        std::string name(Str(p.name));
+        std::string name(View(p.name));
         f->props[name].push_back({&p.value, kat + "/" + Esc(name)});
         f->prop_at.emplace(name, kat + "/" + Esc(name));
       }
     } else if (k == "required" && v.IsArray()) {
       for (const auto& r : v.GetArray())
-        if (r.IsString()) f->required.emplace(std::string(Str(r)), kat);
+        if (r.IsString()) f->required.emplace(std::string(View(r)), kat);
     } else if (k == "additionalProperties" && v.IsBool()) {
       if (!v.GetBool()) f->closed = true, f->closed_at = kat;
     } else if (k == "additionalProperties") {
@@ -81,7 +81,7 @@ void Collect(const Value& root, const Value& n, const std::string& at, Flat* f, 
       std::string names;
       for (const auto& p : v.GetObject()) {
         names += json::ToCompact(p.name) + ",";
-        f->values.push_back({&p.value, kat + "/" + Esc(Str(p.name))});
+        f->values.push_back({&p.value, kat + "/" + Esc(View(p.name))});
       }
       f->opaque["patternProperties"] = {names, kat};
     } else if (k == "enum" && v.IsArray()) {

@@ -99,7 +99,7 @@ bool IsTypeName(const Value& v) {
          s == "string" || s == "integer";
 }
 
-std::string_view Str(const Value& v) { return {v.GetString(), v.GetStringLength()}; }
+using json::View;
 
 class Linter {
  public:
@@ -110,7 +110,7 @@ class Linter {
     if (!node.IsObject()) return Fail(pointer, "a schema is an object or a boolean");
     const Value* ref = json::Find(node, "$ref");
     for (const auto& member : node.GetObject()) {
-      const std::string_view key = Str(member.name);
+      const std::string_view key = View(member.name);
       const std::string at = pointer + "/" + json::EscapePointerToken(key);
       if (key.substr(0, 2) == "x-") continue;
       if (key == "$schema") {
@@ -161,15 +161,15 @@ class Linter {
       case Shape::kPatternMap:
         if (!v.IsObject()) return Fail(at, "expected an object of schemas");
         for (const auto& m : v.GetObject()) {
-          const std::string child = at + "/" + json::EscapePointerToken(Str(m.name));
-          if (shape == Shape::kPatternMap && !Regex(Str(m.name), child)) return false;
+          const std::string child = at + "/" + json::EscapePointerToken(View(m.name));
+          if (shape == Shape::kPatternMap && !Regex(View(m.name), child)) return false;
           if (!Schema(m.value, child)) return false;
         }
         return true;
       case Shape::kDependencies:
         if (!v.IsObject()) return Fail(at, "expected an object");
         for (const auto& m : v.GetObject()) {
-          const std::string child = at + "/" + json::EscapePointerToken(Str(m.name));
+          const std::string child = at + "/" + json::EscapePointerToken(View(m.name));
           if (m.value.IsArray()) {
             if (!Strings(m.value, child)) return false;
           } else if (!Schema(m.value, child)) {
@@ -203,7 +203,7 @@ class Linter {
       case Shape::kString:
         return v.IsString() ? true : Fail(at, "expected a string");
       case Shape::kRegex:
-        return v.IsString() ? Regex(Str(v), at) : Fail(at, "expected a string");
+        return v.IsString() ? Regex(View(v), at) : Fail(at, "expected a string");
     }
     return true;
   }
@@ -238,7 +238,7 @@ class Linter {
   // Resolves the $ref, then any $ref-only chain it leads into: valijson follows such a chain
   // without limit, so a cycle (A -> B -> A, or A -> A) would recurse until the stack overflows.
   bool Ref(const Value& ref, const std::string& at) {
-    std::string target(Str(ref));
+    std::string target(View(ref));
     if (target.empty() || target[0] != '#') {
       return Fail(at, "only local references (\"#/...\") are supported, not '" + target + "'");
     }
@@ -251,7 +251,7 @@ class Linter {
           next->GetString()[0] != '#') {
         return true;  // a concrete schema (a bad $ref there is reported where it stands)
       }
-      target = Str(*next);
+      target = View(*next);
     }
     return Fail(at, "$ref cycle through '" + target + "'");
   }

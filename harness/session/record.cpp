@@ -7,8 +7,6 @@
 namespace fakehost::session {
 namespace {
 
-// Plugin text quoted in a summary's violations and notes.
-constexpr std::size_t kQuote = 200;
 // A summary entry's method and id.
 constexpr std::size_t kSummaryQuote = 64;
 // Notes kept per entry.
@@ -87,10 +85,10 @@ void TranscriptLog::Summarise(TranscriptEntry* entry) {
   if (entry->violations.size() > 1) entry->violations.resize(1);
   for (auto& v : entry->violations) {
     v.pointer = json::Abbreviate(v.pointer, kSummaryQuote);
-    v.message = json::Abbreviate(v.message, kQuote);
+    v.message = json::Abbreviate(v.message);
   }
   if (entry->notes.size() > 2) entry->notes.resize(2);
-  for (auto& note : entry->notes) note = json::Abbreviate(note, kQuote);
+  for (auto& note : entry->notes) note = json::Abbreviate(note);
 }
 
 void TranscriptLog::Note(std::size_t frame, std::string note) {
@@ -99,7 +97,7 @@ void TranscriptLog::Note(std::size_t frame, std::string note) {
   TranscriptEntry& e = *entry;
   if (e.notes.size() >= (e.summarised ? 2 : kNotesKept)) return;
   if (e.summarised || retained_text_ + note.size() > caps_.text_bytes)
-    note = json::Abbreviate(note, kQuote);
+    note = json::Abbreviate(note);
   retained_text_ += note.size();
   e.notes.push_back(std::move(note));
 }

@@ -7,8 +7,6 @@ namespace {
 
 using protocol::MessageKind;
 
-constexpr std::size_t kQuote = 200;
-
 bool Printable(std::string_view bytes) {
   for (unsigned char c : bytes)
     if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
@@ -31,7 +29,7 @@ bool Enveloped(const FrameFacts& facts) {
 
 }  // namespace
 
-std::string Quote(std::string_view text) { return json::Abbreviate(text, kQuote); }
+std::string Quote(std::string_view text) { return json::Abbreviate(text); }
 
 std::vector<Finding> NotJsonRule(const protocol::Profile& profile, const FrameFacts& facts) {
   if (facts.parsed->ok) return {};
