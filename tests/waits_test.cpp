@@ -5,6 +5,7 @@
 // scenario files and the profiles; the mutations below show that a tightened window is caught.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -53,13 +54,20 @@ Ms GraceOf(const std::vector<protocol::StopStepSpec>& seq, bool whole = false) {
   return total;
 }
 
-/// A `why:` that quotes the text: it holds a quotation ("..." or “...”).
+/// A `why:` that quotes the text: it holds a quotation of three words or more, in double quotes
+/// ("..." or “...”), not a word in apostrophes.
 bool Quotes(const std::string& why) {
   auto has = [&](std::string_view open, std::string_view close) {
-    std::size_t a = why.find(open);
-    return a != std::string::npos && why.find(close, a + open.size()) != std::string::npos;
+    for (std::size_t a = why.find(open); a != std::string::npos; a = why.find(open, a + 1)) {
+      std::size_t b = why.find(close, a + open.size());
+      if (b == std::string::npos) return false;
+      std::string_view quoted = std::string_view(why).substr(a + open.size(), b - a - open.size());
+      if (std::count(quoted.begin(), quoted.end(), ' ') >= 2) return true;
+      a = b;
+    }
+    return false;
   };
-  return has("\"", "\"") || has("“", "”") || has("'", "'");
+  return has("\"", "\"") || has("“", "”");
 }
 
 // Walks one scenario's steps in order, as the player does, and names every window tighter
@@ -69,11 +77,12 @@ class WaitAudit {
   WaitAudit(const Scenario& s, const protocol::Profile& p) : s_(s), p_(p) {}
 
   std::vector<std::string> Problems() {
-    Walk(s_.steps, /*in_each=*/false);
-    Ms limit = s_.timeout.count() ? s_.timeout : p_.scenario_timeout();
-    if (!has_each_ && limit < total_)
-      Add(s_.loc.line, "the hard limit of " + std::to_string(limit.count()) +
-                           " ms is shorter than the " + std::to_string(total_.count()) +
+    limit_ = s_.timeout.count() ? s_.timeout : p_.scenario_timeout();
+    deadline_ = limit_;
+    Walk(s_.steps);
+    if (now_ > deadline_)
+      Add(s_.loc.line, "the hard limit of " + std::to_string(limit_.count()) +
+                           " ms is shorter than the " + std::to_string(now_.count()) +
                            " ms its steps may take one after another");
     return problems_;
   }
@@ -83,18 +92,48 @@ class WaitAudit {
     std::string method;
     std::optional<Ms> deadline;  // a deadline_ms given as a number
     bool unknown = false;        // deadline_ms from a variable: decided when played
+    bool answered = false;       // a reply_to step for it has been walked
+    Ms sent_at{0};               // when it was sent, on the walk's worst-case clock
+    Ms Deadline(const protocol::Profile& p) const {
+      return deadline ? *deadline : p.DeadlineFor(method);
+    }
   };
+
+  // The longest deadline of a request still open: what the plugin sends on its own while it
+  // serves them may come until then.
+  Ms OpenDeadline() const {
+    Ms longest{0};
+    for (const auto& [name, n] : named_)
+      if (!n.answered && !n.method.empty() && !n.unknown)
+        longest = std::max(longest, n.Deadline(p_));
+    return longest;
+  }
+  // When the last of those deadlines ends, on the worst-case clock.
+  Ms OpenDeadlineEnd() const {
+    Ms end{0};
+    for (const auto& [name, n] : named_)
+      if (!n.answered && !n.method.empty() && !n.unknown)
+        end = std::max(end, n.sent_at + n.Deadline(p_));
+    return end;
+  }
 
   void Add(int line, const std::string& what) {
     problems_.push_back(s_.id + ".yaml:" + std::to_string(line) + ": " + what);
   }
 
-  void Check(const Step& step, Ms window, Ms needed, const std::string& what) {
+  // A window shorter than the protocol's is allowed only at should level, from a plugin that
+  // has shown it runs (counted from its first frame, or after an earlier answer), with a
+  // reason that quotes the text.
+  void Check(const Step& step, Ms window, Ms needed, const std::string& what,
+             bool counted_from_readiness) {
     if (window >= needed) return;
-    if (!step.why.empty() && Quotes(step.why)) return;
+    if (!step.why.empty() && Quotes(step.why) && step.level != scenario::Level::kMust &&
+        counted_from_readiness)
+      return;
     Add(step.loc.line, step.kind + " waits " + std::to_string(window.count()) + " ms for " + what +
                            ", whose deadline is " + std::to_string(needed.count()) +
-                           " ms; lengthen it or say why, quoting the text (why:)");
+                           " ms; lengthen it, or make it a should-level window counted from the "
+                           "plugin's readiness that says why, quoting the text (why:)");
   }
 
   std::string TriggerMethod(const std::string& trigger) const {
@@ -105,7 +144,7 @@ class WaitAudit {
     return method && method->IsString() ? method->GetString() : "";
   }
 
-  void Walk(const std::vector<Step>& steps, bool in_each) {
+  void Walk(const std::vector<Step>& steps) {
     for (const Step& step : steps) {
       Ms used{0};
       if (const auto* send = std::get_if<scenario::Send>(&step.body)) {
@@ -118,22 +157,36 @@ class WaitAudit {
             else
               n.unknown = true;
           }
+          n.sent_at = now_;
           named_[send->as] = n;
         }
       } else if (const auto* raw = std::get_if<scenario::SendRaw>(&step.body)) {
-        if (!raw->as.empty()) named_[raw->as] = Named{"", std::nullopt, true};
+        if (!raw->as.empty()) named_[raw->as] = Named{"", std::nullopt, true, false, now_};
       } else if (const auto* e = std::get_if<scenario::Expect>(&step.body)) {
         std::optional<Ms> needed = p_.default_deadline();
         std::string what = "a frame the plugin starts";
+        // The step ends, at worst, when its window ends; a reply's window counts from its
+        // request, and a frame the plugin sends while it serves one may come until the last
+        // open deadline (steps_expect.cpp).
+        Ms end{0};
         if (e->filter.kind == scenario::Filter::Kind::kReplyTo) {
-          const Named& n = named_[e->filter.name];
+          Named& n = named_[e->filter.name];
           what = "the answer to " + (n.method.empty() ? e->filter.name : n.method);
-          needed = n.unknown    ? std::nullopt
-                   : n.deadline ? n.deadline
-                                : std::optional<Ms>(p_.DeadlineFor(n.method));
+          needed = n.unknown ? std::nullopt : std::optional<Ms>(n.Deadline(p_));
+          n.answered = true;
+          end = n.sent_at + (e->within.count() ? e->within : needed.value_or(Ms(0)));
+        } else {
+          if (Ms open = OpenDeadline(); open > *needed) {
+            what = "a frame the plugin sends while it serves a request whose deadline is " +
+                   std::to_string(open.count()) + " ms";
+            needed = open;
+          }
+          end = now_ + (e->within.count() ? e->within : p_.default_deadline());
+          if (!e->within.count()) end = std::max(end, OpenDeadlineEnd());
         }
-        used = e->within.count() ? e->within : needed.value_or(Ms(0));
-        if (e->within.count() && needed) Check(step, e->within, *needed, what);
+        used = std::max(Ms(0), end - now_);
+        if (e->within.count() && needed)
+          Check(step, e->within, *needed, what, e->from_first_frame || ready_);
         ready_ = true;
       } else if (const auto* none = std::get_if<scenario::ExpectNone>(&step.body)) {
         // An absence window only ever passes a plugin sooner; a barrier waits its deadline.
@@ -147,19 +200,21 @@ class WaitAudit {
           needed += p_.DeadlineFor(p_.handshake_method());
           what = "the exit of a plugin not yet shown to run (startup deadline + shutdown grace)";
         }
-        Check(step, exit->within, needed, what);
+        Check(step, exit->within, needed, what, ready_);
         used = exit->within;
       } else if (const auto* sd = std::get_if<scenario::Shutdown>(&step.body)) {
         const auto* seq = p_.StopSequence(sd->sequence.empty() ? "default" : sd->sequence);
-        if (seq && sd->grace.count()) Check(step, sd->grace, GraceOf(*seq), "the exit");
+        if (seq && sd->grace.count()) Check(step, sd->grace, GraceOf(*seq), "the exit", ready_);
         used = seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
       } else if (const auto* sleep = std::get_if<scenario::Sleep>(&step.body)) {
         used = sleep->duration;
       } else if (const auto* each = std::get_if<scenario::ForEach>(&step.body)) {
-        has_each_ = true;  // as many rounds as the manifest has items: no sum to compare
-        Walk(each->steps, true);
+        // Once: each item gets the whole hard limit again (player.cpp), from its start.
+        ReachedBy(step);
+        deadline_ = std::max(deadline_, now_ + limit_);
+        Walk(each->steps);
       }
-      if (!in_each) total_ += used;
+      now_ += used;
     }
   }
 
@@ -168,8 +223,16 @@ class WaitAudit {
   std::map<std::string, Named> named_;
   std::vector<std::string> problems_;
   bool ready_ = false;
-  bool has_each_ = false;
-  Ms total_{0};
+  Ms now_{0};                  // the worst-case time since the spawn at the step being walked
+  Ms limit_{0}, deadline_{0};  // the hard limit, and when it ends on the worst-case clock
+
+  // The hard limit must not end before `step` can start.
+  void ReachedBy(const Step& step) {
+    if (now_ > deadline_)
+      Add(step.loc.line, "the hard limit of " + std::to_string(limit_.count()) +
+                             " ms ends before this step, which may start at " +
+                             std::to_string(now_.count()) + " ms");
+  }
 };
 
 std::vector<std::string> AuditSuite(const std::vector<Scenario>& suite,
@@ -212,18 +275,53 @@ TEST_P(Waits, ATightenedWindowIsCaught) {
       if (window.count() <= 1) continue;
       Ms saved = e->within;
       std::string saved_why = step.why;
+      scenario::Level saved_level = step.level;
       e->within = window - Ms(1);
       step.why.clear();
+      step.level = scenario::Level::kMust;
       EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before + 1)
           << s.id << ": a window of " << e->within.count() << " ms was not caught";
       step.why = "\"a quoted line of the text\"";
+      EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before + 1)
+          << s.id << ": a quoted reason does not excuse a must-level window";
+      step.level = scenario::Level::kShould;
+      bool saved_from = e->from_first_frame;
+      e->from_first_frame = true;
       EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before) << s.id;
+      step.why = "'a word'";
+      EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before + 1)
+          << s.id << ": a word in apostrophes is not a quotation of the text";
+      step.level = saved_level;
+      e->from_first_frame = saved_from;
       e->within = saved;
       step.why = saved_why;
       ++mutated;
     }
   }
   EXPECT_GT(mutated, 10);
+}
+
+// A frame the plugin sends on its own while it serves a request (a host call during a command)
+// may come until that request's deadline: a window of the profile's default there is caught.
+TEST_P(Waits, AWindowForAPluginsOwnFrameShorterThanTheRequestItServesIsCaught) {
+  auto profile = LoadProfile(GetParam());
+  ASSERT_TRUE(profile);
+  std::vector<Scenario> suite = LoadSuite(GetParam(), *profile);
+  int mutated = 0;
+  for (Scenario& s : suite) {
+    for (Step& step : s.steps) {
+      auto* e = std::get_if<scenario::Expect>(&step.body);
+      if (!e || e->filter.kind != scenario::Filter::Kind::kRequest || e->within.count()) continue;
+      std::size_t before = WaitAudit(s, *profile).Problems().size();
+      e->within = profile->default_deadline();
+      std::size_t after = WaitAudit(s, *profile).Problems().size();
+      e->within = Ms(0);
+      if (after == before) continue;  // no request open there: the default is the window
+      EXPECT_EQ(after, before + 1) << s.id;
+      ++mutated;
+    }
+  }
+  EXPECT_GE(mutated, 3) << "the host-call scenarios of both suites wait on a served request";
 }
 
 // An exit window shorter than the shutdown grace is caught; before the plugin has shown it

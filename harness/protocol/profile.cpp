@@ -252,6 +252,37 @@ bool Profile::Init(const std::string& path, std::string* error) {
       deadlines_by_method_.emplace(m.name.GetString(), Ms(m.value.GetInt64()));
     }
   }
+  if (const rapidjson::Value* rules = r.Get(d, "/deadlines_ms/from_manifest", false)) {
+    if (!rules->IsArray()) r.Fail("/deadlines_ms/from_manifest", "expected an array of rules");
+    for (rapidjson::SizeType i = 0; rules->IsArray() && i < rules->Size(); ++i) {
+      const rapidjson::Value& rule = (*rules)[i];
+      const std::string at = "/deadlines_ms/from_manifest/" + std::to_string(i);
+      ManifestDeadline md;
+      md.method = json::StringMember(rule, "method");
+      md.items = json::StringMember(rule, "items");
+      md.value = json::StringMember(rule, "value");
+      auto strings = [&](const char* key, std::map<std::string, std::string>* out) {
+        const rapidjson::Value* m = json::Find(rule, key);
+        if (!m) return;
+        if (!m->IsObject()) {
+          r.Fail(at + "/" + key, "expected an object of strings");
+          return;
+        }
+        for (const auto& member : m->GetObject())
+          if (member.value.IsString())
+            out->emplace(json::View(member.name), json::View(member.value));
+          else
+            r.Fail(at + "/" + key + "/" + json::EscapePointerToken(json::View(member.name)),
+                   "expected a string");
+      };
+      strings("match", &md.match);
+      strings("defaults", &md.defaults);
+      if (md.method.empty() || md.items.empty() || md.value.empty() || md.match.empty())
+        r.Fail(at, "a rule needs method, items, match and value");
+      else
+        manifest_deadlines_.push_back(std::move(md));
+    }
+  }
 
   r.String(d, "/handshake/method", &handshake_method_, true);
   if (const rapidjson::Value* allowed = r.Get(d, "/handshake/allowed_before_answer", false);
@@ -423,6 +454,37 @@ IdSequence Profile::IdsFor(std::string_view method) const {
 Ms Profile::DeadlineFor(std::string_view method) const {
   auto it = deadlines_by_method_.find(method);
   return it == deadlines_by_method_.end() ? default_deadline_ : it->second;
+}
+
+std::optional<Ms> Profile::ManifestDeadlineFor(const rapidjson::Value& request,
+                                               const rapidjson::Value* manifest) const {
+  const rapidjson::Value* method = json::Find(request, "method");
+  if (!manifest || !method || !method->IsString()) return std::nullopt;
+  for (const ManifestDeadline& rule : manifest_deadlines_) {
+    if (rule.method != json::View(*method)) continue;
+    const rapidjson::Value* items = json::Resolve(*manifest, rule.items);
+    if (!items || !items->IsArray()) continue;
+    for (const auto& item : items->GetArray()) {
+      if (!item.IsObject()) continue;
+      bool same = true;
+      for (const auto& [member, pointer] : rule.match) {
+        const rapidjson::Value* mine = json::Find(item, member);
+        const rapidjson::Value* sent = json::Resolve(request, pointer);
+        auto fallback = rule.defaults.find(member);
+        if (!sent || !sent->IsString()) {
+          same = false;
+        } else if (mine && mine->IsString()) {
+          same = json::View(*mine) == json::View(*sent);
+        } else {
+          same = !mine && fallback != rule.defaults.end() && fallback->second == json::View(*sent);
+        }
+        if (!same) break;
+      }
+      const rapidjson::Value* ms = json::Find(item, rule.value);
+      if (same && ms && ms->IsInt64() && ms->GetInt64() > 0) return Ms(ms->GetInt64());
+    }
+  }
+  return std::nullopt;
 }
 
 bool Profile::AllowedBeforeHandshake(std::string_view method) const {

@@ -128,6 +128,11 @@ class Profile {
 
   IdSequence IdsFor(std::string_view method) const;
   Ms DeadlineFor(std::string_view method) const;
+  /// The deadline the manifest gives `request` (a host request as built, members at pointers),
+  /// by the profile's /deadlines_ms/from_manifest rules (Flash: a perform of a command entry
+  /// that declares timeout_ms); nullopt when no rule and no manifest entry sets one.
+  std::optional<Ms> ManifestDeadlineFor(const rapidjson::Value& request,
+                                        const rapidjson::Value* manifest) const;
   Ms default_deadline() const { return default_deadline_; }
 
   const std::string& handshake_method() const { return handshake_method_; }
@@ -197,6 +202,14 @@ class Profile {
   std::map<std::string, IdSequence, std::less<>> ids_by_method_;
   Ms default_deadline_{5000};
   std::map<std::string, Ms, std::less<>> deadlines_by_method_;
+  /// A /deadlines_ms/from_manifest rule: a request of `method` whose members (at the pointers
+  /// of `match`) equal an item's members under `items` waits that item's `value` ms; a member
+  /// the item leaves out takes its `defaults` value.
+  struct ManifestDeadline {
+    std::string method, items, value;
+    std::map<std::string, std::string> match, defaults;
+  };
+  std::vector<ManifestDeadline> manifest_deadlines_;
   std::string handshake_method_;
   std::set<std::string, std::less<>> allowed_before_handshake_;
   std::string granted_pointer_;

@@ -108,6 +108,34 @@ TEST(Profile, RejectsANegativeOrTinyLimitNamingTheMember) {
   EXPECT_FALSE(bad(R"({"cpu_seconds": 0})")) << error;
 }
 
+// "perform 10 s (per-entry commands[].timeout_ms overrides)": the entry is found by the
+// perform's command and subcommand (a missing subcommand is the top-level "").
+TEST(Profile, AFlashCommandsTimeoutMsIsItsPerformsDeadline) {
+  std::string error;
+  auto p = Profile::Load("schema/flash-v1/profile.json", &error);
+  ASSERT_TRUE(p) << error;
+  rapidjson::Document manifest, sync, top, other, ping;
+  ASSERT_TRUE(json::Parse(R"({"commands":[{"command":"ref","subcommand":"sync","timeout_ms":1500},
+      {"command":"ref","timeout_ms":20000},{"command":"ref","subcommand":"add"}]})",
+                          &manifest)
+                  .ok);
+  auto perform = [](const char* sub, rapidjson::Document* d) {
+    std::string text = std::string(R"({"id":1,"method":"perform","params":{"kind":"command",)") +
+                       R"("command":"ref","subcommand":")" + sub + R"(","args":[]}})";
+    EXPECT_TRUE(json::Parse(text, d).ok);
+  };
+  perform("sync", &sync);
+  perform("", &top);
+  perform("add", &other);
+  ASSERT_TRUE(json::Parse(R"({"id":2,"method":"ping","params":{}})", &ping).ok);
+  EXPECT_EQ(p->ManifestDeadlineFor(sync, &manifest), Ms(1500));
+  EXPECT_EQ(p->ManifestDeadlineFor(top, &manifest), Ms(20000));
+  EXPECT_EQ(p->ManifestDeadlineFor(other, &manifest), std::nullopt);  // no timeout_ms: 10 s
+  EXPECT_EQ(p->ManifestDeadlineFor(ping, &manifest), std::nullopt);
+  EXPECT_EQ(p->ManifestDeadlineFor(sync, nullptr), std::nullopt);
+  EXPECT_EQ(LoadRim()->ManifestDeadlineFor(sync, &manifest), std::nullopt);
+}
+
 TEST(Limits, FlagsOverrideTheProfileAndZeroMeansNone) {
   const LimitsSpec profile{60, 4096ull << 20};
   LimitsSpec out;

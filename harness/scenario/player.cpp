@@ -61,6 +61,8 @@ bool Player::Miss(const Step& step, std::string message, std::string expected, s
   f.expected = std::move(expected);
   f.actual = std::move(actual);
   f.frame = frame;
+  // A miss before the fake host made up any answer cannot be that answer's fault.
+  if (session_.host().stand_ins().empty()) misses_before_stand_in_.insert(result_.failures.size());
   result_.failures.push_back(std::move(f));
   return step.level != Level::kMust;
 }
@@ -222,6 +224,10 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
                          rapidjson::Value(d.value, item.GetAllocator()), item.GetAllocator());
     if (each.where && !Match(where, &item, nullptr)) continue;
     ++matched;
+    // How many items there are is the plugin's, not the scenario's: each one gets the whole
+    // hard limit again, so a plugin with many commands, each inside its deadline, is never cut
+    // short by their number.
+    hard_deadline_ = std::max(hard_deadline_, Clock::now() + hard_limit_);
     item_ = &item;
     SampleArgs(item, &item_args_);
     bool go_on = RunSteps(each.steps);

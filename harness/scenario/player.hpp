@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,10 @@ class Player {
                 std::vector<Mismatch>* why) const;
   std::string Describe(const Filter& filter) const;
   std::string Summarise(const Inbound& in) const;
+  /// How long a plugin may still send on its own as part of serving the host's requests: the
+  /// last deadline of a request still open, or the default deadline after an answer that came
+  /// since `since`; `since` when there is neither.
+  Clock::time_point ServingUntil(Clock::time_point since) const;
   Clock::time_point Deadline(Clock::time_point wanted) const {
     return std::min(wanted, hard_deadline_);
   }
@@ -158,6 +163,9 @@ class Player {
   std::size_t step_number_ = 0;
   Clock::time_point hard_deadline_;
   Ms hard_limit_{0};
+  /// Indices in result_.failures of the step misses recorded before the fake host gave any
+  /// stand-in answer (those stay failures: StandInAnswerReason).
+  std::set<std::size_t> misses_before_stand_in_;
   bool stopped_ = false;             // a `shutdown` step ran: the teardown is not needed
   std::size_t checks_ = 0;           // steps run that check the plugin (not fragment set-up)
   process::StandInParent stand_in_;  // the plugin's "host" when a step kills it

@@ -191,8 +191,10 @@ std::string Player::StandInAnswerReason(std::size_t step_failures) const {
   for (std::size_t i = 0; i < result_.failures.size(); ++i) {
     const Failure& f = result_.failures[i];
     bool fails = f.level == Level::kMust || options_.strict;
-    // An always-on finding (a malformed frame, a bad id) is the plugin's whatever it was told.
-    if (fails && (i >= step_failures || f.harness_error)) return {};
+    // An always-on finding (a malformed frame, a bad id) is the plugin's whatever it was told,
+    // and so is a miss that came before the first made-up answer.
+    if (fails && (i >= step_failures || f.harness_error || misses_before_stand_in_.count(i)))
+      return {};
   }
   const std::string where = plugin_.config_file.empty()
                                 ? std::string("a fakehost.yaml beside the manifest")

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <thread>
 
+#include <boost/asio/steady_timer.hpp>
+
 #include "harness/json/json.hpp"
 #include "harness/scenario/interpreter.hpp"
 #include "harness/scenario/loader.hpp"
@@ -69,9 +71,11 @@ class PlayerTest : public ::testing::Test {
     EXPECT_TRUE(LoadScenarioText(yaml, file, "test/scenario", context, &scenario, &errors))
         << (errors.empty() ? "" : errors[0].message);
     PlayOptions options;
+    options.strict = strict_;
     options.spawn = [this, script](boost::asio::io_context& io, const process::SpawnSpec& spec,
                                    process::Callbacks callbacks, std::string* error) {
       std::this_thread::sleep_for(spawn_delay_);  // a machine busy spawning
+      io_ = &io;
       auto child =
           session::testing::FakeChildFactory(&child_)(io, spec, std::move(callbacks), error);
       Run(script);
@@ -117,6 +121,28 @@ class PlayerTest : public ::testing::Test {
     return answers;
   }
 
+  // The plugin writes `payload` `ms` after now (a plugin that takes its time).
+  void Later(int ms, std::string payload) {
+    auto timer = std::make_shared<boost::asio::steady_timer>(*io_, std::chrono::milliseconds(ms));
+    timer->async_wait([this, timer, payload](const boost::system::error_code& e) {
+      if (!e) child_->PushStdout(wire::Encode(profile_->framing(), payload));
+    });
+  }
+
+  // The RIM profile with short deadlines, so a test of the waits waits little: `default_ms`
+  // for any request without its own and for frames the plugin sends on its own, `command_ms`
+  // for rim.command.execute.
+  void ShortDeadlines(int default_ms, int command_ms) {
+    std::string path = kSource + "/schema/rim-v1/profile.json";
+    rapidjson::Document d;
+    ASSERT_TRUE(json::Parse(ReadFile(path), &d).ok);
+    d["deadlines_ms"]["default"].SetInt(default_ms);
+    d["deadlines_ms"]["by_method"]["rim.command.execute"].SetInt(command_ms);
+    std::string error;
+    profile_ = protocol::Profile::LoadText(json::ToCompact(d), path, &error);
+    ASSERT_TRUE(profile_) << error;
+  }
+
   static std::string ReadFile(const std::string& path) {
     std::ifstream in(path);
     std::stringstream s;
@@ -131,7 +157,29 @@ class PlayerTest : public ::testing::Test {
   std::unique_ptr<wire::Decoder> decoder_;
   std::vector<std::string> received_;  // payloads the plugin read, in order
   std::chrono::milliseconds spawn_delay_{0};
+  boost::asio::io_context* io_ = nullptr;
+  bool strict_ = false;  // --strict: a should-level miss fails
 };
+
+// A command, then the plugin's own request while it serves that command, then its answer.
+const std::string kCallWhileServing = R"(  - send:
+      method: rim.command.execute
+      params: {commandId: sync, args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+    as: command
+  - expect: {request: rim.log}
+  - expect: {reply_to: command, result: {$type: object}}
+)";
+const std::string kLog =
+    R"({"jsonrpc":"2.0","id":"log-1","method":"rim.log","params":{"level":"info","message":"x"}})";
+
+std::string CommandAnswer(const rapidjson::Document& m) {
+  return R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) + R"(,"result":{"payload":"ok"}})";
+}
+
+bool IsCommand(const rapidjson::Document& m) {
+  const rapidjson::Value* method = json::Find(m, "method");
+  return method && method->IsString() && std::string(method->GetString()) == "rim.command.execute";
+}
 
 const std::string kAcceptsOffered = "/scenarios/rim-v1/handshake/accepts-offered-version.yaml";
 
@@ -237,6 +285,121 @@ TEST_F(PlayerTest, APluginThatCannotStartIsAHarnessErrorNotAFailure) {
   ASSERT_FALSE(r.failures.empty());
   EXPECT_TRUE(r.failures[0].harness_error);
   EXPECT_NE(r.failures[0].message.find("no such file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fakehost::scenario
+
+namespace fakehost::scenario {
+namespace {
+
+// What a plugin sends on its own while serving a request may come at any time before that
+// request's deadline: a host call 4x the default deadline into a command is waited for.
+TEST_F(PlayerTest, APluginsCallWhileItServesARequestIsWaitedForUntilThatRequestsDeadline) {
+  ShortDeadlines(/*default_ms=*/200, /*command_ms=*/3000);
+  ScenarioResult r = Play(AfterHandshake(kCallWhileServing), [&](const rapidjson::Document& m) {
+    if (!IsCommand(m)) return Accepting()(m);
+    Later(800, kLog);
+    Later(1000, CommandAnswer(m));
+    return std::vector<std::string>{};
+  });
+  EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
+}
+
+// Once the request is answered, the plugin has the default deadline for what it still sends.
+TEST_F(PlayerTest, AfterItsAnswerThePluginHasTheDefaultDeadlineForItsOwnFrames) {
+  ShortDeadlines(/*default_ms=*/200, /*command_ms=*/3000);
+  ScenarioResult r = Play(AfterHandshake(kCallWhileServing), [&](const rapidjson::Document& m) {
+    if (!IsCommand(m)) return Accepting()(m);
+    Later(800, kLog);
+    return std::vector<std::string>{CommandAnswer(m)};
+  });
+  EXPECT_EQ(r.status, Status::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures[0].step, 4u);
+  EXPECT_NE(r.failures[0].message.find("no rim.log request"), std::string::npos)
+      << r.failures[0].message;
+}
+
+// How many items a for_each walks is the plugin's: each gets the whole hard limit, so three
+// commands answered well inside their deadline are not cut short by the scenario's limit.
+TEST_F(PlayerTest, EachItemOfAForEachGetsTheWholeHardLimit) {
+  ShortDeadlines(/*default_ms=*/200, /*command_ms=*/3000);
+  rapidjson::Document manifest;
+  ASSERT_TRUE(json::Parse(R"({"commands":[{"id":"a"},{"id":"b"},{"id":"c"}]})", &manifest).ok);
+  target_.manifest = std::make_shared<const rapidjson::Document>(std::move(manifest));
+  std::string yaml = AfterHandshake(R"(  - for_each:
+      items: /commands
+      steps:
+        - send:
+            method: rim.command.execute
+            params: {commandId: "${item.id}", args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+          as: command
+        - expect: {reply_to: command, result: {$type: object}}
+)");
+  yaml.replace(yaml.find("steps:"), 6, "timeout: 1s\nsteps:");
+  ScenarioResult r = Play(yaml, [&](const rapidjson::Document& m) {
+    if (!IsCommand(m)) return Accepting()(m);
+    Later(600, CommandAnswer(m));
+    return std::vector<std::string>{};
+  });
+  EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
+}
+
+// A miss that came before the fake host made up any answer is the plugin's: the stand-in the
+// plugin received afterwards cannot have caused it, so the scenario fails (under --strict, as a
+// should-level miss does) rather than being untested.
+TEST_F(PlayerTest, AMissBeforeAnyStandInAnswerStaysAFailure) {
+  strict_ = true;
+  std::string chat_read =
+      R"({"jsonrpc":"2.0","id":"c1","method":"rim.chat.read","params":{"chatId":"x"}})";
+  auto scenario = [](const std::string& when) {
+    return R"(title: t
+spec: "§12"
+requirement: r
+steps:
+  - send:
+      method: rim.handshake
+      params: {protocolVersion: 1, supportedVersions: [1], pluginId: "${plugin.id}", hostVersion: "${host.version}", grantedCapabilities: [chat.read], principal: "${principal}"}
+    as: hs
+  - expect: {reply_to: hs, result: {accepted: true}}
+)" + when;
+  };
+  const std::string miss = R"(  - send: {method: rim.heartbeat}
+    as: hb
+  - expect: {reply_to: hb, result: {fakehostNeverThere: true}}
+    level: should
+)";
+  const std::string wait = "  - sleep: 300ms\n";
+  // The miss first, the stand-in 100 ms later: a failure.
+  ScenarioResult before = Play(scenario(miss + wait), [&](const rapidjson::Document& m) {
+    const rapidjson::Value* method = json::Find(m, "method");
+    std::string name = method && method->IsString() ? method->GetString() : "";
+    if (name == "rim.heartbeat") {
+      Later(100, chat_read);
+      return std::vector<std::string>{R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) +
+                                      R"(,"result":{}})"};
+    }
+    return Accepting()(m);
+  });
+  EXPECT_EQ(before.status, Status::kFail)
+      << before.skip_reason << (before.failures.empty() ? "" : before.failures[0].message);
+  // The stand-in first, then the miss: untested, with the YAML to add.
+  ScenarioResult after = Play(scenario(wait + miss), [&](const rapidjson::Document& m) {
+    const rapidjson::Value* method = json::Find(m, "method");
+    std::string name = method && method->IsString() ? method->GetString() : "";
+    if (name == "rim.handshake") {
+      std::vector<std::string> out = Accepting()(m);
+      out.push_back(chat_read);
+      return out;
+    }
+    if (name == "rim.heartbeat")
+      return std::vector<std::string>{R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) +
+                                      R"(,"result":{}})"};
+    return std::vector<std::string>{};
+  });
+  EXPECT_EQ(after.status, Status::kUntested);
+  EXPECT_NE(after.skip_reason.find("rim.chat.read"), std::string::npos) << after.skip_reason;
 }
 
 }  // namespace

@@ -5,6 +5,17 @@
 
 namespace fakehost::scenario::player {
 
+Clock::time_point Player::ServingUntil(Clock::time_point since) const {
+  Clock::time_point until = since;
+  for (const auto& [key, req] : session_.requests()) {
+    if (!req.answer_frame)
+      until = std::max(until, req.sent + req.deadline);
+    else if (req.answered >= since)
+      until = std::max(until, req.answered + profile_.default_deadline());
+  }
+  return until;
+}
+
 double Player::FirstFrameMs() const {
   for (const auto& entry : session_.transcript())
     if (entry.direction == session::Direction::kPluginToHost) return entry.t_ms;
@@ -29,31 +40,46 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
     if (within.count() == 0 || expect.from_first_frame) within = deadline;
   }
   if (within.count() == 0) within = profile_.default_deadline();
-  Clock::time_point wanted = base + within;
+  // What the plugin sends on its own while it serves a host request (a host call, a log) may
+  // come at any time before that request's deadline: with no window of its own, the wait lasts
+  // as long as a request is open, and the default deadline after its answer.
+  const bool serving =
+      expect.within.count() == 0 && (expect.filter.kind == Filter::Kind::kRequest ||
+                                     expect.filter.kind == Filter::Kind::kNotification);
+  auto until = [&] {
+    return serving ? std::max(base + within, ServingUntil(start)) : base + within;
+  };
+  Clock::time_point wanted = until();
 
   Inbound* found = nullptr;
   Outcome outcome = Outcome::kNo;
   std::vector<Mismatch> why;
   std::string nearest;
-  session_.RunUntil(
-      [&] {
-        for (auto& in : session_.inbox()) {
-          if (in.consumed) continue;
-          std::vector<Mismatch> local;
-          Outcome o = Check(expect.filter, patterns, in, &local);
-          if (o == Outcome::kYes ||
-              (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
-            found = &in;
-            outcome = o;
-            why = std::move(local);
-            return true;
+  for (;;) {
+    session_.RunUntil(
+        [&] {
+          for (auto& in : session_.inbox()) {
+            if (in.consumed) continue;
+            std::vector<Mismatch> local;
+            Outcome o = Check(expect.filter, patterns, in, &local);
+            if (o == Outcome::kYes ||
+                (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
+              found = &in;
+              outcome = o;
+              why = std::move(local);
+              return true;
+            }
+            if (o == Outcome::kWrongContent && nearest.empty())
+              nearest = Summarise(in) + " — " + Join(local);
           }
-          if (o == Outcome::kWrongContent && nearest.empty())
-            nearest = Summarise(in) + " — " + Join(local);
-        }
-        return session_.gone() || Interrupted();
-      },
-      Deadline(wanted));
+          return session_.gone() || Interrupted() || until() != wanted;
+        },
+        Deadline(wanted));
+    // An answer to the request being served moves the end of the wait: wait on to the new end.
+    if (found || session_.gone() || Interrupted() || until() == wanted) break;
+    wanted = until();
+  }
+  within = std::chrono::duration_cast<Ms>(wanted - base);
 
   std::string what = Describe(expect.filter);
   if (found) {

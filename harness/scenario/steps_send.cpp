@@ -42,11 +42,17 @@ bool Player::DoSend(const Step& step, const Send& send) {
       return ScenarioBug(step, "deadline_ms is " + json::ToCompact(d) +
                                    ", not a number of milliseconds from 1 to 3600000");
     deadline = Ms(d.GetInt64());
+  } else if (!send.invalid) {
+    // What the real host waits for this request, as the manifest sets it (a Flash command's
+    // timeout_ms), when the step does not say: a trigger's perform gets its entry's deadline.
+    deadline = profile_.ManifestDeadlineFor(msg, plugin_.manifest.get());
+  }
+  if (deadline) {
     // The profile's request members that carry the deadline get this one instead.
     if (const rapidjson::Value* members = profile_.request_members())
       for (const auto& m : members->GetObject())
-        if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}" &&
-            !json::Find(msg, std::string_view(m.name.GetString(), m.name.GetStringLength())))
+        if (m.value.IsString() && json::View(m.value) == "${deadline_ms}" &&
+            !json::Find(msg, json::View(m.name)))
           msg.AddMember(rapidjson::Value(m.name, msg.GetAllocator()),
                         rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
                         msg.GetAllocator());

@@ -65,7 +65,8 @@ bool Correlator::Open(const std::string& key) const {
   return false;
 }
 
-Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t frame) {
+Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t frame,
+                                      std::chrono::steady_clock::time_point at) {
   json::IdKind k = json::ClassifyId(&id);
   // An open request under this id takes the answer first; only then is it an echo of noise.
   if (k != json::IdKind::kNull && !Open(json::IdKey(id)))
@@ -98,6 +99,7 @@ Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t fr
   for (auto open = first; open != last; ++open)
     if (!open->second.answer_frame) {
       open->second.answer_frame = frame;
+      open->second.answered = at;
       return Of(Case::kAnswers, &open->second, key);
     }
   return Of(Case::kAnsweredTwice, &first->second);

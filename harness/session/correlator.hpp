@@ -28,7 +28,8 @@ struct PendingRequest {
   std::string id_text;  ///< compact JSON of the id, abbreviated (json::Abbreviate) for messages
   std::chrono::steady_clock::time_point sent;
   std::optional<std::size_t> answer_frame;
-  std::chrono::milliseconds deadline{0};  ///< how long the host waits for its answer
+  std::chrono::milliseconds deadline{0};             ///< how long the host waits for its answer
+  std::chrono::steady_clock::time_point answered{};  ///< when the answer came (answer_frame set)
 };
 
 class Correlator {
@@ -71,8 +72,9 @@ class Correlator {
     std::string noise_id;
   };
   /// Classifies a reply with `id` (never null: a response always has one) arriving as frame
-  /// `frame`; a kAnswers marks its request answered by `frame`.
-  Reply OnReply(const rapidjson::Value& id, std::size_t frame);
+  /// `frame` at `at`; a kAnswers marks its request answered by `frame` at `at`.
+  Reply OnReply(const rapidjson::Value& id, std::size_t frame,
+                std::chrono::steady_clock::time_point at = std::chrono::steady_clock::now());
 
   /// Host requests by IdKey, in the order sent; one id may carry several.
   const std::multimap<std::string, PendingRequest>& requests() const { return requests_; }

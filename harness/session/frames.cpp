@@ -97,7 +97,7 @@ void Session::Correlate(PluginFrame& f) {
   f.in.method = c.method;
   if (c.kind == MessageKind::kResponse) {
     f.is_reply = true;
-    f.reply = correlator_.OnReply(*c.id, f.in.frame);  // Classify: a response has an id
+    f.reply = correlator_.OnReply(*c.id, f.in.frame, f.in.at);  // Classify: a response has an id
     if (f.reply.request) f.in.method = f.reply.request->method;
   }
   if (f.is_reply && f.reply.what == Correlator::Case::kEchoesNoise) {
