@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "harness/json/json.hpp"
 #include "tests/command.hpp"
@@ -76,6 +77,37 @@ TEST(Triggers, AMissingTriggerIsUntestedWithTheYamlToAdd) {
       << v.reason["heartbeat/answers-during-long-command"];
   // Nothing was checked about the plugin but its manifest: that is not a pass.
   EXPECT_EQ(v.command.exit_code, 1) << v.command.out << v.command.err;
+}
+
+// "perform 10 s (per-entry commands[].timeout_ms overrides)": a trigger's perform of a command
+// whose manifest entry declares timeout_ms is sent as the real host sends it, with that deadline.
+TEST(Triggers, ATriggersPerformCarriesItsManifestEntrysTimeoutMs) {
+  std::string dir = MakeTempDir();
+  std::ofstream(dir + "/fakehost.yaml") << R"(protocol: flash-v1
+triggers:
+  log: {method: perform, params: {kind: command, command: ref, subcommand: sync, args: [], raw: "ref sync"}}
+)";
+  CommandResult r =
+      RunCommand({FakehostBin(), "run", "--plugin", FixturesDir() + "/flash-v1/reference",
+                  "--config", dir + "/fakehost.yaml", "--out", dir, "--transcripts", dir + "/t",
+                  "--no-color", "--only", "logs/trace-carried-back"},
+                 std::chrono::seconds(60));
+  ASSERT_FALSE(r.timed_out);
+  std::string sent;
+  for (const auto& file : fs::directory_iterator(dir + "/t")) {
+    std::istringstream in(ReadFile(file.path().string()));
+    for (std::string line; std::getline(in, line);) {
+      rapidjson::Document entry;
+      if (!json::Parse(line, &entry).ok || !entry.IsObject()) continue;
+      const rapidjson::Value* method = json::Find(entry, "method");
+      const rapidjson::Value* frame = json::Find(entry, "frame");
+      if (frame && frame->IsObject() && json::Find(*frame, "method") && method &&
+          method->IsString() && json::View(*method) == "perform")
+        sent = json::ToCompact(*frame);
+    }
+  }
+  EXPECT_NE(sent.find("\"deadline_ms\":1500"), std::string::npos) << sent << r.out;
+  fs::remove_all(dir);
 }
 
 }  // namespace
