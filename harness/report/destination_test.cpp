@@ -269,11 +269,15 @@ TEST_F(Destination, NoRegularFileUnderProcIsWrittenNorAnyFileCreatedThroughALink
   EXPECT_EQ(error,
             "cannot write /proc/self/comm: it is a regular file under /dev/ or /proc/, which "
             "fakehost neither replaces nor writes into");
-  fs::create_symlink("/dev/fakehost-no-such-report.json", dir_ + "/link.json");
+  // A name of this test's own: on the old code, root created the file, and it is removed here.
+  const std::string in_dev = "/dev/fakehost-destination-test-" + std::to_string(::getpid());
+  ASSERT_FALSE(fs::exists(in_dev));
+  fs::create_symlink(in_dev, dir_ + "/link.json");
   EXPECT_FALSE(CheckDestination(dir_ + "/link.json", &error));
   EXPECT_NE(error.find("fakehost creates no files there"), std::string::npos) << error;
   EXPECT_FALSE(WriteFileAtomically(dir_ + "/link.json", "{}", &error));
-  EXPECT_FALSE(fs::exists("/dev/fakehost-no-such-report.json"));
+  EXPECT_FALSE(fs::exists(in_dev));
+  fs::remove(in_dev);
 }
 
 // Whether root can create `path`: a probe of the test's own, removed again.
