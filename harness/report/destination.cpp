@@ -1,6 +1,8 @@
 #include "harness/report/destination.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -184,7 +186,9 @@ bool OpenDevice(const std::string& path, Resolved* r, std::string* error) {
   }
   r->fd = OpenStream(path);
   if (r->fd < 0) {
-    *error = "cannot write " + path + ": " + Reason(errno);
+    // ENXIO: a terminal's node with nothing behind it (/dev/tty without a controlling terminal).
+    *error = "cannot write " + path + ": " +
+             (errno == ENXIO ? "no terminal is behind it (" + Reason(errno) + ")" : Reason(errno));
     return false;
   }
   if (!null && !::isatty(r->fd)) {
@@ -223,7 +227,7 @@ bool Resolve(const std::string& path, bool probe, Resolved* r, std::string* erro
       return refuse(std::string("it is ") + KindOf(mode) + ", which fakehost does not replace");
   }
   r->target = Target(path);
-  if (IsKernelPath(absolute) || IsKernelPath(r->target.string()))
+  if (IsKernelPath(absolute) || IsKernelPath(r->target.lexically_normal().string()))
     return refuse(r->exists ? "it is a regular file under /dev/ or /proc/, which fakehost neither "
                               "replaces nor writes into"
                             : "it does not exist, and fakehost creates no files there");
@@ -256,10 +260,23 @@ bool WriteAll(int fd, const std::string& content) {
   return true;
 }
 
+// A FIFO or pipe whose reader left is EPIPE, and a SIGPIPE that would end fakehost where no
+// command ignores it (report merge, certify merge): blocked for this thread during the write, and
+// the one the write raised taken back, so it is an error message and exit 3, not a death.
 bool WriteStream(int fd, bool close, const std::string& path, const std::string& content,
                  std::string* error) {
+  sigset_t pipe_only, before, pending;
+  sigemptyset(&pipe_only);
+  sigaddset(&pipe_only, SIGPIPE);
+  ::pthread_sigmask(SIG_BLOCK, &pipe_only, &before);
+  const bool was_pending = ::sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
   bool ok = WriteAll(fd, content);
   int saved = errno;
+  if (!ok && saved == EPIPE && !was_pending) {
+    const struct timespec now {};
+    ::sigtimedwait(&pipe_only, nullptr, &now);
+  }
+  ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
   if (close) ::close(fd);
   if (!ok) *error = "cannot write " + path + ": " + Reason(saved);
   return ok;

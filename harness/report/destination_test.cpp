@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -161,6 +162,22 @@ TEST_F(Destination, TwoReportsToOneFifoAreBothWrittenBeforeItEnds) {
   EXPECT_EQ(Drain(reader, &ended), "two\n");
   EXPECT_TRUE(ended);
   ::close(reader);
+}
+
+TEST_F(Destination, AFifoWhoseReaderLeftIsAWriteErrorNotADeathBySigpipe) {
+  // This test binary does not ignore SIGPIPE, as `report merge` does not: the write must not
+  // raise it.
+  const std::string fifo = dir_ + "/pipe";
+  const int reader = FifoWithReader(fifo);
+  ASSERT_GE(reader, 0);
+  std::string error;
+  ASSERT_TRUE(CheckDestination(fifo, &error)) << error;
+  ::close(reader);
+  EXPECT_FALSE(WriteFileAtomically(fifo, "report\n", &error));
+  EXPECT_EQ(error, "cannot write " + fifo + ": Broken pipe");
+  sigset_t pending;
+  ASSERT_EQ(::sigpending(&pending), 0);
+  EXPECT_EQ(sigismember(&pending, SIGPIPE), 0);
 }
 
 TEST_F(Destination, AFifoNobodyReadsIsRefusedAtTheCheckNotAtTheEndNorAHang) {
