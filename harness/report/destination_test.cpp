@@ -237,7 +237,7 @@ TEST_F(Destination, AFileThatIsTheStandardOutputIsWrittenIntoNotReplaced) {
 
 TEST_F(Destination, ATerminalIsWrittenInPlaceButAPseudoTerminalMasterIsNot) {
   const int master = ::posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
-  ASSERT_GE(master, 0);
+  if (master < 0) GTEST_SKIP() << "no pseudo-terminals here: " << std::strerror(errno);
   ASSERT_EQ(::grantpt(master), 0);
   ASSERT_EQ(::unlockpt(master), 0);
   const std::string terminal = ::ptsname(master);
