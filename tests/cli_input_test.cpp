@@ -1,9 +1,14 @@
 // Hostile input files and flags through the fakehost binary: exit 2 with file:line:col, within
 // the command's deadline, never a hang or an internal error (exit 3).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "tests/command.hpp"
 
@@ -96,6 +101,97 @@ TEST(CliInput, ReportsToDevicesAreWrittenInPlaceAndLinksStayLinks) {
   EXPECT_TRUE(fs::is_symlink(out + "/link.xml"));
   EXPECT_TRUE(fs::is_regular_file(out + "/real.xml"));
   EXPECT_NE(r.out.find("## fakehost · "), std::string::npos) << r.out;  // the summary, on stdout
+  fs::remove_all(out);
+}
+
+// Issue 20, item 3: a destination the final write could not use is exit 2 before anything runs,
+// naming the flag, the path and the reason. Once, each of these passed the check, the whole suite
+// ran and the write failed at its end: exit 3. The plugin here is a shell that leaves a mark when
+// it is spawned, so "before anything runs" is seen, not assumed.
+CommandResult RunWithReport(const std::string& out, const std::string& report) {
+  return Fakehost({"run", "--protocol", "rim-v1", "--out", out, "--report", report, "--only",
+                   "handshake/accepts-offered-version", "--no-color", "--", "/bin/sh", "-c",
+                   "touch " + out + "/spawned"});
+}
+
+void ExpectRefusedBeforeAnythingRan(const CommandResult& r, const std::string& out,
+                                    const std::string& says) {
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out + "/spawned")) << "a plugin was spawned";
+  EXPECT_FALSE(fs::exists(out + "/report.json")) << "a run was reported";
+}
+
+TEST(CliInput, ADeviceThatIsNotAStreamIsRefusedBeforeAnyScenarioRuns) {
+  const std::string out = MakeTempDir();
+  ExpectRefusedBeforeAnythingRan(
+      RunWithReport(out, "junit=/dev/full"), out,
+      "fakehost: --report junit=/dev/full: cannot write /dev/full: it is a device, not a file, a "
+      "terminal, the standard output or error, or /dev/null\n");
+  EXPECT_TRUE(fs::is_character_file("/dev/full"));
+  fs::remove_all(out);
+}
+
+TEST(CliInput, AFifoNobodyReadsIsRefusedBeforeAnyScenarioRuns) {
+  const std::string out = MakeTempDir(), fifo = out + "/report.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ExpectRefusedBeforeAnythingRan(RunWithReport(out, "json=" + fifo), out,
+                                 "fakehost: --report json=" + fifo + ": cannot write " + fifo +
+                                     ": nobody reads the FIFO; start its reader first\n");
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  fs::remove_all(out);
+}
+
+TEST(CliInput, ADirectoryThatTakesNoNewFileIsRefusedBeforeAnyScenarioRunsEvenForRoot) {
+  // access(2) says yes to root on /sys; creating a file there is refused to root too.
+  const std::string path = "/sys/fakehost-cli-input-test.json";
+  if (::geteuid() != 0 || !fs::is_directory("/sys"))
+    GTEST_SKIP() << "needs root and /sys (the read-only directory case is destination_test's)";
+  if (int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); fd >= 0) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    GTEST_SKIP() << "root can create files in /sys here";
+  }
+  const std::string out = MakeTempDir();
+  ExpectRefusedBeforeAnythingRan(RunWithReport(out, "json=" + path), out,
+                                 "fakehost: --report json=" + path + ": cannot write " + path +
+                                     ": cannot create a file in /sys: ");
+  fs::remove_all(out);
+}
+
+TEST(CliInput, AFifoWithAReaderGetsTheJsonReport) {
+  const std::string out = MakeTempDir(), fifo = out + "/report.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // The reader is there before fakehost starts (as `jq < FIFO &` would be), and reads until the
+  // writer's end; close-on-exec, so fakehost is not a reader of its own FIFO.
+  const int fd = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  std::string got;
+  bool ended = false;
+  std::thread reader([&] {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    char buf[65536];
+    while (!ended && std::chrono::steady_clock::now() < until) {
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, 500) <= 0) continue;
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n > 0) got.append(buf, static_cast<std::size_t>(n));
+      ended = n == 0;
+    }
+  });
+  CommandResult r =
+      Fakehost({"run", "--protocol", "rim-v1", "--plugin", FixturesDir() + "/rim-v1/reference",
+                "--only", "handshake/accepts-offered-version", "--out", out, "--report",
+                "json=" + fifo, "--no-color"});
+  reader.join();
+  ::close(fd);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(ended) << "fakehost closed the FIFO after writing";
+  EXPECT_NE(got.find("\"handshake/accepts-offered-version\""), std::string::npos) << got;
+  EXPECT_EQ(got, ReadFile(out + "/report.json"));  // the same report as the file's
+  EXPECT_TRUE(fs::is_fifo(fifo));
   fs::remove_all(out);
 }
 
