@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "harness/json/json.hpp"
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace {
 
 using fakehost::wire::Framing;
+
+const Framing& Named(const char* name) { return *fakehost::wire::FindFraming(name); }
 
 constexpr std::size_t kFrames = 10'000;
 constexpr std::size_t kReadSize = 64 * 1024;
@@ -30,18 +32,18 @@ const std::vector<std::string>& Payloads() {
   return payloads;
 }
 
-std::string Stream(Framing framing) {
+std::string Stream(const Framing& framing) {
   std::string stream;
-  for (const std::string& payload : Payloads()) stream += fakehost::wire::Encode(framing, payload);
+  for (const std::string& payload : Payloads()) stream += framing.Encode(payload);
   return stream;
 }
 
-void Decode(benchmark::State& state, Framing framing) {
+void Decode(benchmark::State& state, const Framing& framing) {
   const std::string stream = Stream(framing);
   std::vector<fakehost::wire::Event> events;
   std::uint64_t frames = 0;
   for (auto _ : state) {
-    auto decoder = fakehost::wire::MakeDecoder(framing, 10'485'760);
+    auto decoder = framing.MakeDecoder(10'485'760);
     for (std::size_t at = 0; at < stream.size(); at += kReadSize) {
       decoder->Feed(std::string_view(stream).substr(at, kReadSize), &events);
       frames += events.size();
@@ -56,8 +58,8 @@ void Decode(benchmark::State& state, Framing framing) {
   state.counters["frame_bytes"] = static_cast<double>(stream.size()) / kFrames;
 }
 
-void BM_DecodeLengthPrefixed(benchmark::State& state) { Decode(state, Framing::kLengthPrefixed); }
-void BM_DecodeNdjson(benchmark::State& state) { Decode(state, Framing::kNdjson); }
+void BM_DecodeLengthPrefixed(benchmark::State& state) { Decode(state, Named("length-prefixed")); }
+void BM_DecodeNdjson(benchmark::State& state) { Decode(state, Named("ndjson")); }
 
 std::int64_t PayloadBytes() {
   std::int64_t bytes = 0;
@@ -110,10 +112,10 @@ void BM_RapidJsonPolicyFlagsBaseline(benchmark::State& state) {
 
 // Decoding then parsing each frame: the receive path of a session, less schema validation.
 void BM_DecodeLengthPrefixedAndParse(benchmark::State& state) {
-  const std::string stream = Stream(Framing::kLengthPrefixed);
+  const std::string stream = Stream(Named("length-prefixed"));
   std::vector<fakehost::wire::Event> events;
   for (auto _ : state) {
-    auto decoder = fakehost::wire::MakeDecoder(Framing::kLengthPrefixed, 4'194'304);
+    auto decoder = Named("length-prefixed").MakeDecoder(4'194'304);
     for (std::size_t at = 0; at < stream.size(); at += kReadSize) {
       decoder->Feed(std::string_view(stream).substr(at, kReadSize), &events);
       for (const auto& event : events) {

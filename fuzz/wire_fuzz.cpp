@@ -1,4 +1,5 @@
-// A framing decoder (FUZZ_FRAMING: kLengthPrefixed or kNdjson) fed a byte stream in pieces the
+// A framing's decoder (FUZZ_FRAMING: LengthPrefixedFraming or NdjsonFraming, FUZZ_DECODER its
+// decoder class) fed a byte stream in pieces the
 // fuzzer chooses. The stream is the front of the input (so frames from the seeds are read as
 // frames); the limit and the split points come from its last bytes. Oracles, beyond the
 // sanitizers and libFuzzer's -malloc_limit_mb:
@@ -15,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "harness/wire/codec.hpp"
 #include "harness/wire/length_prefixed.hpp"
 #include "harness/wire/ndjson.hpp"
 #include "harness/wire/test_support.hpp"
@@ -24,9 +24,8 @@ namespace {
 
 using namespace fakehost::wire;
 
-constexpr Framing kFraming = Framing::FUZZ_FRAMING;
-using ConcreteDecoder =
-    std::conditional_t<kFraming == Framing::kLengthPrefixed, LengthPrefixedDecoder, NdjsonDecoder>;
+const FUZZ_FRAMING kFraming;
+using ConcreteDecoder = FUZZ_DECODER;
 
 [[noreturn]] void Fail(const std::string& what) {
   std::fprintf(stderr, "wire fuzz: %s\n", what.c_str());
@@ -39,16 +38,35 @@ std::string DescribeAll(const std::vector<Event>& events) {
   return out;
 }
 
+constexpr std::uint64_t kSmallString = 15;  // libstdc++ keeps this much inline
+
 // The buffer bound each decoder documents: length-prefixed holds at most the announced length
 // (itself within the limit) and at most twice what arrived; NDJSON at most about twice the limit,
 // or the 16-byte head of an oversized line it collects in the same buffer (a growth past the
 // 15 inline bytes to 30: that is the `2 * 16` floor).
+std::uint64_t BufferBound(const LengthPrefixedDecoder&, std::uint64_t limit, std::uint64_t fed) {
+  return std::max(kSmallString, std::min(limit, 2 * fed));
+}
+std::uint64_t BufferBound(const NdjsonDecoder&, std::uint64_t limit, std::uint64_t) {
+  return std::max<std::uint64_t>(2 * 16, 2 * (limit + 1));
+}
+
+// Whether `payload` is framed at `offset` as the framing writes it (NDJSON also reads "\r\n").
+bool FramedAt(const LengthPrefixedFraming& framing, const std::string& stream, std::uint64_t offset,
+              const std::string& payload) {
+  const std::string framed = framing.Encode(payload);
+  return stream.compare(offset, framed.size(), framed) == 0;
+}
+bool FramedAt(const NdjsonFraming&, const std::string& stream, std::uint64_t offset,
+              const std::string& payload) {
+  const bool cr = stream.compare(offset + payload.size(), 1, "\r") == 0;
+  const std::string framed = payload + (cr ? "\r\n" : "\n");
+  return stream.compare(offset, framed.size(), framed) == 0;
+}
+
 void CheckBuffer(const ConcreteDecoder& d, std::uint64_t limit, std::uint64_t fed) {
   const std::uint64_t cap = d.buffered_capacity();
-  constexpr std::uint64_t kSmallString = 15;  // libstdc++ keeps this much inline
-  const std::uint64_t bound = kFraming == Framing::kLengthPrefixed
-                                  ? std::max(kSmallString, std::min(limit, 2 * fed))
-                                  : std::max<std::uint64_t>(2 * 16, 2 * (limit + 1));
+  const std::uint64_t bound = BufferBound(d, limit, fed);
   if (cap > bound) {
     Fail("buffer capacity " + std::to_string(cap) + " above " + std::to_string(bound) + " (limit " +
          std::to_string(limit) + ", fed " + std::to_string(fed) + ")");
@@ -66,14 +84,7 @@ void CheckFrames(const std::vector<Event>& events, const std::string& stream, st
     const auto* f = std::get_if<Frame>(&e);
     if (f == nullptr) continue;
     if (f->payload.size() > limit) Fail("a frame above the limit");
-    std::string framed;
-    if (kFraming == Framing::kLengthPrefixed) {
-      framed = Encode(kFraming, f->payload);
-    } else {
-      const bool cr = stream.compare(offset + f->payload.size(), 1, "\r") == 0;
-      framed = f->payload + (cr ? "\r\n" : "\n");
-    }
-    if (stream.compare(offset, framed.size(), framed) != 0) {
+    if (!FramedAt(kFraming, stream, offset, f->payload)) {
       Fail("a frame that is not in the stream: " + testing::Describe(e));
     }
   }

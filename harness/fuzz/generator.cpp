@@ -108,6 +108,46 @@ std::string FrameText(const protocol::Profile& profile, const Value& message, co
   return json::ToCompact(protocol::HostFrame(profile, std::move(d)));
 }
 
+// One of the framing's raw faults as a send_raw action; `text` is a frame's text. A claimed
+// length is a send_raw `length:`, so it stays within a u32.
+void FramingFault(const wire::RawFault& fault, const std::string& text, std::uint64_t max_payload,
+                  Rng& rng, Action* a) {
+  using B = wire::RawFault::Bytes;
+  using C = wire::RawFault::Claim;
+  a->what = fault.what;
+  a->framed = fault.framed;
+  switch (fault.bytes) {
+    case B::kFrame:
+      a->bytes = text + (fault.framed ? std::string() : fault.literal);
+      break;
+    case B::kEmptyObject:
+      a->bytes = "{}";
+      break;
+    case B::kLiteral:
+      a->bytes = fault.literal;
+      break;
+    case B::kOverLimit:
+      a->bytes = "a";
+      a->repeat = max_payload + 1;
+      break;
+  }
+  const auto size = static_cast<std::uint32_t>(a->bytes.size());
+  switch (fault.claim) {
+    case C::kHonest:
+      break;
+    case C::kLonger:
+      a->length = size + static_cast<std::uint32_t>(rng.Between(1, 64));
+      break;
+    case C::kShorter:
+      a->length =
+          size - static_cast<std::uint32_t>(rng.Between(1, std::min<std::int64_t>(size, 8)));
+      break;
+    case C::kOverLimit:
+      a->length = static_cast<std::uint32_t>(std::min<std::uint64_t>(max_payload + 1, 0xffffffffu));
+      break;
+  }
+}
+
 // Faults in the bytes: the framing honest but the payload not, or the framing itself broken.
 // `terminal` faults leave the framing unknowable, so they end a session.
 Action RawFault(const Catalog& c, const protocol::Profile& profile, Rng& rng, bool terminal,
@@ -119,32 +159,19 @@ Action RawFault(const Catalog& c, const protocol::Profile& profile, Rng& rng, bo
   const Json& msg = rng.Pick(n.messages);
   std::string text = FrameText(profile, *msg, nullptr);
   a.def = n.def;
-  bool lp = c.framing == wire::Framing::kLengthPrefixed;
   if (terminal) {
-    int kind = static_cast<int>(rng.Below(4));
     a.terminal = true;
-    a.bytes = text;
-    auto size = static_cast<std::uint32_t>(text.size());
-    if (kind == 0) {
-      a.length = size + static_cast<std::uint32_t>(rng.Between(1, 64));
-      a.what = "length header longer than the payload";
-    } else if (kind == 1) {
-      a.length = size - static_cast<std::uint32_t>(rng.Between(1, std::min<std::int64_t>(size, 8)));
-      a.what = "length header shorter than the payload";
-    } else if (kind == 2) {
-      a.length =
-          static_cast<std::uint32_t>(std::min<std::uint64_t>(c.max_payload + 1, 0xffffffffu));
-      a.bytes = "{}";
-      a.what = "oversized length header";
-    } else {
-      a.framed = false;
-      a.bytes = "hello\n";
-      a.what = "stray bytes between frames";
-    }
+    FramingFault(rng.Pick(c.terminal_faults), text, c.max_payload, rng, &a);
     return a;
   }
-  int kinds = lp ? 8 : 11;
-  switch (rng.Below(static_cast<std::size_t>(kinds))) {
+  // Eight faults of the payload, then the framing's own that the stream survives.
+  constexpr std::size_t kPayloadFaults = 8;
+  const std::size_t pick = rng.Below(kPayloadFaults + c.resync_faults.size());
+  if (pick >= kPayloadFaults) {
+    FramingFault(c.resync_faults[pick - kPayloadFaults], text, c.max_payload, rng, &a);
+    return a;
+  }
+  switch (pick) {
     case 0:
       a.bytes = text.substr(0, rng.Between(1, static_cast<std::int64_t>(text.size()) - 1));
       a.what = "invalid JSON";
@@ -200,24 +227,9 @@ Action RawFault(const Catalog& c, const protocol::Profile& profile, Rng& rng, bo
       a.what = "frame split into " + std::to_string(a.chunk) + "-byte writes";
       break;
     }
-    case 7:
+    default:
       a.bytes = "";
       a.what = "empty frame";
-      break;
-    case 8:
-      a.framed = false;
-      a.bytes = "hello world, not JSON\n";
-      a.what = "stray bytes";
-      break;
-    case 9:
-      a.framed = false;
-      a.bytes = text + "\r\n";
-      a.what = "CRLF line ending";
-      break;
-    default:
-      a.bytes = "a";
-      a.repeat = c.max_payload + 1;
-      a.what = "oversized line";
       break;
   }
   return a;
@@ -308,7 +320,8 @@ bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& s
   out->handshake_method = profile.handshake_method();
   out->shutdown_method = profile.shutdown_notification();
   out->barrier_method = profile.barrier_method();
-  out->framing = profile.framing();
+  for (const wire::RawFault& fault : profile.framing().raw_faults())
+    (fault.loses_stream ? out->terminal_faults : out->resync_faults).push_back(fault);
   out->max_payload = profile.max_payload();
   for (const std::string& def : schema.DefNames()) {
     const Value* d = schema.Def(def);
@@ -403,10 +416,9 @@ Plan Generate(const Catalog& c, const protocol::Profile& profile, std::uint64_t 
   Rng rng(seed);
   Plan plan;
   plan.handshake = c.handshake;
-  bool lp = c.framing == wire::Framing::kLengthPrefixed;
   int shape = static_cast<int>(rng.Below(100));
   bool bad_handshake = shape < 12;
-  bool terminal = lp && shape >= 12 && shape < 24;
+  bool terminal = !c.terminal_faults.empty() && shape >= 12 && shape < 24;
   std::int64_t raw_id = 1000000;  // raw requests' ids: far from the host's own sequence
   if (bad_handshake) {
     const Value* send = json::Find((*c.handshake)[0], "send");

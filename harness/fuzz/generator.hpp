@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "harness/fuzz/plan.hpp"
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace fakehost::protocol {
 class Profile;
@@ -37,7 +37,9 @@ struct Catalog {
   Json handshake;                  ///< the suite's handshake fragment (a JSON array of steps)
   std::vector<std::string> triggers;
   std::string handshake_method, shutdown_method, barrier_method;
-  wire::Framing framing = wire::Framing::kLengthPrefixed;
+  /// The framing's raw faults (wire::Framing::raw_faults()), split by whether they lose the
+  /// stream: `terminal` ones end a session, `resync` ones are drawn beside the payload faults.
+  std::vector<wire::RawFault> terminal_faults, resync_faults;
   std::uint64_t max_payload = 0;
 };
 

@@ -191,8 +191,12 @@ bool Profile::Init(const std::string& path, std::string* error) {
       schema_path_[0] != '/')
     schema_path_ = dir_ + "/" + schema_path_;
   std::string framing;
-  if (r.String(d, "/framing", &framing, true) && !wire::ParseFraming(framing, &framing_))
-    r.Fail("/framing", "expected length-prefixed or ndjson");
+  if (r.String(d, "/framing", &framing, true) && !(framing_ = wire::FindFraming(framing))) {
+    std::string known;
+    for (const std::string& name : wire::FramingNames())
+      known += (known.empty() ? "" : ", ") + name;
+    r.Fail("/framing", "no framing is called '" + framing + "' (known: " + known + ")");
+  }
   std::int64_t max = 0;
   if (r.Int(d, "/max_payload", &max, true) && max <= 0) r.Fail("/max_payload", "must be > 0");
   max_payload_ = static_cast<std::uint64_t>(max);
@@ -349,19 +353,26 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
   const rapidjson::Value* table = r.Get(doc_, "/checks", true);
   if (!table) return false;
   if (!table->IsObject()) return r.Fail("/checks", "expected an object");
+  // The engine's checks and the framing's own, each with the placeholders it may use.
+  std::vector<EngineCheck> raised = EngineChecks();
+  for (const wire::FramingCheck& check : framing_->checks())
+    raised.push_back({check.id, check.vars});
   for (const auto& m : table->GetObject()) {
     std::string_view name(m.name.GetString(), m.name.GetStringLength());
     bool known = name.substr(0, 1) == "$";  // "$comment"
     for (const EngineCheck& check : EngineChecks()) known |= name == check.id;
-    if (!known) return r.Fail("/checks/" + std::string(name), "not a check the engine raises");
+    // Another framing's wording is let be (never raised): a profile whose framing changed, as a
+    // `schema diff` case makes one, still loads.
+    for (const std::string& other : wire::FramingNames())
+      for (const wire::FramingCheck& check : wire::FindFraming(other)->checks())
+        known |= name == check.id;
+    if (!known)
+      return r.Fail("/checks/" + std::string(name), "not a check the engine or a framing raises");
   }
-  for (const EngineCheck& check : EngineChecks()) {
+  for (const EngineCheck& check : raised) {
     std::string where = std::string("/checks/") + check.id;
     const rapidjson::Value* entry = json::Find(*table, check.id);
-    if (!entry) {
-      if (check.length_prefixed_only && framing_ != wire::Framing::kLengthPrefixed) continue;
-      return r.Fail(where, "missing: the engine raises this check and needs its wording");
-    }
+    if (!entry) return r.Fail(where, "missing: the engine raises this check and needs its wording");
     const rapidjson::Value* text = entry->IsObject() ? json::Find(*entry, "text") : nullptr;
     const rapidjson::Value* section = entry->IsObject() ? json::Find(*entry, "section") : nullptr;
     if (!text || !text->IsString() || (section && !section->IsString()))
@@ -392,21 +403,40 @@ const CheckWording& Profile::Check(std::string_view id) const {
 
 // The loader let through only the names the check's engine passes (and section), so every name
 // is known; should the engine omit one, it shows as written rather than losing the message.
-std::string Profile::CheckMessage(
+std::string Profile::FillCheck(
     std::string_view id,
-    std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const {
+    const std::function<const std::string_view*(std::string_view)>& var) const {
   const CheckWording& wording = Check(id);
   std::string out, error;
   const bool ok = text::Fill(
       wording.text,
       [&](std::string_view name) -> std::optional<std::string> {
         if (name == "section") return wording.section;
-        for (const auto& [key, value] : vars)
-          if (key == name) return std::string(value);
+        if (const std::string_view* value = var(name)) return std::string(*value);
         return text::Placeholder(name);
       },
       &out, &error);
   return ok ? out : wording.text;
+}
+
+std::string Profile::CheckMessage(
+    std::string_view id,
+    std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const {
+  return FillCheck(id, [&](std::string_view name) -> const std::string_view* {
+    for (const auto& pair : vars)
+      if (pair.first == name) return &pair.second;
+    return nullptr;
+  });
+}
+
+std::string Profile::CheckMessage(
+    std::string_view id, const std::vector<std::pair<std::string, std::string>>& vars) const {
+  std::string_view found;
+  return FillCheck(id, [&](std::string_view name) -> const std::string_view* {
+    for (const auto& [key, value] : vars)
+      if (key == name) return &(found = value);
+    return nullptr;
+  });
 }
 
 Classified Profile::Classify(const rapidjson::Value& message) const {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -17,7 +18,7 @@
 #include <vector>
 
 #include "harness/json/rapidjson.hpp"
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace fakehost::protocol {
 
@@ -70,9 +71,9 @@ struct EngineCheck {
   const char* id;  ///< "bad-reply-id"; several may share a finding's check id
   std::vector<const char*>
       vars;  ///< "frame", "id", ... for ${frame}, ${id} (${section} is always allowed)
-  bool length_prefixed_only;  ///< raised only by length-prefixed framing
 };
-/// Every check wording the engine asks a profile for.
+/// Every check wording the engine asks any profile for; a profile also words its framing's own
+/// (wire::Framing::checks()).
 const std::vector<EngineCheck>& EngineChecks();
 
 /// One check's wording: a sentence with {placeholders}, and the part of the text it cites ("§5"
@@ -112,7 +113,8 @@ class Profile {
   const std::string& name() const { return name_; }
   const std::string& title() const { return title_; }
   const std::string& dir() const { return dir_; }  ///< directory of the profile file
-  wire::Framing framing() const { return framing_; }
+  /// The framing the profile names (a registered one: wire::FindFraming).
+  const wire::Framing& framing() const { return *framing_; }
   std::uint64_t max_payload() const { return max_payload_; }
   const ManifestSpec& manifest() const { return manifest_; }
   /// The cross-field manifest rules (profile member manifest.rules, an array; see
@@ -184,16 +186,21 @@ class Profile {
   std::string CheckMessage(
       std::string_view id,
       std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const;
+  /// The same with values computed elsewhere (a framing's wire::Wording).
+  std::string CheckMessage(std::string_view id,
+                           const std::vector<std::pair<std::string, std::string>>& vars) const;
 
  private:
   Profile() = default;
   const rapidjson::Value* json_member(const char* name) const;
   bool Init(const std::string& path, std::string* error);
   bool InitChecks(const std::string& path, std::string* error);
+  std::string FillCheck(std::string_view id,
+                        const std::function<const std::string_view*(std::string_view)>& var) const;
 
   rapidjson::Document doc_;
   std::string name_, title_, dir_, schema_path_;
-  wire::Framing framing_ = wire::Framing::kLengthPrefixed;
+  const wire::Framing* framing_ = nullptr;
   std::uint64_t max_payload_ = 0;
   bool null_id_is_notification_ = false;
   ManifestSpec manifest_;

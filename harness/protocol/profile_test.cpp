@@ -37,7 +37,7 @@ TEST(Profile, LoadsTheRimProfile) {
   auto p = LoadRim();
   ASSERT_TRUE(p);
   EXPECT_EQ(p->name(), "rim-v1");
-  EXPECT_EQ(p->framing(), wire::Framing::kLengthPrefixed);
+  EXPECT_EQ(p->framing().name(), "length-prefixed");
   EXPECT_EQ(p->max_payload(), 4194304u);
   EXPECT_EQ(p->manifest().file, "rim-plugin.json");
   EXPECT_EQ(p->DeadlineFor("rim.handshake"), Ms(10000));
@@ -187,17 +187,14 @@ TEST(ProfileChecks, AFlashRunNeverSpeaksRim) {
   auto p = Profile::Load("schema/flash-v1/profile.json", &error);
   ASSERT_TRUE(p) << error;
   for (const EngineCheck& check : EngineChecks()) {
-    if (check.length_prefixed_only) continue;
     std::string message = EveryMessage(*p, check);
     EXPECT_EQ(message.find("\xC2\xA7"), std::string::npos) << check.id << ": " << message;  // §
     EXPECT_EQ(message.find("rim."), std::string::npos) << check.id << ": " << message;
     EXPECT_EQ(message.find('{'), std::string::npos) << check.id << ": " << message;
     EXPECT_FALSE(p->Check(check.id).text.empty()) << check.id;
   }
-  EXPECT_NE(EveryMessage(*p, {"bad-reply-id", {}, false}).find("positive integers"),
-            std::string::npos);
-  EXPECT_NE(EveryMessage(*p, {"before-handshake", {}, false}).find("log and publish"),
-            std::string::npos);
+  EXPECT_NE(EveryMessage(*p, {"bad-reply-id", {}}).find("positive integers"), std::string::npos);
+  EXPECT_NE(EveryMessage(*p, {"before-handshake", {}}).find("log and publish"), std::string::npos);
 }
 
 TEST(ProfileChecks, RimMessagesCiteTheirSections) {
@@ -206,10 +203,41 @@ TEST(ProfileChecks, RimMessagesCiteTheirSections) {
   EXPECT_EQ(p->CheckMessage("bad-reply-id", {{"frame", "4"}, {"type", "boolean"}}),
             "frame #4 has an id of type boolean; ids are integers or strings (\xC2\xA7"
             "5)");
-  EXPECT_NE(EveryMessage(*p, {"before-handshake", {}, false}).find("rim.log"), std::string::npos);
+  EXPECT_NE(EveryMessage(*p, {"before-handshake", {}}).find("rim.log"), std::string::npos);
   for (const EngineCheck& check : EngineChecks())
     // No placeholder left, and none in the old "{name}" syntax, which is now plain text.
     EXPECT_EQ(EveryMessage(*p, check).find('{'), std::string::npos) << check.id;
+  for (const wire::FramingCheck& check : p->framing().checks())
+    EXPECT_EQ(EveryMessage(*p, {check.id, check.vars}).find('{'), std::string::npos) << check.id;
+}
+
+TEST(ProfileChecks, AsksForTheWordingOfItsFramingsChecksOnly) {
+  rapidjson::Document doc;
+  ASSERT_TRUE(json::Parse(ReadProfileText("schema/rim-v1/profile.json"), &doc).ok);
+  doc["checks"].RemoveMember("header-big-endian");
+  std::string error;
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("p.json: /checks/header-big-endian: missing"), std::string::npos) << error;
+  // NDJSON has no header to diagnose: its profile need not word those checks, and may (a
+  // profile whose framing changed), though they are never raised.
+  ASSERT_TRUE(json::Parse(ReadProfileText("schema/flash-v1/profile.json"), &doc).ok);
+  ASSERT_FALSE(doc["checks"].HasMember("header-text"));
+  rapidjson::Value wording(rapidjson::kObjectType);
+  wording.AddMember("text", "x", doc.GetAllocator());
+  doc["checks"].AddMember("header-text", wording, doc.GetAllocator());
+  EXPECT_TRUE(Profile::LoadText(json::ToCompact(doc), "p.json", &error)) << error;
+}
+
+TEST(Profile, NamesTheKnownFramingsForAnUnknownOne) {
+  rapidjson::Document doc;
+  ASSERT_TRUE(json::Parse(ReadProfileText("schema/flash-v1/profile.json"), &doc).ok);
+  doc["framing"].SetString("carrier-pigeon");
+  std::string error;
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("p.json: /framing: no framing is called 'carrier-pigeon' (known: "
+                       "length-prefixed, ndjson"),
+            std::string::npos)
+      << error;
 }
 
 TEST(ProfileChecks, RefusesAProfileWithoutWordingForACheckTheEngineRaises) {
@@ -244,10 +272,12 @@ TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
   auto p = Profile::LoadText(json::ToCompact(doc), "p.json", &loaded);
   ASSERT_TRUE(p) << loaded;
   EXPECT_EQ(p->CheckMessage("null-reply-id", {{"frame", "3"}}), "frame #3 {has} id ${null}");
-  doc["checks"].AddMember("nul-reply-id", rapidjson::Value(rapidjson::kObjectType),
-                          doc.GetAllocator());
+  rapidjson::Value stray(rapidjson::kObjectType);
+  stray.AddMember("text", "x", doc.GetAllocator());
+  doc["checks"].AddMember("nul-reply-id", stray, doc.GetAllocator());
   EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
-  EXPECT_NE(error.find("/checks/nul-reply-id: not a check the engine raises"), std::string::npos)
+  EXPECT_NE(error.find("/checks/nul-reply-id: not a check the engine or a framing raises"),
+            std::string::npos)
       << error;
 }
 

@@ -117,7 +117,7 @@ std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
   if (!e.method.empty()) out += " " + e.method;
   if (!e.id.empty()) out += " id " + e.id;
   if (e.kind == session::EntryKind::kRaw || e.kind == session::EntryKind::kOversized ||
-      e.kind == session::EntryKind::kTruncated)
+      e.kind == session::EntryKind::kTruncated || e.kind == session::EntryKind::kBadHeader)
     out += "  (" + std::to_string(e.size) + " bytes)";
   else
     out += "  " + Clip(e.text, payload_chars);

@@ -67,7 +67,7 @@ struct Send {
 struct SendRaw {
   std::string bytes;                    ///< decoded from `text:` or `hex:`
   bool framed = true;                   ///< wrap in the profile's framing
-  std::optional<std::uint32_t> length;  ///< length-prefixed: announce this length instead
+  std::optional<std::uint32_t> length;  ///< a framing with a length: announce this one instead
   std::uint64_t repeat = 1;             ///< `bytes` repeated this many times (big payloads)
   std::size_t chunk = 0;                ///< write in chunks of this many bytes (0: at once)
   Ms delay{0};                          ///< pause between chunks

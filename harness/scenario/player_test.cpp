@@ -87,7 +87,7 @@ class PlayerTest : public ::testing::Test {
   // The plugin's side: decode what reaches its stdin, answer each message by `script`, exit on
   // the shutdown notification (RIM §13).
   void Run(Script script) {
-    decoder_ = wire::MakeDecoder(profile_->framing(), profile_->max_payload());
+    decoder_ = profile_->framing().MakeDecoder(profile_->max_payload());
     child_->OnStdin([this, script](std::string_view bytes) {
       std::vector<wire::Event> events;
       decoder_->Feed(bytes, &events);
@@ -97,7 +97,7 @@ class PlayerTest : public ::testing::Test {
         if (!frame || !json::Parse(frame->payload, &m).ok || !m.IsObject()) continue;
         received_.push_back(frame->payload);
         for (const std::string& reply : script(m))
-          child_->PushStdout(wire::Encode(profile_->framing(), reply));
+          child_->PushStdout(profile_->framing().Encode(reply));
         const rapidjson::Value* method = json::Find(m, "method");
         if (method && method->IsString() && std::string(method->GetString()) == "rim.shutdown")
           child_->Exit(0);
@@ -125,7 +125,7 @@ class PlayerTest : public ::testing::Test {
   void Later(int ms, std::string payload) {
     auto timer = std::make_shared<boost::asio::steady_timer>(*io_, std::chrono::milliseconds(ms));
     timer->async_wait([this, timer, payload](const boost::system::error_code& e) {
-      if (!e) child_->PushStdout(wire::Encode(profile_->framing(), payload));
+      if (!e) child_->PushStdout(profile_->framing().Encode(payload));
     });
   }
 

@@ -3,7 +3,7 @@
 #include "harness/scenario/player.hpp"
 
 #include "harness/json/json.hpp"
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace fakehost::scenario::player {
 
@@ -99,14 +99,17 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
   std::string bytes;
   std::string note;
-  if (raw.framed && profile_.framing() == wire::Framing::kLengthPrefixed) {
-    std::uint32_t length = raw.length ? *raw.length : static_cast<std::uint32_t>(body.size());
-    bytes = wire::LengthHeader(length) + body;
-    if (raw.length && *raw.length != body.size())
-      note = "header announces " + std::to_string(length) + " bytes, " +
+  // A claimed length is written by a framing whose frames announce one; the others frame the
+  // bytes honestly (an NDJSON line has no length to lie about).
+  std::optional<std::string> claimed;
+  if (raw.framed && raw.length) claimed = profile_.framing().EncodeClaiming(body, *raw.length);
+  if (claimed) {
+    bytes = std::move(*claimed);
+    if (*raw.length != body.size())
+      note = "header announces " + std::to_string(*raw.length) + " bytes, " +
              std::to_string(body.size()) + " follow";
   } else if (raw.framed) {
-    bytes = body + "\n";
+    bytes = profile_.framing().Encode(body);
   } else {
     bytes = std::move(body);
   }

@@ -38,6 +38,7 @@ struct Session::PluginFrame {
 void Session::OnEvent(Event& event) {
   std::visit(Overloaded{[this](wire::Frame& f) { OnFrame(f); },
                         [this](wire::Oversized& o) { OnOversized(o); },
+                        [this](wire::BadHeader& b) { OnBadHeader(b); },
                         [this](wire::TruncatedAtEof& t) { OnTruncated(t); },
                         [this](StdoutClosed&) { stdout_eof_ = true; },
                         [](Exited&) {},  // gone() waits for Drained; exit_status() says it
@@ -182,11 +183,30 @@ void Session::OnOversized(const wire::Oversized& o) {
   TranscriptEntry entry =
       NewEntry(Direction::kPluginToHost, EntryKind::kOversized, o.header, o.announced);
   Finding finding = OversizedFinding(profile_, o, transcript_.next_frame());
-  // Length-prefixed framing cannot resynchronise; NDJSON resumes at the next newline.
-  if (profile_.framing() == wire::Framing::kLengthPrefixed) connection_lost_ = true;
+  AfterUndecodable();
   entry.notes.push_back(finding.message);
   Record(std::move(entry));
   Raise(std::move(finding));
+}
+
+void Session::OnBadHeader(const wire::BadHeader& b) {
+  TranscriptEntry entry =
+      NewEntry(Direction::kPluginToHost, EntryKind::kBadHeader, b.header, b.header.size());
+  Finding finding = BadHeaderFinding(profile_, b, transcript_.next_frame());
+  AfterUndecodable();
+  entry.notes.push_back(finding.message);
+  Record(std::move(entry));
+  Raise(std::move(finding));
+}
+
+void Session::AfterUndecodable() {
+  switch (profile_.framing().resync()) {
+    case wire::Resync::kStreamLost:  // length-prefixed: nothing after it can be read
+      connection_lost_ = true;
+      break;
+    case wire::Resync::kNextDelimiter:  // NDJSON: the next line is read as usual
+      break;
+  }
 }
 
 void Session::OnTruncated(const wire::TruncatedAtEof& t) {

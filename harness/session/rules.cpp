@@ -1,17 +1,11 @@
 #include "harness/session/rules.hpp"
 
-#include "harness/text/bytes.hpp"
+#include "harness/text/printable.hpp"
 
 namespace fakehost::session {
 namespace {
 
 using protocol::MessageKind;
-
-bool Printable(std::string_view bytes) {
-  for (unsigned char c : bytes)
-    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
-  return !bytes.empty();
-}
 
 std::string IdText(const rapidjson::Value& id) { return Quote(json::ToCompact(id)); }
 
@@ -151,23 +145,24 @@ Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized
       profile.CheckMessage("oversized", {{"frame", std::to_string(frame)},
                                          {"size", std::to_string(o.announced)},
                                          {"max", std::to_string(profile.max_payload())}});
-  // Why a length header may be absurd: the diagnosis a plugin author needs, not the number.
-  std::string_view header = o.header;
-  if (profile.framing() == wire::Framing::kLengthPrefixed && header.size() == 4) {
-    std::uint32_t be = 0;
-    for (unsigned char c : header) be = (be << 8) | c;
-    if (Printable(header))
-      message += profile.CheckMessage(
-          "header-text", {{"hex", text::Hex(header, ' ')}, {"text", std::string(header)}});
-    else if (be <= profile.max_payload())
-      message += profile.CheckMessage("header-big-endian", {{"size", std::to_string(be)}});
-  }
+  // Why a header may be absurd: the diagnosis a plugin author needs, not the number.
+  if (std::optional<wire::Wording> why = profile.framing().DiagnoseHeader(o, profile.max_payload()))
+    message += profile.CheckMessage(why->check, why->vars);
   return {Severity::kMust, "framing", std::move(message), frame};
+}
+
+Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
+                         std::size_t frame) {
+  return {Severity::kMust, "framing",
+          profile.CheckMessage(wire::kBadHeaderCheck, {{"frame", std::to_string(frame)},
+                                                       {"header", text::Printable(b.header)},
+                                                       {"reason", b.reason}}),
+          frame};
 }
 
 std::string TruncatedMessage(const protocol::Profile& profile, const wire::TruncatedAtEof& t,
                              std::size_t frame, bool hosts_cut) {
-  std::string expected = t.expected ? std::to_string(t.expected) : std::string("at least 4");
+  std::string expected = profile.framing().ExpectedSize(t);
   return profile.CheckMessage(hosts_cut ? "truncated-by-teardown" : "truncated",
                               {{"frame", std::to_string(frame)},
                                {"received", std::to_string(t.received)},

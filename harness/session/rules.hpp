@@ -16,7 +16,7 @@
 #include "harness/protocol/profile.hpp"
 #include "harness/session/correlator.hpp"
 #include "harness/session/transcript.hpp"
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace fakehost::session {
 
@@ -49,9 +49,12 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
 std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile, const FrameFacts& facts);
 std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const FrameFacts& facts);
 
-/// The framing finding for a frame over the size limit; for length-prefixed framing it says why
-/// the header may be absurd (text, or a big-endian length).
+/// The framing finding for a frame over the size limit, with the framing's diagnosis of its
+/// header (length-prefixed: text, or a big-endian length; wire::Framing::DiagnoseHeader).
 Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
+                         std::size_t frame);
+/// The framing finding for a header the framing could not read (wire::kBadHeaderCheck).
+Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
                          std::size_t frame);
 /// The words for an EOF inside frame `frame`: the plugin's violation ("truncated"), or the cut
 /// of the host's own stop ("truncated-by-teardown").

@@ -47,7 +47,7 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
     shutdown_sent_ = true;
   Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(profile_, frame, c.method)
                                            : profile_.default_deadline();
-  Write(wire::Encode(profile_.framing(), payload), index, cap);
+  Write(profile_.framing().Encode(payload), index, cap);
   return index;
 }
 

@@ -173,7 +173,7 @@ std::vector<process::StopStep> Session::StopPlan(const std::vector<protocol::Sto
         Record(std::move(entry));
         // An ungraded teardown does not judge what the plugin had already sent on its way.
         if (s.method == profile_.shutdown_notification() && graded) shutdown_sent_ = true;
-        p.bytes = wire::Encode(profile_.framing(), payload);
+        p.bytes = profile_.framing().Encode(payload);
         break;
       }
       case protocol::StopStepSpec::Kind::kCloseStdin:

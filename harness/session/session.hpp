@@ -217,6 +217,9 @@ class Session {
   /// Answer: the fake host's reply to a plugin->host request, unless held.
   void Answer(Inbound& in);
   void OnOversized(const wire::Oversized& o);
+  void OnBadHeader(const wire::BadHeader& b);
+  /// After an Oversized or a BadHeader: the stream is over when the framing cannot resync.
+  void AfterUndecodable();
   void OnTruncated(const wire::TruncatedAtEof& t);
   /// An EOF inside a frame: the plugin's violation, or the cut of the host's own stop.
   void JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut);

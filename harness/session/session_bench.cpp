@@ -21,7 +21,7 @@ void PluginFrames(benchmark::State& state, const char* protocol, std::string pay
     return;
   }
   std::string bytes;
-  for (int i = 0; i < kFrames; ++i) bytes += wire::Encode(profile->framing(), payload);
+  for (int i = 0; i < kFrames; ++i) bytes += profile->framing().Encode(payload);
   for (auto _ : state) {
     testing::FakeChild* child = nullptr;
     Session::Options options;

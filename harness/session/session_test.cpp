@@ -54,9 +54,7 @@ class Rig {
   const protocol::Profile& profile() { return *profile_; }
 
   /// The plugin writes `payload` framed as its protocol frames it.
-  void Push(std::string_view payload) {
-    child_->PushStdout(wire::Encode(profile_->framing(), payload));
-  }
+  void Push(std::string_view payload) { child_->PushStdout(profile_->framing().Encode(payload)); }
   /// Runs the session until `done`; false if it did not happen within a generous deadline.
   bool Until(const std::function<bool()>& done) {
     return session_->RunUntil(done, Clock::now() + std::chrono::seconds(10)) ==
@@ -102,7 +100,7 @@ TEST(Session, EncodesAHandshakeWithTheProfilesFramingAndRecordsIt) {
   EXPECT_EQ(entry.text.rfind(R"({"jsonrpc":"2.0",)", 0), 0u) << "envelope members first";
   EXPECT_EQ(entry.schema_def, "rim.handshake.request");
   EXPECT_TRUE(entry.violations.empty());
-  EXPECT_EQ(rig.child().stdin_bytes(), wire::Encode(wire::Framing::kLengthPrefixed, entry.text));
+  EXPECT_EQ(rig.child().stdin_bytes(), wire::FindFraming("length-prefixed")->Encode(entry.text));
   ASSERT_EQ(rig.session().requests().size(), 1u);
   EXPECT_EQ(rig.session().RequestByFrame(0)->method, "rim.handshake");
   EXPECT_EQ(rig.Checks(), Checks{});
@@ -210,7 +208,7 @@ TEST(Session, AnswersAPluginRequestAsTheFakeHostOnStdin) {
   ASSERT_TRUE(rig.Until([&] { return rig.child().stdin_bytes().size() > sent; }));
   std::string reply = R"({"jsonrpc":"2.0","id":"log-1","result":{"ok":true}})";
   EXPECT_EQ(rig.child().stdin_bytes().substr(sent),
-            wire::Encode(wire::Framing::kLengthPrefixed, reply));
+            wire::FindFraming("length-prefixed")->Encode(reply));
   const TranscriptEntry& answer = rig.session().transcript().back();
   EXPECT_EQ(answer.kind, EntryKind::kResponse);
   EXPECT_EQ(answer.method, "rim.log");
@@ -229,15 +227,15 @@ TEST(Session, AnAnswerGivenDuringAChunkedWriteFollowsTheWholeWrite) {
   std::size_t before = rig.child().stdin_bytes().size();
   rig.Push(R"({"jsonrpc":"2.0","id":"log-1","method":"rim.log",)"
            R"("params":{"level":"info","message":"mid-write"}})");
-  std::string raw = wire::Encode(wire::Framing::kLengthPrefixed,
-                                 R"({"jsonrpc":"2.0","method":"rim.heartbeat.tick"})");
+  std::string raw = wire::FindFraming("length-prefixed")
+                        ->Encode(R"({"jsonrpc":"2.0","method":"rim.heartbeat.tick"})");
   rig.session().SendRawChunked(raw, 3, Ms(1), "in pieces");
   ASSERT_TRUE(rig.Until([&] { return rig.child().stdin_bytes().size() > before + raw.size(); }));
   std::string written = rig.child().stdin_bytes().substr(before);
   EXPECT_EQ(written.substr(0, raw.size()), raw) << "the raw frame went out whole, first";
   EXPECT_EQ(written.substr(raw.size()),
-            wire::Encode(wire::Framing::kLengthPrefixed,
-                         R"({"jsonrpc":"2.0","id":"log-1","result":{"ok":true}})"));
+            wire::FindFraming("length-prefixed")
+                ->Encode(R"({"jsonrpc":"2.0","id":"log-1","result":{"ok":true}})"));
 }
 
 TEST(Session, KeepsTheEndOfStderrAndCountsEveryByteBeforeIt) {
@@ -304,7 +302,8 @@ TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
 
 TEST(Session, AnEofInsideAFrameIsTruncation) {
   Rig rig("rim-v1");
-  rig.child().PushStdout(wire::LengthHeader(100) + R"({"jsonrpc":)");
+  rig.child().PushStdout(
+      *wire::FindFraming("length-prefixed")->EncodeClaiming(R"({"jsonrpc":)", 100));
   ASSERT_TRUE(rig.Drain());
   EXPECT_TRUE(rig.session().gone());
   EXPECT_EQ(rig.session().GoneReason(), "the plugin closed its stdout");

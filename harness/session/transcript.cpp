@@ -11,11 +11,11 @@ struct KindName {
 };
 // Indexed by the enum: the order check below keeps each name on its kind.
 constexpr KindName kEntryKindNames[] = {
-    {EntryKind::kRequest, "request"},     {EntryKind::kNotification, "notification"},
-    {EntryKind::kResponse, "response"},   {EntryKind::kInvalid, "invalid"},
-    {EntryKind::kNotJson, "not-json"},    {EntryKind::kRaw, "raw"},
-    {EntryKind::kOversized, "oversized"}, {EntryKind::kTruncated, "truncated"},
-    {EntryKind::kTally, "tally"},
+    {EntryKind::kRequest, "request"},      {EntryKind::kNotification, "notification"},
+    {EntryKind::kResponse, "response"},    {EntryKind::kInvalid, "invalid"},
+    {EntryKind::kNotJson, "not-json"},     {EntryKind::kRaw, "raw"},
+    {EntryKind::kOversized, "oversized"},  {EntryKind::kTruncated, "truncated"},
+    {EntryKind::kBadHeader, "bad-header"}, {EntryKind::kTally, "tally"},
 };
 constexpr bool InEnumOrder() {
   for (std::size_t i = 0; i < std::size(kEntryKindNames); ++i)

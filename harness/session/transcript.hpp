@@ -29,6 +29,7 @@ enum class EntryKind {
   kRaw,        ///< bytes the host wrote as they are (send_raw)
   kOversized,  ///< a frame over the profile's limit: its header, not its payload
   kTruncated,  ///< EOF inside a frame: the bytes received
+  kBadHeader,  ///< bytes where a header belongs that the framing cannot read (wire::BadHeader)
   kTally,      ///< the last entry of a full transcript: every later frame, counted (see its note)
 };
 /// The entry kind's name in every file format: "request", ..., "not-json", ..., "tally".

@@ -4,10 +4,10 @@
 
 namespace fakehost::session {
 
-Transport::Transport(boost::asio::io_context& io, wire::Framing framing, std::uint64_t max_payload,
-                     ChildFactory factory)
+Transport::Transport(boost::asio::io_context& io, const wire::Framing& framing,
+                     std::uint64_t max_payload, ChildFactory factory)
     : io_(io),
-      decoder_(wire::MakeDecoder(framing, max_payload)),
+      decoder_(framing.MakeDecoder(max_payload)),
       factory_(factory ? std::move(factory) : ChildFactory(&process::Child::Spawn)) {}
 
 Transport::~Transport() { Close(); }

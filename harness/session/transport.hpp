@@ -18,7 +18,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "harness/process/child.hpp"
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace fakehost::session {
 
@@ -36,8 +36,8 @@ struct Exited {};
 /// The exit was seen long enough ago that whatever it wrote before dying has been read.
 struct Drained {};
 
-using Event =
-    std::variant<wire::Frame, wire::Oversized, wire::TruncatedAtEof, StdoutClosed, Exited, Drained>;
+using Event = std::variant<wire::Frame, wire::Oversized, wire::BadHeader, wire::TruncatedAtEof,
+                           StdoutClosed, Exited, Drained>;
 
 class Transport {
  public:
@@ -45,7 +45,7 @@ class Transport {
   using Sink = std::function<void(Event&)>;
 
   /// `io` must outlive the Transport. `factory` empty means process::Child::Spawn.
-  Transport(boost::asio::io_context& io, wire::Framing framing, std::uint64_t max_payload,
+  Transport(boost::asio::io_context& io, const wire::Framing& framing, std::uint64_t max_payload,
             ChildFactory factory);
   ~Transport();
   Transport(const Transport&) = delete;

@@ -1,13 +1,13 @@
-// Framing codecs: bytes in, events out; payloads in, bytes out.
+// What a framing decoder emits, and the decoder's interface (one per stream; framing.hpp says
+// which framings there are and makes them).
 //
-// The codecs are pure and incremental: they know nothing of processes, JSON or time. A decoder
+// Decoders are pure and incremental: they know nothing of processes, JSON or time. A decoder
 // is fed whatever a read() returned, in any split, and emits one event per frame or per framing
 // fault. It never allocates what a header merely announces: an absurd length is reported as
 // Oversized, not reserved.
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -46,18 +46,25 @@ struct TruncatedAtEof {
   std::string bytes;
 };
 
-using Event = std::variant<Frame, Oversized, TruncatedAtEof>;
+/// Bytes where a frame's header belongs that the framing cannot read as one (a framing whose
+/// header is text: Content-Length, a line that is not `Name: value`, no length, a length that is
+/// not a number). `header` holds the first bytes of it (at most 64), `reason` says what is
+/// wrong in a few words. Framings with a binary or no header never emit it. After it the
+/// decoder behaves as its framing's resync() says (Content-Length: stopped, as after Oversized).
+struct BadHeader {
+  std::uint64_t offset = 0;
+  std::string header;
+  std::string reason;
+};
 
-enum class Framing { kLengthPrefixed, kNdjson };
-
-/// Parses "length-prefixed" / "ndjson"; returns false on anything else.
-bool ParseFraming(std::string_view name, Framing* out);
+using Event = std::variant<Frame, Oversized, BadHeader, TruncatedAtEof>;
 
 class Decoder {
  public:
   virtual ~Decoder() = default;
   /// Feeds bytes as they arrived and appends the events they complete. After the decoder has
-  /// stopped (length-prefixed Oversized), further bytes are counted in discarded() only.
+  /// stopped (a framing whose resync() is kStreamLost, after Oversized or BadHeader), further
+  /// bytes are counted in discarded() only.
   virtual void Feed(std::string_view bytes, std::vector<Event>* out) = 0;
   /// End of stream: appends TruncatedAtEof if a frame was in progress.
   virtual void Finish(std::vector<Event>* out) = 0;
@@ -66,17 +73,5 @@ class Decoder {
   /// Bytes received after the decoder stopped.
   virtual std::uint64_t discarded() const = 0;
 };
-
-/// A decoder for `framing` with `max_payload` bytes per frame (payload or line, terminator
-/// excluded).
-std::unique_ptr<Decoder> MakeDecoder(Framing framing, std::uint64_t max_payload);
-
-/// Frames one payload. Length-prefixed: u32 little-endian length + payload. NDJSON: payload +
-/// "\n" (the caller guarantees the payload holds no newline; compact JSON never does). A payload
-/// a u32 cannot measure (4 GiB or more) throws std::length_error: that is a caller's bug.
-std::string Encode(Framing framing, std::string_view payload);
-
-/// Length-prefixed header for an arbitrary (possibly lying) length.
-std::string LengthHeader(std::uint32_t length);
 
 }  // namespace fakehost::wire

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <stdexcept>
 #include <utility>
 
 namespace fakehost::wire {
@@ -16,7 +18,91 @@ std::uint32_t ReadLe32(const char* p) {
          static_cast<std::uint32_t>(u[2]) << 16 | static_cast<std::uint32_t>(u[3]) << 24;
 }
 
+std::string LengthHeader(std::uint32_t length) {
+  std::string header(4, '\0');
+  for (std::size_t i = 0; i < 4; ++i) header[i] = static_cast<char>((length >> (8 * i)) & 0xFFu);
+  return header;
+}
+
+// Text a plugin printed where a header belongs: no control bytes but line ends and tabs.
+bool LooksLikeText(std::string_view bytes) {
+  for (unsigned char c : bytes)
+    if (c < 0x20 && c != '\n' && c != '\r' && c != '\t') return false;
+  return !bytes.empty();
+}
+
+std::string SpacedHex(std::string_view bytes) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (!out.empty()) out += ' ';
+    out += kDigits[c >> 4];
+    out += kDigits[c & 0xF];
+  }
+  return out;
+}
+
 }  // namespace
+
+std::unique_ptr<Decoder> LengthPrefixedFraming::MakeDecoder(std::uint64_t max_payload) const {
+  return std::make_unique<LengthPrefixedDecoder>(max_payload);
+}
+
+std::string LengthPrefixedFraming::Encode(std::string_view payload) const {
+  if (payload.size() > std::numeric_limits<std::uint32_t>::max()) {
+    // A u32 cannot say it; a truncated length would desynchronise the stream.
+    throw std::length_error("payload too long for a u32 length prefix");
+  }
+  std::string frame = LengthHeader(static_cast<std::uint32_t>(payload.size()));
+  frame.reserve(4 + payload.size());
+  frame.append(payload);
+  return frame;
+}
+
+std::optional<std::string> LengthPrefixedFraming::EncodeClaiming(std::string_view payload,
+                                                                 std::uint64_t length) const {
+  if (length > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
+  return LengthHeader(static_cast<std::uint32_t>(length)) + std::string(payload);
+}
+
+// Why a length header may be absurd: the diagnosis a plugin author needs, not the number.
+std::optional<Wording> LengthPrefixedFraming::DiagnoseHeader(const Oversized& frame,
+                                                             std::uint64_t max_payload) const {
+  std::string_view header = frame.header;
+  if (header.size() != 4) return std::nullopt;
+  if (LooksLikeText(header))
+    return Wording{"header-text", {{"hex", SpacedHex(header)}, {"text", std::string(header)}}};
+  std::uint32_t big_endian = 0;
+  for (unsigned char c : header) big_endian = (big_endian << 8) | c;
+  if (big_endian <= max_payload)
+    return Wording{"header-big-endian", {{"size", std::to_string(big_endian)}}};
+  return std::nullopt;
+}
+
+std::string LengthPrefixedFraming::ExpectedSize(const TruncatedAtEof& cut) const {
+  return cut.expected ? std::to_string(cut.expected) : std::string("at least 4");
+}
+
+const std::vector<FramingCheck>& LengthPrefixedFraming::checks() const {
+  static const std::vector<FramingCheck> checks = {
+      {"header-text", {"hex", "text"}},
+      {"header-big-endian", {"size"}},
+  };
+  return checks;
+}
+
+// Each loses the stream: a header that lies leaves the reader inside a payload, or past one.
+const std::vector<RawFault>& LengthPrefixedFraming::raw_faults() const {
+  using B = RawFault::Bytes;
+  using C = RawFault::Claim;
+  static const std::vector<RawFault> faults = {
+      {"length header longer than the payload", B::kFrame, "", true, C::kLonger, true},
+      {"length header shorter than the payload", B::kFrame, "", true, C::kShorter, true},
+      {"oversized length header", B::kEmptyObject, "", true, C::kOverLimit, true},
+      {"stray bytes between frames", B::kLiteral, "hello\n", false, C::kHonest, true},
+  };
+  return faults;
+}
 
 void LengthPrefixedDecoder::Stop(std::uint32_t announced, std::vector<Event>* out) {
   out->emplace_back(Oversized{announced, frame_offset_, std::string(header_, 4)});

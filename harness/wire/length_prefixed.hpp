@@ -1,8 +1,8 @@
-// The length-prefixed decoder (RIM v1 framing): u32 little-endian payload length, then payload.
+// The length-prefixed framing (RIM v1): u32 little-endian payload length, then payload.
 //
-// Exposed beside codec.hpp so tests can look at what the decoder holds (buffered_capacity());
-// everyone else gets one through MakeDecoder(). A header that announces more than the limit
-// stops the decoder for good: the framing is lost, so every later byte is only counted.
+// The decoder is exposed so tests can look at what it holds (buffered_capacity()); everyone
+// else gets one through the framing's MakeDecoder(). A header that announces more than the
+// limit stops the decoder for good: the framing is lost, so every later byte is only counted.
 // Memory is bounded by what has arrived, never by what a header announces.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace fakehost::wire {
 
@@ -43,6 +43,23 @@ class LengthPrefixedDecoder final : public Decoder {
   std::string payload_;         // payload bytes received so far (only when split across reads)
   bool stopped_ = false;
   std::uint64_t discarded_ = 0;
+};
+
+/// "length-prefixed". An oversized header is diagnosed: text (something printed to stdout) or
+/// a length that read big-endian would be within the limit (checks header-text, header-big-endian).
+class LengthPrefixedFraming final : public Framing {
+ public:
+  std::string_view name() const override { return "length-prefixed"; }
+  std::unique_ptr<Decoder> MakeDecoder(std::uint64_t max_payload) const override;
+  std::string Encode(std::string_view payload) const override;
+  std::optional<std::string> EncodeClaiming(std::string_view payload,
+                                            std::uint64_t length) const override;
+  Resync resync() const override { return Resync::kStreamLost; }
+  std::optional<Wording> DiagnoseHeader(const Oversized& frame,
+                                        std::uint64_t max_payload) const override;
+  std::string ExpectedSize(const TruncatedAtEof& cut) const override;
+  const std::vector<FramingCheck>& checks() const override;
+  const std::vector<RawFault>& raw_faults() const override;
 };
 
 }  // namespace fakehost::wire

@@ -17,7 +17,12 @@ using testing::FeedInPieces;
 
 constexpr std::uint64_t kRimMax = 4'194'304;
 
-std::string Framed(std::string_view payload) { return Encode(Framing::kLengthPrefixed, payload); }
+std::string Framed(std::string_view payload) { return LengthPrefixedFraming().Encode(payload); }
+
+// A header announcing `length`, whatever follows.
+std::string LengthHeader(std::uint32_t length) {
+  return *LengthPrefixedFraming().EncodeClaiming("", length);
+}
 
 TEST(LengthPrefixedDecoder, DecodesAFrameThatArrivesInOneRead) {
   LengthPrefixedDecoder decoder(kRimMax);

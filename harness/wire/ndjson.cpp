@@ -19,6 +19,40 @@ const char* FindNewline(const char* p, std::size_t n) {
 
 }  // namespace
 
+std::unique_ptr<Decoder> NdjsonFraming::MakeDecoder(std::uint64_t max_payload) const {
+  return std::make_unique<NdjsonDecoder>(max_payload);
+}
+
+std::string NdjsonFraming::Encode(std::string_view payload) const {
+  std::string frame;
+  frame.reserve(payload.size() + 1);
+  frame.append(payload);
+  frame.push_back('\n');
+  return frame;
+}
+
+// An unterminated line needed at least its newline more.
+std::string NdjsonFraming::ExpectedSize(const TruncatedAtEof& cut) const {
+  return "at least " + std::to_string(cut.received + 1);
+}
+
+const std::vector<FramingCheck>& NdjsonFraming::checks() const {
+  static const std::vector<FramingCheck> none;
+  return none;
+}
+
+// None loses the stream: each costs at most the line it is on.
+const std::vector<RawFault>& NdjsonFraming::raw_faults() const {
+  using B = RawFault::Bytes;
+  using C = RawFault::Claim;
+  static const std::vector<RawFault> faults = {
+      {"stray bytes", B::kLiteral, "hello world, not JSON\n", false, C::kHonest, false},
+      {"CRLF line ending", B::kFrame, "\r\n", false, C::kHonest, false},
+      {"oversized line", B::kOverLimit, "", true, C::kHonest, false},
+  };
+  return faults;
+}
+
 void NdjsonDecoder::EmitLine(const char* line, std::size_t length, std::uint64_t offset,
                              std::vector<Event>* out) const {
   if (length > 0 && line[length - 1] == '\r') --length;

@@ -1,7 +1,7 @@
-// The NDJSON decoder (Flash v1 framing): one payload per '\n'-terminated line.
+// The NDJSON framing (Flash v1): one payload per '\n'-terminated line.
 //
-// Exposed beside codec.hpp so tests can look at what the decoder holds; everyone else gets one
-// through MakeDecoder(). The rules, where the spec leaves room:
+// The decoder is exposed so tests can look at what it holds; everyone else gets one through
+// the framing's MakeDecoder(). The rules, where the spec leaves room:
 // - the terminator is "\n" or "\r\n" (one '\r' before the '\n' is stripped); the limit counts
 //   the line without its terminator;
 // - blank lines ("" or "\r") produce no event;
@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/wire/codec.hpp"
+#include "harness/wire/framing.hpp"
 
 namespace fakehost::wire {
 
@@ -49,6 +49,25 @@ class NdjsonDecoder final : public Decoder {
   std::uint64_t skip_count_ = 0;   // bytes of the oversized line so far, '\r' included
   bool skip_last_cr_ = false;      // last byte counted was '\r'
   std::string skip_head_;          // first bytes of the oversized line
+};
+
+/// "ndjson". Frames announce no length, so nothing can be claimed and no header diagnosed; an
+/// oversized line costs only that line.
+class NdjsonFraming final : public Framing {
+ public:
+  std::string_view name() const override { return "ndjson"; }
+  std::unique_ptr<Decoder> MakeDecoder(std::uint64_t max_payload) const override;
+  std::string Encode(std::string_view payload) const override;
+  std::optional<std::string> EncodeClaiming(std::string_view, std::uint64_t) const override {
+    return std::nullopt;
+  }
+  Resync resync() const override { return Resync::kNextDelimiter; }
+  std::optional<Wording> DiagnoseHeader(const Oversized&, std::uint64_t) const override {
+    return std::nullopt;
+  }
+  std::string ExpectedSize(const TruncatedAtEof& cut) const override;
+  const std::vector<FramingCheck>& checks() const override;
+  const std::vector<RawFault>& raw_faults() const override;
 };
 
 }  // namespace fakehost::wire

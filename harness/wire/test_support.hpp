@@ -1,4 +1,4 @@
-// Test helpers for the wire codecs: feed a stream in chosen pieces and print events readably,
+// Test helpers for the wire decoders: feed a stream in chosen pieces and print events readably,
 // so a test compares one string and a failure shows every field of every event.
 #pragma once
 
@@ -35,6 +35,10 @@ inline std::string Describe(const Event& event) {
   if (const auto* o = std::get_if<Oversized>(&event)) {
     return "Oversized@" + std::to_string(o->offset) + " announced=" + std::to_string(o->announced) +
            " header=[" + Printable(o->header) + "]";
+  }
+  if (const auto* b = std::get_if<BadHeader>(&event)) {
+    return "BadHeader@" + std::to_string(b->offset) + " header=[" + Printable(b->header) +
+           "] reason=[" + b->reason + "]";
   }
   const auto& t = std::get<TruncatedAtEof>(event);
   return "TruncatedAtEof@" + std::to_string(t.offset) + " expected=" + std::to_string(t.expected) +
