@@ -108,7 +108,7 @@ TEST(Init, EveryCommentedOutLineLoadsOnceUncommentedAndNamesEveryTrigger) {
     EXPECT_EQ(given, known) << text;
     // Each trigger is the profile's own example, as written there.
     for (const auto& [name, request] : config.triggers) {
-      const rapidjson::Value* example = json::Find(*profile->trigger(name), "example");
+      const rapidjson::Value* example = profile->trigger(name)->example;
       ASSERT_TRUE(example);
       EXPECT_TRUE(json::StrictEqual(*request, *example))
           << name << ": " << json::ToCompact(*request) << " vs " << json::ToCompact(*example);
@@ -116,9 +116,9 @@ TEST(Init, EveryCommentedOutLineLoadsOnceUncommentedAndNamesEveryTrigger) {
     // host: replies: the profile's stand-in answers, ready to edit.
     EXPECT_FALSE(config.host_replies.empty()) << text;
     for (const auto& [method, reply] : config.host_replies) {
-      const rapidjson::Value* r = json::Find(*json::Find(profile->host(), "replies"), method);
-      ASSERT_TRUE(r && json::Find(*r, "stand_in")) << method;
-      EXPECT_TRUE(json::StrictEqual(*json::Find(*reply, "result"), *json::Find(*r, "result")))
+      const protocol::HostAnswer* r = profile->host().Reply(method);
+      ASSERT_TRUE(r && !r->stand_in.empty() && r->body) << method;
+      EXPECT_TRUE(json::StrictEqual(*json::Find(*reply, "result"), *json::Find(*r->body, "result")))
           << method;
     }
     // config: only where the host passes one (Flash), or the loader would refuse the file.

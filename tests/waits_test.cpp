@@ -137,11 +137,8 @@ class WaitAudit {
   }
 
   std::string TriggerMethod(const std::string& trigger) const {
-    const rapidjson::Value* triggers = json::Find(p_.document(), "triggers");
-    const rapidjson::Value* t = triggers ? json::Find(*triggers, trigger) : nullptr;
-    const rapidjson::Value* example = t ? json::Find(*t, "example") : nullptr;
-    const rapidjson::Value* method = example ? json::Find(*example, "method") : nullptr;
-    return method && method->IsString() ? method->GetString() : "";
+    const protocol::TriggerSpec* t = p_.trigger(trigger);
+    return t ? t->method : "";
   }
 
   void Walk(const std::vector<Step>& steps) {

@@ -88,6 +88,11 @@ std::string Flow(const rapidjson::Value& v) {
   return json::ToCompact(v);
 }
 
+std::string Flow(std::string_view text) {
+  return Flow(rapidjson::Value(
+      rapidjson::StringRef(text.data(), static_cast<rapidjson::SizeType>(text.size()))));
+}
+
 // `s` as a YAML double-quoted scalar: reads back as itself whatever it holds (": ", "#", quotes,
 // a leading "-" or "*"). Only '"' and '\\' need an escape once control characters are refused.
 std::string DoubleQuoted(std::string_view s) {
@@ -123,14 +128,12 @@ bool PassesConfig(const protocol::Profile& profile) {
 
 // The profile's stand-in answers (made-up data), as the `host: replies:` an author would edit.
 std::string HostReplies(const protocol::Profile& profile) {
-  const rapidjson::Value* replies = json::Find(profile.host(), "replies");
   std::string lines;
-  if (replies && replies->IsObject())
-    for (const auto& r : replies->GetObject()) {
-      const rapidjson::Value* result = r.value.IsObject() ? json::Find(r.value, "result") : nullptr;
-      if (result && json::Find(r.value, "stand_in"))
-        lines += "#    " + Flow(r.name) + ": {result: " + Flow(*result) + "}\n";
-    }
+  for (const auto& [method, reply] : profile.host().replies) {
+    const rapidjson::Value* result = reply.body ? json::Find(*reply.body, "result") : nullptr;
+    if (result && !reply.stand_in.empty())
+      lines += "#    " + Flow(method) + ": {result: " + Flow(*result) + "}\n";
+  }
   if (lines.empty()) return {};
   return "\n# The fake host's answers to your plugin's host calls, in place of its defaults. "
          "These\n"
@@ -160,24 +163,18 @@ std::string FakehostYaml(const protocol::Profile& profile) {
          "#config:\n"
          "#  units: metric\n";
   y += HostReplies(profile);
-  std::vector<std::string> names = profile.trigger_names();
-  if (names.empty()) return y;
+  if (profile.triggers().empty()) return y;
   y +=
       "\n# Triggers: NAME -> a request (usually one of your own commands) on which the plugin\n"
       "# does what NAME promises. A scenario that needs a trigger you do not give is reported\n"
       "# untested. Replace each example request with one your plugin really serves that way,\n"
       "# or write NAME: {none: \"why\"} for one it cannot have (its scenarios then do not apply).\n"
       "#triggers:\n";
-  for (const std::string& name : names) {
-    const rapidjson::Value* t = profile.trigger(name);
-    const rapidjson::Value* does = t ? json::Find(*t, "does") : nullptr;
-    const rapidjson::Value* example = t ? json::Find(*t, "example") : nullptr;
-    if (does && does->IsString()) y += Comment("#  # ", name + ": " + does->GetString());
-    y += "#  " + name + ":\n";
-    const rapidjson::Value* method = example ? json::Find(*example, "method") : nullptr;
-    const rapidjson::Value* params = example ? json::Find(*example, "params") : nullptr;
-    y += "#    method: " + (method ? Flow(*method) : std::string("\"...\"")) + "\n";
-    if (params) y += "#    params: " + Flow(*params) + "\n";
+  for (const protocol::TriggerSpec& t : profile.triggers()) {
+    y += Comment("#  # ", t.name + ": " + t.does);
+    y += "#  " + t.name + ":\n";
+    y += "#    method: " + Flow(t.method) + "\n";
+    if (t.params) y += "#    params: " + Flow(*t.params) + "\n";
   }
   return y;
 }
@@ -221,15 +218,11 @@ std::string ExampleScenario(const protocol::Profile& profile, const std::string&
       fragment +
       "  # the standard handshake, and the accepting answer\n"
       "  # Then a request of your own and what its answer must hold, for example:\n";
-  std::vector<std::string> names = profile.trigger_names();
-  const rapidjson::Value* t = names.empty() ? nullptr : profile.trigger(names.front());
-  const rapidjson::Value* example = t ? json::Find(*t, "example") : nullptr;
-  if (example) {
-    const rapidjson::Value* method = json::Find(*example, "method");
-    const rapidjson::Value* params = json::Find(*example, "params");
+  if (!profile.triggers().empty()) {
+    const protocol::TriggerSpec& t = profile.triggers().front();
     y += "  # - send:\n";
-    if (method) y += "  #     method: " + Flow(*method) + "\n";
-    if (params) y += "  #     params: " + Flow(*params) + "\n";
+    y += "  #     method: " + Flow(t.method) + "\n";
+    if (t.params) y += "  #     params: " + Flow(*t.params) + "\n";
     y += "  #   as: mine\n  # - expect:\n  #     reply_to: mine\n";
     y += "  #     result: {$type: object}\n";
   }

@@ -38,11 +38,9 @@ rapidjson::Document Message(const rapidjson::Value* id, std::string_view method,
     m.AddMember("method",
                 rapidjson::Value(method.data(), static_cast<rapidjson::SizeType>(method.size()), a),
                 a);
-  // A profile answer's "stand_in" note is the engine's (protocol::HostResponder), not the frame's.
   if (body && body->IsObject())
     for (const auto& member : body->GetObject())
-      if (std::string_view(member.name.GetString()) != "stand_in")
-        m.AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
+      m.AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
   return m;
 }
 
@@ -63,25 +61,25 @@ std::vector<HostFrameCase> ProfileHostFrames(const protocol::Profile& profile) {
   rapidjson::Value barrier_id(profile.IdsFor(profile.barrier_method()).start);
   add("barrier " + profile.barrier_method(), "",
       Message(&barrier_id, profile.barrier_method(), nullptr));
-  if (const rapidjson::Value* after = profile.after_handshake())
-    for (const auto& m : json::Find(*after, "send")->GetArray()) {
+  if (const protocol::AfterHandshake* after = profile.after_handshake())
+    for (const rapidjson::Value* m : after->send) {
       rapidjson::Document copy;
-      copy.CopyFrom(m, copy.GetAllocator());
-      add("after the handshake: " + json::Abbreviate(json::ToCompact(m), 60), "", std::move(copy));
+      copy.CopyFrom(*m, copy.GetAllocator());
+      add("after the handshake: " + json::Abbreviate(json::ToCompact(*m), 60), "", std::move(copy));
     }
   // Answers go to plugin requests: id 1 stands for the plugin's own id (an integer is an id in
   // every protocol; Flash allows nothing else).
   rapidjson::Value plugin_id(1);
-  const rapidjson::Value& host = profile.host();
-  if (const rapidjson::Value* replies = json::Find(host, "replies"); replies && replies->IsObject())
-    for (const auto& r : replies->GetObject()) {
-      if (r.name.GetString()[0] == '$' || json::Find(r.value, "builtin")) continue;
-      add(std::string("reply to ") + r.name.GetString(), r.name.GetString(),
-          Message(&plugin_id, "", &r.value));
-    }
-  for (const char* key : {"denied", "rate_limited", "unknown", "unimplemented_granted"})
-    if (const rapidjson::Value* t = json::Find(host, key))
-      add(std::string("host answer '") + key + "'", "", Message(&plugin_id, "", t));
+  const protocol::HostSpec& host = profile.host();
+  for (const auto& [method, reply] : host.replies)
+    if (reply.body) add("reply to " + method, method, Message(&plugin_id, "", reply.body.get()));
+  for (const auto& [key, answer] :
+       {std::pair{"denied", &host.denied}, std::pair{"rate_limited", &host.rate_limited},
+        std::pair{"unknown", &host.unknown},
+        std::pair{"unimplemented_granted", &host.unimplemented_granted}})
+    if (*answer)
+      add(std::string("host answer '") + key + "'", "",
+          Message(&plugin_id, "", (*answer)->body.get()));
   return out;
 }
 

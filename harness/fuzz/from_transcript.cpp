@@ -1,5 +1,6 @@
 #include "harness/fuzz/from_transcript.hpp"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -65,8 +66,9 @@ void Converter::Message(const Value& frame, Doc& step, const char* key) {
   for (const auto& m : frame.GetObject()) {
     std::string name = m.name.GetString();
     if (json::Find(profile_.host_members(), name)) continue;
-    const Value* rm = profile_.request_members();
-    if (rm && json::Find(*rm, name)) continue;
+    if (std::any_of(profile_.request_members().begin(), profile_.request_members().end(),
+                    [&](const protocol::RequestMember& r) { return r.name == name; }))
+      continue;
     if (name == "method" || name == "params" || name == "id")
       send.AddMember(Value(m.name, a), Value(m.value, a), a);
     else
@@ -194,13 +196,9 @@ void Converter::Plugin(const Doc& e) {
         expect.AddMember("error", Shape(*er, a), a);
     }
     step.AddMember("expect", expect, a);
-    if (it->second == handshake_name_ && profile_.after_handshake()) {
-      const Value* send = json::Find(*profile_.after_handshake(), "send");
-      if (send && send->IsArray())
-        for (const auto& s : send->GetArray())
-          if (json::Find(s, "method") && s["method"].IsString())
-            skip_.push_back(s["method"].GetString());
-    }
+    if (it->second == handshake_name_ && profile_.after_handshake())
+      for (const Value* s : profile_.after_handshake()->send)
+        skip_.push_back((*s)["method"].GetString());  // the schema requires a method
     names_.erase(it);
     return;
   }

@@ -30,8 +30,7 @@ Json AsMessage(const Value& example, const protocol::Profile& profile) {
   if (!d.IsObject()) return nullptr;
   d.RemoveMember("id");
   for (const auto& m : profile.host_members().GetObject()) d.RemoveMember(m.name);
-  if (const Value* rm = profile.request_members())
-    for (const auto& m : rm->GetObject()) d.RemoveMember(m.name);
+  for (const protocol::RequestMember& m : profile.request_members()) d.RemoveMember(m.name.c_str());
   return MakeJson(std::move(d));
 }
 
@@ -359,10 +358,10 @@ bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& s
     (request ? out->requests : out->notifications).push_back(std::move(e));
   }
   // The profile's own refusals are answers a host gives too.
-  for (const char* k : {"denied", "unknown", "rate_limited"}) {
-    const Value* v = json::Find(profile.host(), k);
-    if (!v || !v->IsObject()) continue;
-    std::string text = json::ToCompact(*v);
+  const protocol::HostSpec& host = profile.host();
+  for (const auto* answer : {&host.denied, &host.unknown, &host.rate_limited}) {
+    if (!*answer || !(*answer)->body) continue;
+    std::string text = json::ToCompact(*(*answer)->body);
     std::string escaped;
     for (std::size_t i = 0; i < text.size(); ++i) {
       if (text.compare(i, 2, "${") == 0) escaped += '$';  // $${ is a literal ${

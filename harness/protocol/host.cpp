@@ -100,20 +100,13 @@ void HostResponder::Hold(std::string method, std::string reason) {
 }
 
 std::string HostResponder::CapabilityFor(std::string_view method) const {
-  const rapidjson::Value& host = profile_.host();
-  if (const rapidjson::Value* caps = json::Find(host, "capabilities"); caps && caps->IsObject()) {
-    if (const rapidjson::Value* c = json::Find(*caps, method); c && c->IsString())
-      return c->GetString();
-  }
-  if (const rapidjson::Value* pre = json::Find(host, "capability_prefixes");
-      pre && pre->IsObject()) {
-    for (const auto& p : pre->GetObject()) {
-      std::string_view prefix(p.name.GetString(), p.name.GetStringLength());
-      if (p.value.IsString() && method.substr(0, prefix.size()) == prefix)
-        return p.value.GetString();
-    }
-  }
-  return {};
+  return profile_.host().CapabilityFor(method);
+}
+
+void HostResponder::FillProfile(const HostAnswer& answer, std::string_view method,
+                                std::string_view capability, Answer* out) const {
+  if (answer.body) Fill(*answer.body, method, capability, out);
+  out->stand_in = answer.stand_in;
 }
 
 void HostResponder::Fill(const rapidjson::Value& templ, std::string_view method,
@@ -206,13 +199,10 @@ std::string HostResponder::StorageError(std::string_view name,
 // profile has none.
 bool HostResponder::ProfileReply(std::string_view method, const rapidjson::Value* params,
                                  Answer* out) {
-  const rapidjson::Value* replies = json::Find(profile_.host(), "replies");
-  const rapidjson::Value* r =
-      replies && replies->IsObject() ? json::Find(*replies, method) : nullptr;
-  if (!r) return false;
-  const rapidjson::Value* builtin = r->IsObject() ? json::Find(*r, "builtin") : nullptr;
-  if (builtin && builtin->IsString() && Builtin(builtin->GetString(), params, out)) return true;
-  Fill(*r, method, "", out);
+  const HostAnswer* reply = profile_.host().Reply(method);
+  if (!reply) return false;
+  if (!reply->builtin.empty() && Builtin(reply->builtin, params, out)) return true;
+  FillProfile(*reply, method, "", out);
   out->why = out->stand_in.empty() ? "profile reply" : "profile reply, a stand-in";
   return true;
 }
@@ -242,7 +232,7 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
     a.why = Why("scenario reply", it->second.reason);
     return a;
   }
-  const rapidjson::Value& host = profile_.host();
+  const HostSpec& host = profile_.host();
   std::string capability = CapabilityFor(method);
   // A method no capability guards (RIM rim.log, Flash host.ping and storage) is answered by the
   // plugin's fakehost.yaml or the profile before a scenario's "*": which method a plugin calls
@@ -265,32 +255,29 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
     return a;
   }
   if (capability.empty()) {
-    if (const rapidjson::Value* u = json::Find(host, "unknown")) Fill(*u, method, "", &a);
+    if (host.unknown) FillProfile(*host.unknown, method, "", &a);
     a.why = "not implemented by the host";
     return a;
   }
   if (!granted_.count(capability)) {
-    if (const rapidjson::Value* d = json::Find(host, "denied")) Fill(*d, method, capability, &a);
+    if (host.denied) FillProfile(*host.denied, method, capability, &a);
     a.why = "capability " + capability + " not granted";
     return a;
   }
   // Rate limit per capability over a sliding minute (RIM §12: 120 calls/minute by default).
-  const rapidjson::Value* limit = json::Find(host, "rate_limit_per_minute");
-  if (limit && limit->IsInt64()) {
+  if (const std::int64_t limit = host.rate_limit_per_minute; limit > 0) {
     auto& calls = calls_[capability];
     while (!calls.empty() && now - calls.front() >= std::chrono::minutes(1)) calls.pop_front();
-    if (static_cast<std::int64_t>(calls.size()) >= limit->GetInt64()) {
-      if (const rapidjson::Value* rl = json::Find(host, "rate_limited"))
-        Fill(*rl, method, capability, &a);
-      a.why = "over the rate limit of " + std::to_string(limit->GetInt64()) + "/minute for " +
-              capability;
+    if (static_cast<std::int64_t>(calls.size()) >= limit) {
+      if (host.rate_limited) FillProfile(*host.rate_limited, method, capability, &a);
+      a.why = "over the rate limit of " + std::to_string(limit) + "/minute for " + capability;
       return a;
     }
     calls.push_back(now);
   }
   if (!PluginReply(method, &a) && !ProfileReply(method, params, &a)) {
-    if (const rapidjson::Value* g = json::Find(host, "unimplemented_granted"))
-      Fill(*g, method, capability, &a);
+    if (host.unimplemented_granted)
+      FillProfile(*host.unimplemented_granted, method, capability, &a);
     a.why = "granted, but not implemented by the fake host";
   }
   Answered(method, a);

@@ -101,6 +101,9 @@ class HostResponder {
   void Grant(const rapidjson::Value* manifest, const rapidjson::Value* handshake);
   /// The capability guarding `method`, or "" when none does.
   std::string CapabilityFor(std::string_view method) const;
+  /// One of the profile's answers: its body filled in, its stand-in note kept.
+  void FillProfile(const HostAnswer& answer, std::string_view method, std::string_view capability,
+                   Answer* out) const;
   void Fill(const rapidjson::Value& templ, std::string_view method, std::string_view capability,
             Answer* out) const;
   /// A reply the fake host computes: {"builtin": "echo" | "storage_get" | "storage_set"}.

@@ -16,17 +16,15 @@ rapidjson::Document HostFrame(const protocol::Profile& profile, rapidjson::Docum
     for (auto& m : message.GetObject())
       frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
   Classified c = profile.Classify(frame);
-  const rapidjson::Value* members = profile.request_members();
-  if (c.kind != MessageKind::kRequest || !members) return frame;
-  for (const auto& m : members->GetObject()) {
-    std::string_view name(m.name.GetString(), m.name.GetStringLength());
-    if (json::Find(frame, name)) continue;  // a scenario's own value wins
+  if (c.kind != MessageKind::kRequest) return frame;
+  for (const RequestMember& m : profile.request_members()) {
+    if (json::Find(frame, m.name)) continue;  // a scenario's own value wins
     rapidjson::Value v;
-    if (m.value.IsString() && std::string_view(m.value.GetString()) == "${deadline_ms}")
+    if (m.value)
+      v.CopyFrom(*m.value, a);
+    else  // the member carries the deadline: the method's, when the message gives none
       v.SetInt64(static_cast<std::int64_t>(profile.DeadlineFor(c.method).count()));
-    else
-      v.CopyFrom(m.value, a);
-    frame.AddMember(rapidjson::Value(m.name, a), v, a);
+    frame.AddMember(rapidjson::Value(m.name.c_str(), a), v, a);
   }
   return frame;
 }

@@ -3,6 +3,14 @@
 // A profile is loaded from schema/<protocol>/profile.json. The engine is protocol-agnostic: the
 // framing, the envelope rules, id numbering, deadlines, the stop sequences and the fake host's
 // default answers all come from here, so a second protocol is a second file, not new code.
+//
+// Loading checks the file against schema/profile.schema.json (built in, so a profile anywhere
+// is held to it; errors name the file and the JSON pointer), then the little a schema cannot
+// say (the framing's name, the checks' ids and placeholders, signal names, the versioning
+// rules), and reads every member once into the typed values below. What stays JSON is what is
+// JSON by nature: values the host puts in frames (envelope members, answers, the messages after
+// the handshake, trigger examples), scenario variables, and the manifest rules, which their own
+// reader (harness/plugin/cross_rules.hpp) takes as they are.
 #pragma once
 
 #include <chrono>
@@ -18,6 +26,7 @@
 #include <vector>
 
 #include "harness/json/rapidjson.hpp"
+#include "harness/protocol/versioning.hpp"
 #include "harness/wire/framing.hpp"
 
 namespace fakehost::protocol {
@@ -102,6 +111,52 @@ struct EnvironmentSpec {
   std::vector<std::string> allow;  ///< scrub: names kept from the harness's environment
 };
 
+/// A member the host adds to every request it sends (profile member "request_members"),
+/// unless the message has its own.
+struct RequestMember {
+  std::string name;
+  /// A fixed value (points into the profile); nullptr when the member carries the request's
+  /// deadline in milliseconds ({"carries": "deadline_ms"}).
+  const rapidjson::Value* value = nullptr;
+};
+
+/// What the host sends right after a successful handshake (profile member "after_handshake").
+struct AfterHandshake {
+  /// Members of the handshake's result, each of which must equal its value (json::StrictEqual).
+  std::vector<std::pair<std::string, const rapidjson::Value*>> when;
+  std::vector<const rapidjson::Value*> send;  ///< the messages, in order
+};
+
+/// A trigger a plugin's fakehost.yaml may name (profile member "triggers").
+struct TriggerSpec {
+  std::string name;
+  std::string does;                           ///< what a plugin does on its request
+  const rapidjson::Value* example = nullptr;  ///< {method, params}: the YAML an author adds
+  std::string method;                         ///< the example's method
+  const rapidjson::Value* params = nullptr;   ///< the example's params, or nullptr
+};
+
+/// One of the fake host's own answers (profile member "host").
+struct HostAnswer {
+  /// {"result": ...} or {"error": ...}, a template (${method}, ${capability}); null for a builtin.
+  std::shared_ptr<const rapidjson::Document> body;
+  std::string builtin;   ///< "echo", "storage_get", "storage_set" (host.cpp); "" for a body
+  std::string stand_in;  ///< why the answer is made-up data; "" when it is the real host's
+};
+
+/// The fake host's defaults for plugin->host requests (profile member "host").
+struct HostSpec {
+  std::vector<std::pair<std::string, HostAnswer>> replies;  ///< METHOD -> answer, in file order
+  std::vector<std::pair<std::string, std::string>> capabilities;         ///< METHOD -> capability
+  std::vector<std::pair<std::string, std::string>> capability_prefixes;  ///< PREFIX -> capability
+  std::int64_t rate_limit_per_minute = 0;                                ///< 0: none
+  std::optional<HostAnswer> denied, rate_limited, unknown, unimplemented_granted;
+
+  const HostAnswer* Reply(std::string_view method) const;  ///< nullptr if none
+  /// The capability that guards `method` (by name, else the first prefix); "" for none.
+  std::string CapabilityFor(std::string_view method) const;
+};
+
 class Profile {
  public:
   /// Loads and checks a profile file; on error returns nullptr with a message naming the file
@@ -118,14 +173,14 @@ class Profile {
   std::uint64_t max_payload() const { return max_payload_; }
   const ManifestSpec& manifest() const { return manifest_; }
   /// The cross-field manifest rules (profile member manifest.rules, an array; see
-  /// harness/plugin/cross_rules.hpp), or nullptr if none.
-  const rapidjson::Value* manifest_rules() const;
+  /// harness/plugin/cross_rules.hpp, which reads and checks them), or nullptr if none.
+  const rapidjson::Value* manifest_rules() const { return manifest_rules_; }
   /// The frame schema's path (profile member "schema", relative to the profile's directory).
   const std::string& schema_path() const { return schema_path_; }
   const EnvironmentSpec& environment() const { return environment_; }
 
-  /// Members the host adds to every frame it builds (RIM: "jsonrpc": "2.0").
-  const rapidjson::Value& host_members() const { return doc_["envelope"]["host_members"]; }
+  /// Members the host adds to every frame it builds (RIM: "jsonrpc": "2.0"): an object.
+  const rapidjson::Value& host_members() const { return *host_members_; }
   Classified Classify(const rapidjson::Value& message) const;
 
   IdSequence IdsFor(std::string_view method) const;
@@ -144,19 +199,22 @@ class Profile {
   /// JSON pointer into the manifest to the capabilities it declares, when the host grants
   /// those instead (Flash: checked per process against the manifest); "" if none.
   const std::string& granted_from_manifest() const { return granted_manifest_pointer_; }
-  /// Members added to every request the host sends (Flash: "deadline_ms": "${deadline_ms}",
-  /// the milliseconds the host still waits); nullptr if none.
-  const rapidjson::Value* request_members() const { return json_member("request_members"); }
-  /// Environment variables the host sets for the plugin, as templates ("${plugin.id}",
-  /// "${scenario.data_dir}", ...); nullptr if none.
-  const rapidjson::Value* plugin_env() const { return json_member("plugin_env"); }
-  /// {"when": {member: value...} of the handshake result, "send": [messages]}: what the host
-  /// sends right after a successful handshake; nullptr if nothing.
-  const rapidjson::Value* after_handshake() const { return json_member("after_handshake"); }
-  /// A trigger the suites use ({"does": "...", "example": {method, params}}): what a plugin does
-  /// on the request its fakehost.yaml gives for `name`; nullptr if the profile has no such name.
-  const rapidjson::Value* trigger(std::string_view name) const;
-  /// Every trigger name the profile knows (what a fakehost.yaml may define).
+  /// Members added to every request the host sends, in file order (Flash: deadline_ms).
+  const std::vector<RequestMember>& request_members() const { return request_members_; }
+  /// The request member that carries the request's deadline in milliseconds (Flash:
+  /// "deadline_ms", the milliseconds the host still waits); "" if requests carry none.
+  const std::string& deadline_member() const { return deadline_member_; }
+  /// Environment variables the host sets for the plugin: name and template ("${plugin.id}",
+  /// "${scenario.data_dir}", ...), in file order.
+  const std::vector<std::pair<std::string, std::string>>& plugin_env() const { return plugin_env_; }
+  /// What the host sends right after a successful handshake; nullptr if nothing.
+  const AfterHandshake* after_handshake() const {
+    return after_handshake_ ? &*after_handshake_ : nullptr;
+  }
+  /// Every trigger the suites use, in file order (what a fakehost.yaml may define).
+  const std::vector<TriggerSpec>& triggers() const { return triggers_; }
+  /// The trigger called `name`, or nullptr if the profile has none.
+  const TriggerSpec* trigger(std::string_view name) const;
   std::vector<std::string> trigger_names() const;
   const std::string& barrier_method() const { return barrier_method_; }
   const std::string& shutdown_notification() const { return shutdown_notification_; }
@@ -164,19 +222,19 @@ class Profile {
   /// A named stop sequence ("default", "teardown", ...), or nullptr.
   const std::vector<StopStepSpec>* StopSequence(std::string_view name) const;
 
-  /// The fake host's defaults for plugin->host requests: profile JSON under "host".
-  const rapidjson::Value& host() const { return doc_["host"]; }
-  /// Values available to scenarios as variables (${host.version}, ${principal}).
-  const rapidjson::Value& vars() const { return doc_["vars"]; }
+  /// The fake host's defaults for plugin->host requests.
+  const HostSpec& host() const { return host_; }
+  /// Values available to scenarios as variables (${host.version}, ${principal}): an object.
+  const rapidjson::Value& vars() const { return *vars_; }
   Ms scenario_timeout() const { return scenario_timeout_; }
   /// CPU time and address space each plugin process gets (`fakehost run` may override).
   const LimitsSpec& limits() const { return limits_; }
   /// The stdin queue's budget, when the protocol states one (Flash: 256 frames / 20 MiB).
   const TransportBudget& transport_budget() const { return transport_budget_; }
-  /// The protocol's versioning rules (member "versioning", read by harness/protocol/
-  /// versioning.hpp; the loader checks it), or nullptr if the profile has none.
-  const rapidjson::Value* versioning() const { return json_member("versioning"); }
-  /// The whole profile document.
+  /// The protocol's versioning rules (member "versioning", read by ReadVersioning), or nullptr
+  /// if the profile has none.
+  const Versioning* versioning() const { return versioning_ ? &*versioning_ : nullptr; }
+  /// The whole profile document: what the versioning facts' pointers point into.
   const rapidjson::Value& document() const { return doc_; }
 
   /// The wording of engine check `id` (one of EngineChecks()); the loader guarantees it exists.
@@ -192,13 +250,18 @@ class Profile {
 
  private:
   Profile() = default;
-  const rapidjson::Value* json_member(const char* name) const;
+  /// Reads the members of a document the schema accepted; false with `*error` for what the
+  /// schema cannot say.
   bool Init(const std::string& path, std::string* error);
   bool InitChecks(const std::string& path, std::string* error);
+  void InitHost();
   std::string FillCheck(std::string_view id,
                         const std::function<const std::string_view*(std::string_view)>& var) const;
 
   rapidjson::Document doc_;
+  const rapidjson::Value* host_members_ = nullptr;
+  const rapidjson::Value* vars_ = nullptr;
+  const rapidjson::Value* manifest_rules_ = nullptr;
   std::string name_, title_, dir_, schema_path_;
   const wire::Framing* framing_ = nullptr;
   std::uint64_t max_payload_ = 0;
@@ -221,6 +284,13 @@ class Profile {
   std::set<std::string, std::less<>> allowed_before_handshake_;
   std::string granted_pointer_;
   std::string granted_manifest_pointer_;
+  std::vector<RequestMember> request_members_;
+  std::string deadline_member_;
+  std::vector<std::pair<std::string, std::string>> plugin_env_;
+  std::optional<AfterHandshake> after_handshake_;
+  std::vector<TriggerSpec> triggers_;
+  HostSpec host_;
+  std::optional<Versioning> versioning_;
   std::string barrier_method_;
   std::string shutdown_notification_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;

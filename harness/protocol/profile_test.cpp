@@ -155,9 +155,12 @@ TEST(Limits, FlagsOverrideTheProfileAndZeroMeansNone) {
 
 TEST(Profile, ReportsTheOffendingMemberOfABadProfile) {
   std::string error;
-  auto p = Profile::LoadText(R"({"name":"x","framing":"carrier-pigeon"})", "p.json", &error);
+  auto p =
+      Profile::LoadText(R"({"name":"x","framing":"ndjson","max_payload":"big"})", "p.json", &error);
   EXPECT_FALSE(p);
-  EXPECT_NE(error.find("p.json: /framing"), std::string::npos) << error;
+  EXPECT_NE(error.find("p.json: /max_payload: "), std::string::npos) << error;
+  EXPECT_NE(error.find("p.json: /checks: missing\n"), std::string::npos) << error;
+  EXPECT_NE(error.find("p.json: /stop_sequences: missing"), std::string::npos) << error;
   p = Profile::LoadText("{", "p.json", &error);
   EXPECT_FALSE(p);
   EXPECT_NE(error.find("p.json"), std::string::npos) << error;
@@ -279,6 +282,38 @@ TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
   EXPECT_NE(error.find("/checks/nul-reply-id: not a check the engine or a framing raises"),
             std::string::npos)
       << error;
+}
+
+// Every member the shipped profiles use is in the schema, and the schema holds them to it: a
+// member it does not know, anywhere, is an error naming its pointer; $comment members are not.
+TEST(Profile, RefusesAMemberTheSchemaDoesNotKnow) {
+  for (const char* path : {"schema/rim-v1/profile.json", "schema/flash-v1/profile.json"}) {
+    rapidjson::Document doc;
+    ASSERT_TRUE(json::Parse(ReadProfileText(path), &doc).ok) << path;
+    auto& a = doc.GetAllocator();
+    doc["ids"].AddMember("$comment_more", "a note", a);
+    std::string error;
+    EXPECT_TRUE(Profile::LoadText(json::ToCompact(doc), "p.json", &error)) << error;
+    doc["handshake"].AddMember("methd", "x", a);
+    doc["stop_sequences"]["default"][0].AddMember("wait", 5, a);
+    EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error)) << path;
+    EXPECT_NE(error.find("p.json: /handshake/methd: unexpected property"), std::string::npos)
+        << error;
+    EXPECT_NE(error.find("p.json: /stop_sequences/default/0"), std::string::npos) << error;
+  }
+}
+
+TEST(Profile, ReadsTheRequestMemberThatCarriesTheDeadline) {
+  std::string error;
+  auto flash = Profile::Load("schema/flash-v1/profile.json", &error);
+  ASSERT_TRUE(flash) << error;
+  EXPECT_EQ(flash->deadline_member(), "deadline_ms");
+  ASSERT_EQ(flash->request_members().size(), 1u);
+  EXPECT_EQ(flash->request_members()[0].value, nullptr);
+  auto rim = LoadRim();
+  ASSERT_TRUE(rim);
+  EXPECT_EQ(rim->deadline_member(), "");
+  EXPECT_TRUE(rim->request_members().empty());
 }
 
 }  // namespace

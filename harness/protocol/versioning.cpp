@@ -233,16 +233,15 @@ bool DiffVersions(const Profile& old_profile, const Value& old_schema, const Pro
                   const Value& new_schema, VersionDiff* out, std::string* error) {
   const std::string old_path = old_profile.dir() + "/profile.json";
   const std::string new_path = new_profile.dir() + "/profile.json";
-  Versioning rules, new_rules;
   if (!old_profile.versioning())
     return *error = old_path + ": no \"versioning\" table: the rules to judge a change by", false;
-  if (!ReadVersioning(*old_profile.versioning(), old_path, &rules, error)) return false;
   if (!new_profile.versioning())
     return *error = new_path +
                     ": no \"versioning\" table (its \"version\" says whether the "
                     "protocol version changed)",
            false;
-  if (!ReadVersioning(*new_profile.versioning(), new_path, &new_rules, error)) return false;
+  const Versioning& rules = *old_profile.versioning();
+  const Versioning& new_rules = *new_profile.versioning();
   out->protocol = old_profile.name();
   out->old_version = rules.version;
   out->new_version = new_rules.version;

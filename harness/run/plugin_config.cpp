@@ -185,38 +185,30 @@ class ConfigReader {
 // law) everywhere, a reply's result must carry a boolean ok too.
 void CheckHostReplies(const PluginConfig& config, const protocol::Profile& profile,
                       std::vector<LoadError>* errors) {
-  const rapidjson::Value& host = profile.host();
+  const protocol::HostSpec& host = profile.host();
   std::set<std::string, std::less<>> methods, members;
   bool ok_law = true, any_result = false;  // every result of the profile's carries ok
-  auto answer = [&](const rapidjson::Value& a) {
-    if (!a.IsObject()) return;
-    for (const auto& m : a.GetObject()) {
-      std::string_view name(m.name.GetString(), m.name.GetStringLength());
-      if (name.empty() || name[0] == '$' || name == "stand_in" || name == "builtin") continue;
-      members.emplace(name);
-    }
-    if (const rapidjson::Value* r = json::Find(a, "result")) {
+  auto answer = [&](const protocol::HostAnswer& a) {
+    if (!a.body) return;  // a builtin
+    for (const auto& m : a.body->GetObject()) members.emplace(json::View(m.name));
+    if (const rapidjson::Value* r = json::Find(*a.body, "result")) {
       any_result = true;
       ok_law = ok_law && r->IsObject() && json::Find(*r, "ok") != nullptr;
     }
   };
-  for (const char* part : {"replies", "capabilities"})
-    if (const rapidjson::Value* v = json::Find(host, part); v && v->IsObject())
-      for (const auto& m : v->GetObject()) {
-        if (m.name.GetString()[0] == '$') continue;
-        methods.emplace(m.name.GetString(), m.name.GetStringLength());
-        if (std::string_view(part) == "replies") answer(m.value);
-      }
-  for (const char* key : {"denied", "unknown", "rate_limited", "unimplemented_granted"})
-    if (const rapidjson::Value* a = json::Find(host, key)) answer(*a);
-  const rapidjson::Value* prefixes = json::Find(host, "capability_prefixes");
+  for (const auto& [method, reply] : host.replies) {
+    methods.insert(method);
+    answer(reply);
+  }
+  for (const auto& [method, capability] : host.capabilities) methods.insert(method);
+  for (const auto* a :
+       {&host.denied, &host.unknown, &host.rate_limited, &host.unimplemented_granted})
+    if (*a) answer(**a);
   auto known = [&](const std::string& method) {
     if (methods.count(method)) return true;
-    if (prefixes && prefixes->IsObject())
-      for (const auto& p : prefixes->GetObject())
-        if (method.size() > p.name.GetStringLength() &&
-            method.compare(0, p.name.GetStringLength(), p.name.GetString()) == 0)
-          return true;
+    for (const auto& [prefix, capability] : host.capability_prefixes)
+      if (method.size() > prefix.size() && method.compare(0, prefix.size(), prefix) == 0)
+        return true;
     return false;
   };
   for (const auto& [method, loc] : config.host_reply_locs) {
@@ -270,11 +262,8 @@ bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& prof
     errors->push_back({config.protocol_loc,
                        "protocol: " + config.protocol + ", but the run is " + profile.name()});
   bool passes_config = false;
-  if (const rapidjson::Value* env = profile.plugin_env())
-    for (const auto& m : env->GetObject())
-      passes_config |= m.value.IsString() &&
-                       std::string_view(m.value.GetString()).find("${scenario.config_json}") !=
-                           std::string_view::npos;
+  for (const auto& [name, templ] : profile.plugin_env())
+    passes_config |= templ.find("${scenario.config_json}") != std::string::npos;
   if (config.config && !passes_config)
     errors->push_back({config.config_loc, "config: is not passed to a " + profile.name() +
                                               " plugin (its host has no configuration object)"});

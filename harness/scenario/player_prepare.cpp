@@ -49,17 +49,16 @@ void Player::BuildVars() {
 }
 
 bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
-  const rapidjson::Value* env = profile_.plugin_env();
-  if (!env) return true;
-  for (const auto& m : env->GetObject()) {
+  for (const auto& [name, templ] : profile_.plugin_env()) {
     rapidjson::Document value;
+    const rapidjson::Value pattern(
+        rapidjson::StringRef(templ.data(), static_cast<rapidjson::SizeType>(templ.size())));
     if (!Substitute(
-            m.value, [this](std::string_view p) { return Lookup(p); }, value.GetAllocator(), &value,
+            pattern, [this](std::string_view p) { return Lookup(p); }, value.GetAllocator(), &value,
             error)) {
-      *error = "profile plugin_env " + std::string(m.name.GetString()) + ": " + *error;
+      *error = "profile plugin_env " + name + ": " + *error;
       return false;
     }
-    std::string name = m.name.GetString();
     std::string text = value.IsString() ? std::string(value.GetString(), value.GetStringLength())
                                         : json::ToCompact(value);
     auto& vars = spawn->env;
@@ -84,10 +83,9 @@ std::string Player::MissingTrigger() const {
     std::string where =
         plugin_.config_file.empty() ? "a fakehost.yaml beside the manifest" : plugin_.config_file;
     std::string does, example;
-    if (const rapidjson::Value* t = profile_.trigger(name)) {
-      if (const rapidjson::Value* d = json::Find(*t, "does"); d && d->IsString())
-        does = d->GetString();
-      if (const rapidjson::Value* e = json::Find(*t, "example")) example = json::ToCompact(*e);
+    if (const protocol::TriggerSpec* t = profile_.trigger(name)) {
+      does = t->does;
+      example = json::ToCompact(*t->example);
     }
     return "needs the trigger '" + name + "'" +
            (does.empty() ? "" : " (a request on which the plugin " + does + ")") + "; add it to " +

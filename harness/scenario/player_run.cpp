@@ -67,7 +67,7 @@ bool Player::Prepare() {
     result_.status = Status::kError;
     return false;
   }
-  if (profile_.plugin_env()) {
+  if (!profile_.plugin_env().empty()) {
     char templ[] = "/tmp/fakehost-data-XXXXXX";
     if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
   }
@@ -200,13 +200,12 @@ std::string Player::StandInAnswerReason(std::size_t step_failures) const {
                                 ? std::string("a fakehost.yaml beside the manifest")
                                 : plugin_.config_file;
   std::string names, yaml;
-  const rapidjson::Value* replies = json::Find(profile_.host(), "replies");
   for (const auto& s : stand_ins) {
     names += (names.empty() ? "" : ", ") + s.method + " (" + s.why + ")";
     std::string example = R"({result: ...})";
-    if (const rapidjson::Value* r = replies ? json::Find(*replies, s.method) : nullptr;
-        r && r->IsObject() && json::Find(*r, "result"))
-      example = "{result: " + json::ToCompact(*json::Find(*r, "result")) + "}";
+    if (const protocol::HostAnswer* r = profile_.host().Reply(s.method);
+        r && r->body && json::Find(*r->body, "result"))
+      example = "{result: " + json::ToCompact(*json::Find(*r->body, "result")) + "}";
     yaml += "\n      " + s.method + ": " + example;
   }
   return "the fake host answered " + names +

@@ -47,16 +47,12 @@ bool Player::DoSend(const Step& step, const Send& send) {
     // timeout_ms), when the step does not say: a trigger's perform gets its entry's deadline.
     deadline = profile_.ManifestDeadlineFor(msg, plugin_.manifest.get());
   }
-  if (deadline) {
-    // The profile's request members that carry the deadline get this one instead.
-    if (const rapidjson::Value* members = profile_.request_members())
-      for (const auto& m : members->GetObject())
-        if (m.value.IsString() && json::View(m.value) == "${deadline_ms}" &&
-            !json::Find(msg, json::View(m.name)))
-          msg.AddMember(rapidjson::Value(m.name, msg.GetAllocator()),
-                        rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
-                        msg.GetAllocator());
-  }
+  // The request member that carries the deadline (Flash: deadline_ms) gets this one instead.
+  if (const std::string& member = profile_.deadline_member();
+      deadline && !member.empty() && !json::Find(msg, member))
+    msg.AddMember(rapidjson::Value(member.c_str(), msg.GetAllocator()),
+                  rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
+                  msg.GetAllocator());
   msg = protocol::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
   auto& fa = msg.GetAllocator();  // the frame's allocator: `a` went with the old document
   if (send.pad_to) {

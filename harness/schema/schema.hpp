@@ -30,6 +30,9 @@ namespace fakehost::schema {
 struct Violation {
   std::string pointer;
   std::string message;
+  /// When all that is wrong at `pointer` is required members missing: their names (`message`
+  /// says the same), for a reader that names each by its own pointer. Empty otherwise.
+  std::vector<std::string> missing = {};
 };
 
 enum class FrameKind { kRequest, kNotification, kResponse };

@@ -56,6 +56,7 @@ struct Item {
   std::string object;    // unexpected property: the object's pointer ...
   std::string property;  // ... and the property's name
   std::string pattern;   // pattern wrapper: the pattern
+  std::string missing;   // missing required property: its name
 };
 
 Item MakeItem(std::string pointer, std::string message, Role role) {
@@ -127,8 +128,10 @@ Item Classify(const RawError& error, const rapidjson::Value& frame) {
     return item;
   }
   if (StartsWith(d, kMissing)) {
-    return MakeItem(at, "missing required property '" + QuotedTail(d, kMissing) + "'",
-                    Role::kReason);
+    Item item =
+        MakeItem(at, "missing required property '" + QuotedTail(d, kMissing) + "'", Role::kReason);
+    item.missing = QuotedTail(d, kMissing);
+    return item;
   }
   return MakeItem(at, Trimmed(d) + Got(frame, at), Role::kReason);
 }
@@ -202,23 +205,29 @@ std::vector<Violation> TargetViolations(const std::vector<RawError>& errors,
     }
   }
   // One violation per pointer, in order of first appearance, distinct messages joined.
-  std::vector<std::pair<std::string, std::vector<std::string>>> grouped;
+  struct Group {
+    std::string pointer;
+    std::vector<std::string> messages, missing;
+  };
+  std::vector<Group> grouped;
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (!keep[i]) continue;
     auto it = std::find_if(grouped.begin(), grouped.end(),
-                           [&](const auto& g) { return g.first == items[i].pointer; });
-    if (it == grouped.end()) {
-      grouped.push_back({items[i].pointer, {items[i].message}});
-    } else if (std::find(it->second.begin(), it->second.end(), items[i].message) ==
-               it->second.end()) {
-      it->second.push_back(items[i].message);
+                           [&](const Group& g) { return g.pointer == items[i].pointer; });
+    if (it == grouped.end()) it = grouped.insert(grouped.end(), Group{items[i].pointer, {}, {}});
+    if (std::find(it->messages.begin(), it->messages.end(), items[i].message) ==
+        it->messages.end()) {
+      it->messages.push_back(items[i].message);
+      if (!items[i].missing.empty()) it->missing.push_back(items[i].missing);
     }
   }
   std::vector<Violation> out;
   out.reserve(grouped.size());
-  for (auto& [pointer, messages] : grouped) {
-    Violation v{std::move(pointer), std::move(messages.front())};
-    for (std::size_t m = 1; m < messages.size(); ++m) v.message.append("; ").append(messages[m]);
+  for (Group& g : grouped) {
+    if (g.missing.size() != g.messages.size()) g.missing.clear();
+    Violation v{std::move(g.pointer), std::move(g.messages.front()), std::move(g.missing)};
+    for (std::size_t m = 1; m < g.messages.size(); ++m)
+      v.message.append("; ").append(g.messages[m]);
     out.push_back(std::move(v));
   }
   return out;

@@ -16,11 +16,12 @@ bool EchoableId(json::IdKind k) {
   return k == json::IdKind::kInteger || k == json::IdKind::kString;
 }
 
-/// How long the host waits for the answer to `frame`: the deadline_ms it carries (Flash puts
-/// one in every request), else the profile's deadline for its method.
+/// How long the host waits for the answer to `frame`: the deadline it carries in the profile's
+/// deadline member (Flash puts deadline_ms in every request), else its method's.
 Ms RequestDeadline(const protocol::Profile& profile, const rapidjson::Value& frame,
                    const std::string& method) {
-  const rapidjson::Value* d = json::Find(frame, "deadline_ms");
+  const std::string& member = profile.deadline_member();
+  const rapidjson::Value* d = member.empty() ? nullptr : json::Find(frame, member);
   if (d && d->IsUint64() && d->GetUint64() > 0 && d->GetUint64() <= 3600000)
     return Ms(static_cast<Ms::rep>(d->GetUint64()));
   return profile.DeadlineFor(method);
@@ -68,20 +69,17 @@ void Session::Owe(const rapidjson::Value& frame, const protocol::Classified& c, 
 }
 
 void Session::AfterHandshake(const rapidjson::Value& reply) {
-  const rapidjson::Value* after = profile_.after_handshake();
+  const protocol::AfterHandshake* after = profile_.after_handshake();
   if (!after) return;
   const rapidjson::Value* result = json::Find(reply, "result");
-  if (const rapidjson::Value* when = json::Find(*after, "when"); when && when->IsObject()) {
-    if (!result || !result->IsObject()) return;
-    for (const auto& m : when->GetObject()) {
-      const rapidjson::Value* got =
-          json::Find(*result, std::string_view(m.name.GetString(), m.name.GetStringLength()));
-      if (!got || !json::StrictEqual(*got, m.value)) return;
-    }
+  if (!after->when.empty() && (!result || !result->IsObject())) return;
+  for (const auto& [member, value] : after->when) {
+    const rapidjson::Value* got = json::Find(*result, member);
+    if (!got || !json::StrictEqual(*got, *value)) return;
   }
-  for (const auto& message : json::Find(*after, "send")->GetArray()) {
+  for (const rapidjson::Value* message : after->send) {
     rapidjson::Document copy;
-    copy.CopyFrom(message, copy.GetAllocator());
+    copy.CopyFrom(*message, copy.GetAllocator());
     std::size_t index = Send(std::move(copy), false);
     Note(index, "sent by the host after a successful handshake");
   }
