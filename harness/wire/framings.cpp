@@ -1,6 +1,7 @@
 // The registry of framings: the one list of what a profile's "framing" may name.
 #include "harness/wire/framing.hpp"
 
+#include "harness/wire/content_length.hpp"
 #include "harness/wire/length_prefixed.hpp"
 #include "harness/wire/ndjson.hpp"
 
@@ -18,6 +19,7 @@ const std::vector<const Framing*>& Registered() {
   static const std::vector<const Framing*> all = {
       Instance<LengthPrefixedFraming>(),
       Instance<NdjsonFraming>(),
+      Instance<ContentLengthFraming>(),
   };
   return all;
 }
