@@ -58,9 +58,6 @@ std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, cons
 std::unique_ptr<schema::FrameSchema> LoadFrameSchema(const protocol::Profile& profile,
                                                      std::ostream& err);
 
-/// Now, as "2026-12-02T04:59:32Z".
-std::string NowIso8601();
-
 /// The flags of `fakehost run`, and `list`/`lint`, wired onto `app`.
 void AddRunCommand(CLI::App& app, Commands* commands);
 void AddListCommands(CLI::App& app, Commands* commands);

@@ -1,5 +1,4 @@
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 
 #include "harness/cli/command.hpp"
@@ -72,13 +71,6 @@ std::unique_ptr<schema::FrameSchema> LoadFrameSchema(const protocol::Profile& pr
   auto s = schema::FrameSchema::Load(profile.schema_path(), &error);
   if (!s) err << "fakehost: " << error << "\n";
   return s;
-}
-
-std::string NowIso8601() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 }  // namespace fakehost::cli

@@ -2,7 +2,6 @@
 // one plugin, and writes each finding as a shrunk scenario that `fakehost run --suite` replays.
 #include <algorithm>
 #include <iomanip>
-#include <optional>
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
@@ -114,12 +113,10 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
         << ", so there is nothing to fuzz\n";
     return kBadInput;
   }
-  protocol::LimitsSpec limits;
-  if (!protocol::ResolveLimits(profile->limits(), std::nullopt, std::nullopt, &limits, &error)) {
+  if (!run::PluginLimits(*profile, {}, &plugin.spawn.limits, &error)) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
-  plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
   std::vector<std::string> fragment_dirs = {
       ctx.data_dir + "/scenarios/" + profile->name() + "/fragments", profile->dir() + "/fragments"};
   fuzz::Json handshake = fuzz::FindHandshakeFragment(fragment_dirs, *profile, &error);
