@@ -80,6 +80,15 @@ bool DetectCorpusProtocol(const std::string& data_dir, const std::vector<std::st
   return false;
 }
 
+// `--report`'s help: FORMAT=PATH and every format of certify::MatrixFormats.
+std::string MatrixReportHelp() {
+  std::string help = "FORMAT=PATH, repeatable:";
+  for (const certify::MatrixFormat& f : certify::MatrixFormats())
+    help += std::string(&f == &certify::MatrixFormats().front() ? " " : ", ") +
+            std::string(f.name) + " (" + std::string(f.writes) + ")";
+  return help;
+}
+
 // --out DIR and each --report FORMAT=PATH, checked before anything runs.
 bool ParseReports(const std::string& out_dir, const std::vector<std::string>& specs,
                   std::vector<std::pair<std::string, std::string>>* out, std::ostream& err) {
@@ -97,7 +106,7 @@ bool ParseReports(const std::string& out_dir, const std::vector<std::string>& sp
     }
     if (!certify::KnownFormat(spec.substr(0, eq))) {
       err << "fakehost: --report " << spec
-          << ": unknown format (known: json, html, markdown, junit)\n";
+          << ": unknown format (known: " << certify::MatrixFormatNames() << ")\n";
       return false;
     }
     if (!report::CheckDestination(spec.substr(eq + 1), &error)) {
@@ -265,13 +274,13 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
   CLI::App* c = app.add_subcommand("certify", "play a suite against every plugin of a corpus");
   c->add_option("corpus", cf->corpus,
                 "plugin directories, directories of them, or files listing them one a line");
-  c->add_option("--protocol,-p", cf->protocol, "rim-v1 or flash-v1 (default: from the corpus)");
+  c->add_option("--protocol,-p", cf->protocol, ProtocolsHelp(true) + " (default: from the corpus)");
   c->add_option("--suite", cf->suite, "scenario directory (default scenarios/<protocol>)");
   c->add_option("--only", cf->only, "run only scenario ids matching this glob (repeatable)");
   c->add_option("--skip", cf->skip, "skip scenario ids matching this glob (repeatable)");
   c->add_option("--jobs,-j", cf->jobs, JobsHelp("scenarios, over all plugins,"))
       ->check(JobsRange());
-  c->add_option("--report", cf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  c->add_option("--report", cf->reports, MatrixReportHelp());
   c->add_option("--out", cf->out_dir, "directory for certify.json (default reports/certify)");
   c->add_option("--since", cf->since,
                 "PREVIOUS.json: what newly fails, passes, appeared, vanished");
@@ -284,8 +293,7 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
   auto mf = std::make_shared<MergeFlags>();
   CLI::App* merge = c->add_subcommand("merge", "merge certify matrices (shards) into one");
   merge->add_option("inputs", mf->inputs, "certify.json files")->required();
-  merge->add_option("--report", mf->reports,
-                    "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  merge->add_option("--report", mf->reports, MatrixReportHelp());
   merge->add_option("--out", mf->out_dir, "directory for certify.json (default reports/certify)");
   merge->add_option("--since", mf->since, "PREVIOUS.json: what changed since");
   merge->add_flag("--allow-partial", mf->allow_partial,

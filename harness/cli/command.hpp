@@ -40,6 +40,10 @@ using Commands = std::vector<Command>;
 /// binary, else the source tree it was built from (data_dir.hpp).
 std::string DataDir();
 
+/// The protocols of DataDir() for a help text, from the data directory itself
+/// (protocol/registry.hpp): "flash-v1 or rim-v1", or "flash-v1, rim-v1 or a profile.json path".
+std::string ProtocolsHelp(bool or_a_path = false);
+
 /// A protocol given as a path to its profile.json (it has a '/' or ends in .json), not a name.
 bool IsProfilePath(const std::string& name);
 

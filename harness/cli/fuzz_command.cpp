@@ -157,7 +157,7 @@ void AddFuzzCommand(CLI::App& app, Commands* commands) {
       "fuzz", "generate sessions from the protocol's schema and shrink findings to scenarios");
   fuzz->add_option("--plugin", f->plugin_dir, "plugin directory (with its manifest)")->required();
   fuzz->add_option("--protocol,-p", f->protocol,
-                   "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
+                   ProtocolsHelp(true) + " (default: detected from the --plugin directory)");
   fuzz->add_option("--budget", f->budget, "time spent fuzzing, shrinking not counted (60s)");
   fuzz->add_option("--seed", f->seed, "the seed: the same seed generates the same sessions (1)");
   fuzz->add_option("--out", f->out_dir, "where scenarios and transcripts go (reports/fuzz)");

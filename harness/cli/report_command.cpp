@@ -90,8 +90,7 @@ void AddReportCommands(CLI::App& app, Commands* commands) {
   CLI::App* merge = report->add_subcommand(
       "merge", "merge the report.json (or certify.json) of every shard into one run's reports");
   merge->add_option("reports", mf->inputs, "the shards' report.json files")->required();
-  merge->add_option("--report", mf->reports,
-                    "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  merge->add_option("--report", mf->reports, ReportHelp());
   merge
       ->add_option("--out", mf->out_dir,
                    "directory for the merged report.json (default reports/latest; "

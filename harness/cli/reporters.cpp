@@ -4,6 +4,14 @@
 
 namespace fakehost::cli {
 
+std::string ReportHelp() {
+  std::string help = "FORMAT=PATH, repeatable:";
+  for (const report::FileFormat& f : report::FileFormats())
+    help += std::string(&f == &report::FileFormats().front() ? " " : ", ") + std::string(f.name) +
+            " (" + std::string(f.writes) + ")";
+  return help;
+}
+
 bool MakeReporters(const std::string& out_dir, const std::vector<std::string>& specs,
                    const std::string& transcripts_dir,
                    std::vector<std::unique_ptr<report::Reporter>>* files, std::ostream& err) {

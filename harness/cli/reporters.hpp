@@ -15,6 +15,9 @@ class Reporter;
 
 namespace fakehost::cli {
 
+/// `--report`'s help: FORMAT=PATH and every format of report::FileFormats, with what it writes.
+std::string ReportHelp();
+
 /// The file reporters of a run: OUT_DIR/report.json, each `--report FORMAT=PATH`, and the
 /// transcripts when `transcripts_dir` is given. False, with the message on `err` naming the flag,
 /// for a spec that is not FORMAT=PATH, an unknown format, or a destination that cannot be

@@ -135,7 +135,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   auto rf = std::make_shared<RunFlags>();
   CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
   run->add_option("--protocol,-p", rf->protocol,
-                  "rim-v1, flash-v1 or a profile.json path (default: detected from --plugin)");
+                  ProtocolsHelp(true) + " (default: detected from --plugin)");
   run->add_option("--plugin", rf->plugin_dir, "plugin directory (with its manifest)");
   run->add_option("argv", rf->argv, "after --: a bare executable and its arguments");
   run->add_option(
@@ -147,7 +147,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_option("--skip-tag", rf->skip_tags, "skip scenarios with this tag (repeatable)");
   run->add_option("--shard", rf->shard, "K/N: play shard K of N of the selection (see docs/ci.md)");
   run->add_option("--jobs,-j", rf->jobs, JobsHelp("scenarios"))->check(JobsRange());
-  run->add_option("--report", rf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  run->add_option("--report", rf->reports, ReportHelp());
   run->add_option("--transcripts", rf->transcripts_dir,
                   "DIR: every frame of every scenario, as JSON lines");
   run->add_option("--out", rf->out_dir, "directory for report.json (default reports/latest)");
