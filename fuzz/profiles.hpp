@@ -1,5 +1,6 @@
-// The two shipped protocol profiles, loaded once, for fuzz targets that check a plugin's own
-// files against each protocol. FUZZ_SOURCE_DIR is the repository root (a compile definition).
+// Every shipped protocol's profile (protocol/registry.hpp), loaded once, for fuzz targets that
+// check a plugin's own files against each protocol. FUZZ_SOURCE_DIR is the repository root (a
+// compile definition).
 #pragma once
 
 #include <cstdio>
@@ -9,21 +10,25 @@
 #include <vector>
 
 #include "harness/protocol/profile.hpp"
+#include "harness/protocol/registry.hpp"
 
 namespace fakehost::fuzz {
 
 inline const std::vector<std::unique_ptr<protocol::Profile>>& ShippedProfiles() {
   static const auto profiles = [] {
     std::vector<std::unique_ptr<protocol::Profile>> out;
-    for (const char* name : {"rim-v1", "flash-v1"}) {
+    for (const std::string& name : protocol::ProtocolNames(FUZZ_SOURCE_DIR)) {
       std::string error;
-      auto p = protocol::Profile::Load(
-          std::string(FUZZ_SOURCE_DIR) + "/schema/" + name + "/profile.json", &error);
+      auto p = protocol::Profile::Load(protocol::ProfilePath(FUZZ_SOURCE_DIR, name), &error);
       if (!p) {
         std::fprintf(stderr, "fuzz: %s\n", error.c_str());
         std::abort();
       }
       out.push_back(std::move(p));
+    }
+    if (out.empty()) {
+      std::fprintf(stderr, "fuzz: no schema/<protocol>/profile.json in %s\n", FUZZ_SOURCE_DIR);
+      std::abort();
     }
     return out;
   }();

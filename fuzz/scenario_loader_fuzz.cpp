@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/protocol/registry.hpp"
 #include "harness/scenario/loader.hpp"
 
 namespace {
@@ -24,7 +25,7 @@ namespace {
 const fakehost::scenario::LoadContext& Context() {
   static const fakehost::scenario::LoadContext context = [] {
     fakehost::scenario::LoadContext c;
-    for (const char* suite : {"rim-v1", "flash-v1"}) {
+    for (const std::string& suite : fakehost::protocol::ProtocolNames(FUZZ_SOURCE_DIR)) {
       const std::filesystem::path dir =
           std::filesystem::path(FUZZ_SOURCE_DIR) / "scenarios" / suite / "fragments";
       std::error_code ec;

@@ -4,8 +4,10 @@
 // back as a scenario the reference passes.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 
+#include "harness/protocol/registry.hpp"
 #include "tests/command.hpp"
 
 namespace fakehost::testing {
@@ -76,9 +78,22 @@ void NoFindings(const std::string& plugin) {
   fs::remove_all(out);
 }
 
-TEST(Fuzz, TheRimReferenceGivesNoFindings) { NoFindings(FixturesDir() + "/rim-v1/reference"); }
+// Every protocol's reference plugin (fixtures/<p>/reference, for every protocol of the source
+// tree: protocol/registry.hpp).
+class FuzzReference : public ::testing::TestWithParam<std::string> {};
 
-TEST(Fuzz, TheFlashReferenceGivesNoFindings) { NoFindings(FixturesDir() + "/flash-v1/reference"); }
+TEST_P(FuzzReference, GivesNoFindings) {
+  NoFindings(FixturesDir() + "/" + GetParam() + "/reference");
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryProtocol, FuzzReference,
+                         ::testing::ValuesIn(protocol::ProtocolNames(SourceDir())),
+                         [](const auto& param) {
+                           std::string name = param.param;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 TEST(Fuzz, AMissingPluginIsBadInput) {
   CommandResult r = RunCommand({FakehostBin(), "fuzz", "--plugin", "/nonexistent/plugin",

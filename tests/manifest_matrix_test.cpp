@@ -16,6 +16,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/plugin/manifest.hpp"
+#include "harness/protocol/registry.hpp"
 #include "tests/command.hpp"
 
 namespace fakehost::testing {
@@ -24,12 +25,16 @@ namespace {
 namespace fs = std::filesystem;
 constexpr auto kDeadline = std::chrono::seconds(30);
 
-const char* kProtocols[] = {"rim-v1", "flash-v1"};
+// Every protocol of the source tree (protocol/registry.hpp).
+const std::vector<std::string> kProtocols = protocol::ProtocolNames(SourceDir());
 
+// Every fixtures/<protocol>/broken-manifest/<rule>/; none when the folder is missing (then the
+// rules it should hold are caught by nothing, which fails).
 std::vector<std::string> BrokenFixtures(const std::string& protocol) {
   std::vector<std::string> dirs;
+  std::error_code ec;
   for (const auto& e :
-       fs::directory_iterator(SourceDir() + "/fixtures/" + protocol + "/broken-manifest"))
+       fs::directory_iterator(SourceDir() + "/fixtures/" + protocol + "/broken-manifest", ec))
     if (e.is_directory()) dirs.push_back(e.path().string());
   std::sort(dirs.begin(), dirs.end());
   return dirs;
@@ -55,7 +60,8 @@ std::set<std::string> ReportedRules(const std::string& out) {
 }
 
 TEST(ManifestMatrix, RefusesEveryBrokenManifestForItsRuleAlone) {
-  for (const char* protocol : kProtocols) {
+  ASSERT_FALSE(kProtocols.empty());
+  for (const std::string& protocol : kProtocols) {
     for (const std::string& dir : BrokenFixtures(protocol)) {
       SCOPED_TRACE(dir);
       std::set<std::string> expected = ExpectedRules(dir);
@@ -70,10 +76,9 @@ TEST(ManifestMatrix, RefusesEveryBrokenManifestForItsRuleAlone) {
 }
 
 TEST(ManifestMatrix, CatchesEveryRuleTheCheckerKnowsWithAFixture) {
-  for (const char* protocol : kProtocols) {
+  for (const std::string& protocol : kProtocols) {
     std::string error;
-    auto profile = protocol::Profile::Load(
-        SourceDir() + "/schema/" + std::string(protocol) + "/profile.json", &error);
+    auto profile = protocol::Profile::Load(protocol::ProfilePath(SourceDir(), protocol), &error);
     ASSERT_NE(profile, nullptr) << error;
     std::vector<plugin::RuleInfo> known;
     ASSERT_TRUE(plugin::KnownRules(*profile, &known, &error)) << error;
@@ -88,7 +93,7 @@ TEST(ManifestMatrix, CatchesEveryRuleTheCheckerKnowsWithAFixture) {
 }
 
 TEST(ManifestMatrix, LoadsTheRealisticValidManifests) {
-  for (const char* protocol : kProtocols) {
+  for (const std::string& protocol : kProtocols) {
     std::string dir = SourceDir() + "/fixtures/" + protocol + "/valid-manifest";
     CommandResult r =
         RunCommand({FakehostBin(), "manifest", "check", dir, "--protocol", protocol}, kDeadline);
@@ -187,7 +192,7 @@ TEST_F(UnrunnablePlugin, AnEntrypointSymlinkLeadingOutsideFailsLoadsInHost) {
 // Every fixture is in its protocol's real manifest format, except the broken ones that exist to
 // fail manifest/loads-in-host and the hostile ones whose entrypoint cannot be run.
 TEST(ManifestMatrix, EveryFixtureLoadsInItsRealHost) {
-  for (const char* protocol : kProtocols) {
+  for (const std::string& protocol : kProtocols) {
     fs::path root = fs::path(FixturesDir()) / protocol;
     for (const char* kind : {"", "broken", "variants", "hostile"}) {
       fs::path base = *kind ? root / kind : root;

@@ -408,12 +408,30 @@ TEST(JsonReport, KeepsEveryFailureAndNamesTheCauseOfAConsequence) {
   EXPECT_EQ(Count(report::JsonReport(ReportFixture()), "caused_by"), 0u);
 }
 
-TEST(MakeFileReporter, KnowsEveryFormatAndNamesThemForAnUnknownOne) {
+// The formats are one table: each is made by its name (and its alias), an unknown one is named
+// with every known one, and the reports page documents each.
+TEST(FileFormats, EachIsMadeByItsNameAndAnUnknownOneNamesThemAll) {
+  ASSERT_GE(report::FileFormats().size(), 4u);
   std::string error;
-  for (const char* f : {"json", "junit", "markdown", "html"})
-    EXPECT_NE(report::MakeFileReporter(f, "/tmp/x", &error), nullptr) << f;
+  for (const report::FileFormat& f : report::FileFormats()) {
+    EXPECT_NE(report::MakeFileReporter(std::string(f.name), "/tmp/x", &error), nullptr) << f.name;
+    if (!f.alias.empty()) {
+      EXPECT_NE(report::MakeFileReporter(std::string(f.alias), "/tmp/x", &error), nullptr)
+          << f.alias;
+    }
+    EXPECT_FALSE(f.writes.empty()) << f.name;
+  }
   EXPECT_EQ(report::MakeFileReporter("xml", "/tmp/x", &error), nullptr);
-  EXPECT_EQ(error, "unknown report format 'xml' (known: json, junit, markdown, html)");
+  EXPECT_NE(error.find("'xml'"), std::string::npos) << error;
+  EXPECT_NE(error.find(report::FileFormatNames()), std::string::npos) << error;
+}
+
+TEST(FileFormats, TheReportsPageDescribesEachInItsTable) {
+  std::string page = Read(std::string(FAKEHOST_GOLDEN_DIR) + "/../../docs/reports.md");
+  ASSERT_FALSE(page.empty());
+  for (const report::FileFormat& f : report::FileFormats())
+    EXPECT_NE(page.find("| `" + std::string(f.name) + "=PATH` |"), std::string::npos)
+        << "docs/reports.md has no row for " << f.name;
 }
 
 TEST(TranscriptsReport, WritesOneJsonLinesFilePerScenarioThatRan) {

@@ -13,6 +13,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/protocol/registry.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/model.hpp"
 #include "tests/command.hpp"
@@ -26,8 +27,7 @@ using scenario::Step;
 
 std::unique_ptr<protocol::Profile> LoadProfile(const std::string& name) {
   std::string error;
-  auto profile =
-      protocol::Profile::Load(testing::SourceDir() + "/schema/" + name + "/profile.json", &error);
+  auto profile = protocol::Profile::Load(protocol::ProfilePath(testing::SourceDir(), name), &error);
   EXPECT_TRUE(profile) << error;
   return profile;
 }
@@ -144,73 +144,93 @@ class WaitAudit {
   void Walk(const std::vector<Step>& steps) {
     for (const Step& step : steps) {
       Ms used{0};
-      if (const auto* send = std::get_if<scenario::Send>(&step.body)) {
-        if (!send->as.empty()) {
-          Named n;
-          n.method = send->trigger.empty() ? send->method : TriggerMethod(send->trigger);
-          if (send->deadline_ms) {
-            if (send->deadline_ms->IsUint64())
-              n.deadline = Ms(static_cast<Ms::rep>(send->deadline_ms->GetUint64()));
-            else
-              n.unknown = true;
-          }
-          n.sent_at = now_;
-          named_[send->as] = n;
-        }
-      } else if (const auto* raw = std::get_if<scenario::SendRaw>(&step.body)) {
-        if (!raw->as.empty()) named_[raw->as] = Named{"", std::nullopt, true, false, now_};
-      } else if (const auto* e = std::get_if<scenario::Expect>(&step.body)) {
-        std::optional<Ms> needed = p_.default_deadline();
-        std::string what = "a frame the plugin starts";
-        // The step ends, at worst, when its window ends; a reply's window counts from its
-        // request, and a frame the plugin sends while it serves one may come until the last
-        // open deadline (steps_expect.cpp).
-        Ms end{0};
-        if (e->filter.kind == scenario::Filter::Kind::kReplyTo) {
-          Named& n = named_[e->filter.name];
-          what = "the answer to " + (n.method.empty() ? e->filter.name : n.method);
-          needed = n.unknown ? std::nullopt : std::optional<Ms>(n.Deadline(p_));
-          n.answered = true;
-          end = n.sent_at + (e->within.count() ? e->within : needed.value_or(Ms(0)));
-        } else {
-          if (Ms open = OpenDeadline(); open > *needed) {
-            what = "a frame the plugin sends while it serves a request whose deadline is " +
-                   std::to_string(open.count()) + " ms";
-            needed = open;
-          }
-          end = now_ + (e->within.count() ? e->within : p_.default_deadline());
-          if (!e->within.count()) end = std::max(end, OpenDeadlineEnd());
-        }
-        used = std::max(Ms(0), end - now_);
-        if (e->within.count() && needed)
-          Check(step, e->within, *needed, what, e->from_first_frame || ready_);
-        ready_ = true;
-      } else if (const auto* none = std::get_if<scenario::ExpectNone>(&step.body)) {
-        // An absence window only ever passes a plugin sooner; a barrier waits its deadline.
-        used = none->barrier ? p_.DeadlineFor(p_.barrier_method()) : none->window;
-      } else if (const auto* exit = std::get_if<scenario::ExpectExit>(&step.body)) {
-        // The text's shutdown grace, counted from a plugin that has shown it runs: before its
-        // first frame, the startup deadline comes first.
-        Ms needed = GraceOf(*p_.StopSequence("default"));
-        std::string what = "the exit (the shutdown grace)";
-        if (!ready_) {
-          needed += p_.DeadlineFor(p_.handshake_method());
-          what = "the exit of a plugin not yet shown to run (startup deadline + shutdown grace)";
-        }
-        Check(step, exit->within, needed, what, ready_);
-        used = exit->within;
-      } else if (const auto* sd = std::get_if<scenario::Shutdown>(&step.body)) {
-        const auto* seq = p_.StopSequence(sd->sequence.empty() ? "default" : sd->sequence);
-        if (seq && sd->grace.count()) Check(step, sd->grace, GraceOf(*seq), "the exit", ready_);
-        used = seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
-      } else if (const auto* sleep = std::get_if<scenario::Sleep>(&step.body)) {
-        used = sleep->duration;
-      } else if (const auto* each = std::get_if<scenario::ForEach>(&step.body)) {
-        // Once: each item gets the whole hard limit again (player.cpp), from its start.
-        ReachedBy(step);
-        deadline_ = std::max(deadline_, now_ + limit_);
-        Walk(each->steps);
-      }
+      std::visit(
+          scenario::Exhaustive{
+              [&](const scenario::Send& sent) {
+                const scenario::Send* send = &sent;
+                if (!send->as.empty()) {
+                  Named n;
+                  n.method = send->trigger.empty() ? send->method : TriggerMethod(send->trigger);
+                  if (send->deadline_ms) {
+                    if (send->deadline_ms->IsUint64())
+                      n.deadline = Ms(static_cast<Ms::rep>(send->deadline_ms->GetUint64()));
+                    else
+                      n.unknown = true;
+                  }
+                  n.sent_at = now_;
+                  named_[send->as] = n;
+                }
+              },
+              [&](const scenario::SendRaw& raw) {
+                if (!raw.as.empty()) named_[raw.as] = Named{"", std::nullopt, true, false, now_};
+              },
+              [&](const scenario::Expect& expect) {
+                const scenario::Expect* e = &expect;
+                std::optional<Ms> needed = p_.default_deadline();
+                std::string what = "a frame the plugin starts";
+                // The step ends, at worst, when its window ends; a reply's window counts from its
+                // request, and a frame the plugin sends while it serves one may come until the last
+                // open deadline (steps_expect.cpp).
+                Ms end{0};
+                if (e->filter.kind == scenario::Filter::Kind::kReplyTo) {
+                  Named& n = named_[e->filter.name];
+                  what = "the answer to " + (n.method.empty() ? e->filter.name : n.method);
+                  needed = n.unknown ? std::nullopt : std::optional<Ms>(n.Deadline(p_));
+                  n.answered = true;
+                  end = n.sent_at + (e->within.count() ? e->within : needed.value_or(Ms(0)));
+                } else {
+                  if (Ms open = OpenDeadline(); open > *needed) {
+                    what = "a frame the plugin sends while it serves a request whose deadline is " +
+                           std::to_string(open.count()) + " ms";
+                    needed = open;
+                  }
+                  end = now_ + (e->within.count() ? e->within : p_.default_deadline());
+                  if (!e->within.count()) end = std::max(end, OpenDeadlineEnd());
+                }
+                used = std::max(Ms(0), end - now_);
+                if (e->within.count() && needed)
+                  Check(step, e->within, *needed, what, e->from_first_frame || ready_);
+                ready_ = true;
+              },
+              [&](const scenario::ExpectNone& expect_none) {
+                const scenario::ExpectNone* none = &expect_none;
+                // An absence window only ever passes a plugin sooner; a barrier waits its deadline.
+                used = none->barrier ? p_.DeadlineFor(p_.barrier_method()) : none->window;
+              },
+              [&](const scenario::ExpectExit& expect_exit) {
+                const scenario::ExpectExit* exit = &expect_exit;
+                // The text's shutdown grace, counted from a plugin that has shown it runs: before
+                // its first frame, the startup deadline comes first.
+                Ms needed = GraceOf(*p_.StopSequence("default"));
+                std::string what = "the exit (the shutdown grace)";
+                if (!ready_) {
+                  needed += p_.DeadlineFor(p_.handshake_method());
+                  what =
+                      "the exit of a plugin not yet shown to run (startup deadline + shutdown "
+                      "grace)";
+                }
+                Check(step, exit->within, needed, what, ready_);
+                used = exit->within;
+              },
+              [&](const scenario::Shutdown& shutdown) {
+                const scenario::Shutdown* sd = &shutdown;
+                const auto* seq = p_.StopSequence(sd->sequence.empty() ? "default" : sd->sequence);
+                if (seq && sd->grace.count())
+                  Check(step, sd->grace, GraceOf(*seq), "the exit", ready_);
+                used = seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
+              },
+              [&](const scenario::Sleep& sleep) { used = sleep.duration; },
+              [&](const scenario::ForEach& each) {
+                // Once: each item gets the whole hard limit again (player.cpp), from its start.
+                ReachedBy(step);
+                deadline_ = std::max(deadline_, now_ + limit_);
+                Walk(each.steps);
+              },
+              // Nothing they wait on.
+              scenario::Ignore<scenario::Answer, scenario::CloseStdin, scenario::KillParent,
+                               scenario::Signal>{},
+          },
+          step.body);
       now_ += used;
     }
   }
@@ -318,7 +338,7 @@ TEST_P(Waits, AWindowForAPluginsOwnFrameShorterThanTheRequestItServesIsCaught) {
       ++mutated;
     }
   }
-  EXPECT_GE(mutated, 3) << "the host-call scenarios of both suites wait on a served request";
+  EXPECT_GE(mutated, 3) << "the host-call scenarios of a suite wait on a served request";
 }
 
 // An exit window shorter than the shutdown grace is caught; before the plugin has shown it
@@ -343,7 +363,15 @@ TEST_P(Waits, ATightenedExitWindowIsCaught) {
   EXPECT_GT(mutated, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothSuites, Waits, ::testing::Values("rim-v1", "flash-v1"));
+// Every protocol of the source tree (protocol/registry.hpp), each with its standard suite.
+INSTANTIATE_TEST_SUITE_P(EverySuite, Waits,
+                         ::testing::ValuesIn(protocol::ProtocolNames(testing::SourceDir())),
+                         [](const auto& param) {
+                           std::string name = param.param;
+                           for (char& c : name)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace fakehost

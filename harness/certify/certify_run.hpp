@@ -1,12 +1,11 @@
-// Plays a suite against every plugin of a corpus with one shared budget of parallel scenarios.
+// Plays a suite against every plugin of a corpus, as a matrix: run::Execute over the corpus.
 //
-// Every (plugin, scenario) pair is one work item; `jobs` workers take them in plugin order, so
-// at most about `jobs` plugins are in flight and a row is finished (graded, handed to
-// `on_row`) as soon as its last scenario ends. A scenario's full result lives only inside the
-// worker that played it: it is reduced to a Cell, its transcript is re-validated against the
-// candidate schema if there is one, and it is dropped. A plugin whose manifest its host would
-// refuse, or that cannot be resolved to something runnable, is a row with that verdict and
-// costs no work item.
+// Every (plugin, scenario) pair is one work item of the run's one budget of parallel scenarios
+// (run/execute.hpp): at most about `jobs` plugins are in flight, and a row is finished (graded,
+// handed to `on_row`) as soon as its last scenario ends. A scenario's full result lives only
+// until it is reduced to a Cell and its transcript re-validated against the candidate schema if
+// there is one. A plugin whose manifest its host would refuse, or that cannot be resolved to
+// something runnable, is a row with that verdict and costs no work item.
 #pragma once
 
 #include <functional>
@@ -14,10 +13,7 @@
 #include <vector>
 
 #include "harness/certify/matrix.hpp"
-#include "harness/process/child.hpp"
-#include "harness/protocol/profile.hpp"
-#include "harness/scenario/interpreter.hpp"
-#include "harness/scenario/model.hpp"
+#include "harness/run/execute.hpp"
 
 namespace fakehost::schema {
 class FrameSchema;
@@ -25,23 +21,26 @@ class FrameSchema;
 
 namespace fakehost::certify {
 
-struct CertifyOptions {
-  int jobs = 1;
-  scenario::PlayOptions play;  ///< strict, timeout, interruption
-  process::Limits limits;      ///< per plugin process
+struct CertifyRequest {
+  /// The protocol, the suite, the selection, jobs, strictness, timeout, interruption, err: as
+  /// for a run (no plugins: Certify gives it the corpus).
+  run::RunRequest run;
+  std::vector<std::string> dirs;  ///< the corpus's plugin directories (corpus.hpp)
   /// Re-validates every checked frame against this schema too; may be null.
   const schema::FrameSchema* candidate = nullptr;
   std::size_t rejections_kept = 20;  ///< rejections listed per plugin (all are counted)
-  bool manifest_selected = true;     ///< the manifest/loads-in-host column is shown
+  /// Once everything is checked, before the first row: the matrix's header and columns.
+  std::function<void(const Matrix&)> on_start;
+  std::function<void(const Row&)> on_row;  ///< as each row is finished, one at a time
 };
 
-/// Runs `selected` (the interpreter's scenarios; not the manifest one) against every plugin
-/// directory in `dirs`. `schema` is the protocol's own schema (verdicts); may be null.
-/// `on_row` is called, serialised, as each row is finished. Returns the rows (unsorted).
-std::vector<Row> Certify(const std::vector<std::string>& dirs,
-                         const std::vector<const scenario::Scenario*>& selected,
-                         const protocol::Profile& profile, const schema::FrameSchema* schema,
-                         const CertifyOptions& options,
-                         const std::function<void(const Row&)>& on_row);
+struct CertifyOutcome {
+  /// kBadInput (nothing run), kHarnessError (a cell errored, the run was interrupted) or kOk:
+  /// the matrix's own verdict (certify::ExitCode, after any --since diff) is the caller's.
+  int exit_code = run::kOk;
+  Matrix matrix;  ///< rows unsorted (Finish sorts them)
+};
+
+CertifyOutcome Certify(const CertifyRequest& request);
 
 }  // namespace fakehost::certify

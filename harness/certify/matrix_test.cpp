@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "harness/certify/writers.hpp"
 #include "harness/json/json.hpp"
 #include "harness/schema/schema.hpp"
@@ -213,6 +215,24 @@ TEST(MatrixHtml, LinksEveryNonPassCellToItsDetailAndEscapesPluginText) {
   EXPECT_NE(html.find("href=\"#p0\""), std::string::npos);  // the unrunnable row's reason
   EXPECT_NE(html.find("Newly failing"), std::string::npos);
   EXPECT_NE(html.find("forbidden"), std::string::npos);
+}
+
+// The formats are one table: each writes, an unknown one is named with every known one, and the
+// certify page names each.
+TEST(MatrixFormats, EachWritesAndAnUnknownOneNamesThemAll) {
+  ASSERT_GE(MatrixFormats().size(), 4u);
+  std::ifstream in(FAKEHOST_SOURCE_DIR "/docs/certify.md");
+  std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Matrix m;
+  for (const MatrixFormat& f : MatrixFormats()) {
+    EXPECT_TRUE(KnownFormat(f.name));
+    EXPECT_FALSE(f.write(m).empty()) << f.name;
+    EXPECT_NE(page.find("`" + std::string(f.name) + "`"), std::string::npos)
+        << "docs/certify.md does not name " << f.name;
+  }
+  std::string error;
+  EXPECT_FALSE(WriteMatrix("xml", "/tmp/x", m, &error));
+  EXPECT_NE(error.find(MatrixFormatNames()), std::string::npos) << error;
 }
 
 TEST(MatrixJUnit, HasOneTestsuitePerPlugin) {

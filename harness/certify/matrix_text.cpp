@@ -1,4 +1,5 @@
 // The matrix as Markdown, JUnit and console text, and the dispatch from --report FORMAT=PATH.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -225,22 +226,34 @@ std::string ConsoleSummary(const Matrix& m) {
   return out;
 }
 
+const std::vector<MatrixFormat>& MatrixFormats() {
+  static const std::vector<MatrixFormat> formats = {
+      {"json", "certify.json's matrix", JsonMatrix},
+      {"junit", "JUnit XML, a suite per plugin", JUnitMatrix},
+      {"markdown", "a summary for a CI job", MarkdownMatrix},
+      {"html", "one self-contained page", HtmlMatrix},
+  };
+  return formats;
+}
+
+std::string MatrixFormatNames() {
+  std::string names;
+  for (const MatrixFormat& f : MatrixFormats())
+    names += (names.empty() ? "" : ", ") + std::string(f.name);
+  return names;
+}
+
 bool KnownFormat(std::string_view format) {
-  return format == "json" || format == "html" || format == "markdown" || format == "junit";
+  return std::any_of(MatrixFormats().begin(), MatrixFormats().end(),
+                     [&](const MatrixFormat& f) { return f.name == format; });
 }
 
 bool WriteMatrix(std::string_view format, const std::string& path, const Matrix& m,
                  std::string* error) {
-  std::string text = format == "json"       ? JsonMatrix(m)
-                     : format == "html"     ? HtmlMatrix(m)
-                     : format == "markdown" ? MarkdownMatrix(m)
-                     : format == "junit"    ? JUnitMatrix(m)
-                                            : std::string();
-  if (!KnownFormat(format)) {
-    *error = "unknown format '" + std::string(format) + "' (known: json, html, markdown, junit)";
-    return false;
-  }
-  return report::WriteFileAtomically(path, text, error);
+  for (const MatrixFormat& f : MatrixFormats())
+    if (f.name == format) return report::WriteFileAtomically(path, f.write(m), error);
+  *error = "unknown format '" + std::string(format) + "' (known: " + MatrixFormatNames() + ")";
+  return false;
 }
 
 }  // namespace fakehost::certify

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "harness/certify/matrix.hpp"
 
@@ -30,7 +31,18 @@ std::string ConsoleSummary(const Matrix& m);
 /// One line for a finished row, as it finishes.
 std::string ConsoleRow(const Row& row);
 
-/// True for json, html, markdown, junit.
+/// A format `certify --report FORMAT=PATH` takes: the one table of them (matrix_text.cpp), from
+/// which the help texts, the parser and its message come.
+struct MatrixFormat {
+  std::string_view name;    ///< FORMAT
+  std::string_view writes;  ///< what the file holds, for help texts
+  std::string (*write)(const Matrix& m);
+};
+/// Every format, in the order help texts list them: json, junit, markdown, html.
+const std::vector<MatrixFormat>& MatrixFormats();
+/// Their names, "json, junit, markdown, html".
+std::string MatrixFormatNames();
+/// True for a MatrixFormats name.
 bool KnownFormat(std::string_view format);
 /// Writes `m` in `format` to `path` (atomically). False with `*error`.
 bool WriteMatrix(std::string_view format, const std::string& path, const Matrix& m,

@@ -6,10 +6,8 @@
 // any recorded frame, 2 for bad input (nothing run), 3 when the harness failed (a cell errored,
 // a report could not be written, the run was interrupted).
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "harness/certify/certify_run.hpp"
 #include "harness/certify/corpus.hpp"
@@ -21,9 +19,6 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/destination.hpp"
-#include "harness/run/manifest_scenario.hpp"
-#include "harness/run/runner.hpp"
-#include "harness/scenario/duration.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/interrupt.hpp"
 
@@ -85,6 +80,15 @@ bool DetectCorpusProtocol(const std::string& data_dir, const std::vector<std::st
   return false;
 }
 
+// `--report`'s help: FORMAT=PATH and every format of certify::MatrixFormats.
+std::string MatrixReportHelp() {
+  std::string help = "FORMAT=PATH, repeatable:";
+  for (const certify::MatrixFormat& f : certify::MatrixFormats())
+    help += std::string(&f == &certify::MatrixFormats().front() ? " " : ", ") +
+            std::string(f.name) + " (" + std::string(f.writes) + ")";
+  return help;
+}
+
 // --out DIR and each --report FORMAT=PATH, checked before anything runs.
 bool ParseReports(const std::string& out_dir, const std::vector<std::string>& specs,
                   std::vector<std::pair<std::string, std::string>>* out, std::ostream& err) {
@@ -102,7 +106,7 @@ bool ParseReports(const std::string& out_dir, const std::vector<std::string>& sp
     }
     if (!certify::KnownFormat(spec.substr(0, eq))) {
       err << "fakehost: --report " << spec
-          << ": unknown format (known: json, html, markdown, junit)\n";
+          << ": unknown format (known: " << certify::MatrixFormatNames() << ")\n";
       return false;
     }
     if (!report::CheckDestination(spec.substr(eq + 1), &error)) {
@@ -152,8 +156,8 @@ bool ReadSince(const std::string& path, const std::string& protocol, certify::Ma
   return true;
 }
 
-// Loads and checks every input, then certifies. Long because each input has its own bad-input
-// message and all of them are checked before a single plugin is spawned.
+// Over 60 lines: each input has its own bad-input message, and all of them are checked before a
+// single plugin is spawned (the suite, the selection and the limits by run::Execute).
 int Certify(CertifyFlags f, const Context& ctx) {
   std::ostream& err = ctx.err;
   int shard_k = 1, shard_n = 1;
@@ -178,91 +182,46 @@ int Certify(CertifyFlags f, const Context& ctx) {
   if (!f.since.empty() && !ReadSince(f.since, f.protocol, &previous, err)) return kBadInput;
   std::vector<std::pair<std::string, std::string>> reports;
   if (!ParseReports(f.out_dir, f.reports, &reports, err)) return kBadInput;
-
-  std::string suite = f.suite.empty() ? StandardSuite(ctx.data_dir, *profile) : f.suite;
-  std::vector<scenario::Scenario> scenarios;
+  certify::CertifyRequest q;
   std::vector<std::string> errors;
-  if (!run::LoadSuite(suite, *profile, &scenarios, &errors)) {
-    for (const auto& e : errors) err << e << "\n";
-    err << "fakehost: the suite has errors; nothing was run\n";
-    return kBadInput;
-  }
-  scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
-  auto selected = run::Select(scenarios, run::Selection{f.only, f.skip, {}, {}});
-  if (selected.empty()) {
-    err << "fakehost: no scenario selected (" << scenarios.size() << " in " << suite
-        << "); check --only/--skip\n";
-    return kBadInput;
-  }
-  certify::CertifyOptions options;
-  options.manifest_selected = selected.front() == &scenarios.front();
-  if (options.manifest_selected) selected.erase(selected.begin());
-
-  std::vector<std::string> dirs;
-  if (!certify::ReadCorpus(f.corpus, profile->manifest().file, &dirs, &errors)) {
+  if (!certify::ReadCorpus(f.corpus, profile->manifest().file, &q.dirs, &errors)) {
     for (const auto& e : errors) err << "fakehost: " << e << "\n";
     return kBadInput;
   }
-  if (shard_n > 1) dirs = certify::Shard(dirs, shard_k, shard_n);
+  if (shard_n > 1) q.dirs = certify::Shard(q.dirs, shard_k, shard_n);
 
-  options.jobs = f.jobs > 0 ? f.jobs : DefaultJobs();
-  options.candidate = candidate.get();
-  options.play.strict = f.strict;
-  options.play.interrupted = &session::InterruptFlag();
-  if (!f.timeout.empty() && !scenario::ParseDuration(f.timeout, &options.play.timeout, &error)) {
-    err << "fakehost: --timeout: " << error << "\n";
-    return kBadInput;
-  }
-  protocol::LimitsSpec limits;
-  if (!protocol::ResolveLimits(profile->limits(), std::nullopt, std::nullopt, &limits, &error)) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
-  }
-  options.limits = {limits.cpu_seconds, limits.address_space_bytes};
-
-  certify::Matrix m;
-  m.tool_version = FAKEHOST_VERSION;
-  m.protocol = profile->name();
-  m.suite = suite;
-  m.started_at = NowIso8601();
-  m.jobs = options.jobs;
+  q.run.profile = profile.get();
+  q.run.schema = frame_schema.get();
+  // A --suite is the whole suite, its fragments its own.
+  q.run.standard_suite = f.suite.empty() ? StandardSuite(ctx.data_dir, *profile) : f.suite;
+  q.run.selection = {f.only, f.skip, {}, {}};
+  q.run.selection_flags = "--only/--skip";
+  q.run.jobs = f.jobs;
+  q.run.strict = f.strict;
+  q.run.timeout = f.timeout;
+  q.run.interrupted = &session::InterruptFlag();
+  q.run.tool_version = FAKEHOST_VERSION;
+  q.run.err = &err;
+  q.candidate = candidate.get();
+  q.on_start = [&](const certify::Matrix& m) {
+    process::InitProcessEnvironment();
+    session::InstallInterruptHandlers();
+    ctx.out << "certifying " << q.dirs.size() << " plugins × " << m.columns.size() << " scenarios ("
+            << f.protocol << ", " << m.jobs << " at a time)\n"
+            << std::flush;
+  };
+  q.on_row = [&](const certify::Row& row) { ctx.out << certify::ConsoleRow(row) << std::flush; };
+  certify::CertifyOutcome outcome = certify::Certify(q);
+  if (outcome.exit_code == kBadInput) return kBadInput;
+  if (const std::string note = session::IgnoredSignalsNote(); !note.empty())
+    err << "fakehost: " << note << "\n";
+  certify::Matrix& m = outcome.matrix;
   m.shard = shard_n > 1 ? f.shard : "";
   m.candidate = f.candidate;
-  if (options.manifest_selected) {
-    const scenario::Scenario& s = scenarios.front();
-    m.columns.push_back({s.id, s.title, s.spec, s.requirement});
-  }
-  for (const scenario::Scenario* s : selected)
-    m.columns.push_back({s->id, s->title, s->spec, s->requirement});
-
-  process::InitProcessEnvironment();
-  session::InstallInterruptHandlers();
-  ctx.out << "certifying " << dirs.size() << " plugins × " << m.columns.size() << " scenarios ("
-          << f.protocol << ", " << options.jobs << " at a time)\n"
-          << std::flush;
-  auto t0 = std::chrono::steady_clock::now();
-  m.rows = certify::Certify(
-      dirs, selected, *profile, frame_schema.get(), options,
-      [&](const certify::Row& row) { ctx.out << certify::ConsoleRow(row) << std::flush; });
-  process::SweepOrphans();
-  if (const std::string note = session::IgnoredSignalsNote(); !note.empty())
-    ctx.err << "fakehost: " << note << "\n";
-  // A refused manifest is shown even when --only left its column out.
-  bool refused = std::any_of(m.rows.begin(), m.rows.end(), [](const certify::Row& r) {
-    return r.cells.count(run::kManifestScenarioId) > 0;
-  });
-  if (refused && !options.manifest_selected) {
-    const scenario::Scenario& s = scenarios.front();
-    m.columns.push_back({s.id, s.title, s.spec, s.requirement});
-  }
-  m.duration_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   certify::Finish(&m);
   bool written =
       Conclude(&m, f.since.empty() ? nullptr : &previous, f.since, f.out_dir, reports, ctx);
-  certify::Totals t = certify::Count(m);
-  if (!written || session::InterruptFlag().load() || t.cells[scenario::Status::kError] > 0)
-    return kHarnessError;
+  if (!written || outcome.exit_code == kHarnessError) return kHarnessError;
   return certify::ExitCode(m);
 }
 
@@ -315,13 +274,13 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
   CLI::App* c = app.add_subcommand("certify", "play a suite against every plugin of a corpus");
   c->add_option("corpus", cf->corpus,
                 "plugin directories, directories of them, or files listing them one a line");
-  c->add_option("--protocol,-p", cf->protocol, "rim-v1 or flash-v1 (default: from the corpus)");
+  c->add_option("--protocol,-p", cf->protocol, ProtocolsHelp(true) + " (default: from the corpus)");
   c->add_option("--suite", cf->suite, "scenario directory (default scenarios/<protocol>)");
   c->add_option("--only", cf->only, "run only scenario ids matching this glob (repeatable)");
   c->add_option("--skip", cf->skip, "skip scenario ids matching this glob (repeatable)");
   c->add_option("--jobs,-j", cf->jobs, JobsHelp("scenarios, over all plugins,"))
       ->check(JobsRange());
-  c->add_option("--report", cf->reports, "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  c->add_option("--report", cf->reports, MatrixReportHelp());
   c->add_option("--out", cf->out_dir, "directory for certify.json (default reports/certify)");
   c->add_option("--since", cf->since,
                 "PREVIOUS.json: what newly fails, passes, appeared, vanished");
@@ -334,8 +293,7 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
   auto mf = std::make_shared<MergeFlags>();
   CLI::App* merge = c->add_subcommand("merge", "merge certify matrices (shards) into one");
   merge->add_option("inputs", mf->inputs, "certify.json files")->required();
-  merge->add_option("--report", mf->reports,
-                    "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  merge->add_option("--report", mf->reports, MatrixReportHelp());
   merge->add_option("--out", mf->out_dir, "directory for certify.json (default reports/certify)");
   merge->add_option("--since", mf->since, "PREVIOUS.json: what changed since");
   merge->add_flag("--allow-partial", mf->allow_partial,

@@ -40,6 +40,10 @@ using Commands = std::vector<Command>;
 /// binary, else the source tree it was built from (data_dir.hpp).
 std::string DataDir();
 
+/// The protocols of DataDir() for a help text, from the data directory itself
+/// (protocol/registry.hpp): "flash-v1 or rim-v1", or "flash-v1, rim-v1 or a profile.json path".
+std::string ProtocolsHelp(bool or_a_path = false);
+
 /// A protocol given as a path to its profile.json (it has a '/' or ends in .json), not a name.
 bool IsProfilePath(const std::string& name);
 
@@ -57,9 +61,6 @@ std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, cons
 /// without one when the profile names none.
 std::unique_ptr<schema::FrameSchema> LoadFrameSchema(const protocol::Profile& profile,
                                                      std::ostream& err);
-
-/// Now, as "2026-12-02T04:59:32Z".
-std::string NowIso8601();
 
 /// The flags of `fakehost run`, and `list`/`lint`, wired onto `app`.
 void AddRunCommand(CLI::App& app, Commands* commands);

@@ -1,11 +1,11 @@
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 
 #include "harness/cli/command.hpp"
 #include "harness/cli/data_dir.hpp"
 #include "harness/cli/manifest_command.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/protocol/registry.hpp"
 #include "harness/schema/schema.hpp"
 
 #ifndef FAKEHOST_DATA_DIR
@@ -34,6 +34,15 @@ std::string DataDir() {
                         FAKEHOST_DATA_DIR);
 }
 
+std::string ProtocolsHelp(bool or_a_path) {
+  std::vector<std::string> names = protocol::ProtocolNames(DataDir());
+  if (or_a_path || names.empty()) names.push_back(or_a_path ? "a profile.json path" : "a name");
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return text;
+}
+
 bool IsProfilePath(const std::string& name) {
   return name.find('/') != std::string::npos ||
          (name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0);
@@ -50,7 +59,7 @@ std::string StandardSuite(const std::string& data_dir, const protocol::Profile& 
 
 std::unique_ptr<protocol::Profile> LoadProfile(const std::string& data_dir, const std::string& name,
                                                std::ostream& err) {
-  std::string path = IsProfilePath(name) ? name : data_dir + "/schema/" + name + "/profile.json";
+  std::string path = IsProfilePath(name) ? name : protocol::ProfilePath(data_dir, name);
   if (IsProfilePath(name) && !std::filesystem::exists(path)) {
     err << "fakehost: no profile at " << path << "\n";
     return nullptr;
@@ -72,13 +81,6 @@ std::unique_ptr<schema::FrameSchema> LoadFrameSchema(const protocol::Profile& pr
   auto s = schema::FrameSchema::Load(profile.schema_path(), &error);
   if (!s) err << "fakehost: " << error << "\n";
   return s;
-}
-
-std::string NowIso8601() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 }  // namespace fakehost::cli

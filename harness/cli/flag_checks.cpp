@@ -1,11 +1,11 @@
 #include "harness/cli/flag_checks.hpp"
 
 #include <algorithm>
-#include <thread>
 #include <vector>
 
 #include "harness/plugin/shape.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/run/execute.hpp"
 
 namespace fakehost::cli {
 namespace {
@@ -27,9 +27,7 @@ void RequireValuesOf(CLI::App* app) {
 
 }  // namespace
 
-int DefaultJobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
-
-int MaxJobs() { return kJobsPerCore * DefaultJobs(); }
+int MaxJobs() { return kJobsPerCore * run::DefaultJobs(); }
 
 CLI::Validator JobsRange() {
   int max = MaxJobs();
@@ -38,7 +36,7 @@ CLI::Validator JobsRange() {
         int n = 0;
         if (!CLI::detail::lexical_cast(value, n) || n < 1 || n > max)
           return "'" + value + "' is not 1 to " + std::to_string(max) + " (" +
-                 std::to_string(kJobsPerCore) + " per core, " + std::to_string(DefaultJobs()) +
+                 std::to_string(kJobsPerCore) + " per core, " + std::to_string(run::DefaultJobs()) +
                  " cores)";
         return std::string();
       },

@@ -12,13 +12,11 @@ class Profile;
 
 namespace fakehost::cli {
 
-/// `--jobs` at most this many: kJobsPerCore × the cores (hardware_concurrency, at least 1).
+/// `--jobs` at most this many: kJobsPerCore × the cores (run::DefaultJobs, the default).
 /// Scenarios mostly wait on their plugin, so a few per core keep the CPU busy; far more only
 /// queue, each with a live plugin and its deadlines running while it waits for the CPU.
 constexpr int kJobsPerCore = 4;
 int MaxJobs();
-/// `--jobs` when not given: one per core.
-int DefaultJobs();
 /// `--jobs N`: 1 to MaxJobs(); the help text states the bound.
 CLI::Validator JobsRange();
 std::string JobsHelp(const std::string& what);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "harness/cli/cli.hpp"
+#include "harness/run/execute.hpp"
 
 namespace fakehost::cli {
 namespace {
@@ -48,7 +49,7 @@ TEST(FlagChecks, JobsIsOneToFourPerCore) {
   ExpectRefused(RunWith({"--jobs", std::to_string(MaxJobs() + 1)}), bound);
   ExpectRefused(RunWith({"--jobs", "10000"}), bound);
   ExpectRefused(Fakehost({"certify", "--jobs", "0", "corpus"}), "--jobs: '0' " + bound);
-  EXPECT_EQ(MaxJobs(), kJobsPerCore * DefaultJobs());
+  EXPECT_EQ(MaxJobs(), kJobsPerCore * run::DefaultJobs());
   // Within the bound the flag passes, and the run stops at the next thing wrong: an --out that
   // cannot be created under a character device.
   ExpectRefused(RunWith({"--jobs", std::to_string(MaxJobs()), "--out", "/dev/null/x"}),

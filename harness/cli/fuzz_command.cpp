@@ -2,7 +2,6 @@
 // one plugin, and writes each finding as a shrunk scenario that `fakehost run --suite` replays.
 #include <algorithm>
 #include <iomanip>
-#include <optional>
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
@@ -114,12 +113,10 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
         << ", so there is nothing to fuzz\n";
     return kBadInput;
   }
-  protocol::LimitsSpec limits;
-  if (!protocol::ResolveLimits(profile->limits(), std::nullopt, std::nullopt, &limits, &error)) {
+  if (!run::PluginLimits(*profile, {}, &plugin.spawn.limits, &error)) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
-  plugin.spawn.limits = {limits.cpu_seconds, limits.address_space_bytes};
   std::vector<std::string> fragment_dirs = {
       ctx.data_dir + "/scenarios/" + profile->name() + "/fragments", profile->dir() + "/fragments"};
   fuzz::Json handshake = fuzz::FindHandshakeFragment(fragment_dirs, *profile, &error);
@@ -160,7 +157,7 @@ void AddFuzzCommand(CLI::App& app, Commands* commands) {
       "fuzz", "generate sessions from the protocol's schema and shrink findings to scenarios");
   fuzz->add_option("--plugin", f->plugin_dir, "plugin directory (with its manifest)")->required();
   fuzz->add_option("--protocol,-p", f->protocol,
-                   "rim-v1 or flash-v1 (default: detected from the --plugin directory)");
+                   ProtocolsHelp(true) + " (default: detected from the --plugin directory)");
   fuzz->add_option("--budget", f->budget, "time spent fuzzing, shrinking not counted (60s)");
   fuzz->add_option("--seed", f->seed, "the seed: the same seed generates the same sessions (1)");
   fuzz->add_option("--out", f->out_dir, "where scenarios and transcripts go (reports/fuzz)");

@@ -428,7 +428,7 @@ void AddInitCommand(CLI::App& app, Commands* commands) {
       "init", "write a starter fakehost.yaml, an example scenario and a CI workflow for a plugin");
   init->add_option("dir", f->dir, "the plugin directory")->required();
   init->add_option("--protocol,-p", f->protocol,
-                   "rim-v1 or flash-v1 (default: detected from the directory)");
+                   ProtocolsHelp() + " (default: detected from the directory)");
   init->add_flag("--force", f->force, "overwrite files that exist");
   commands->push_back({init, [f](const Context& ctx) { return Init(*f, ctx); }});
 }

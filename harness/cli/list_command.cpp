@@ -54,7 +54,7 @@ int List(const ListFlags& f, const Context& ctx) {
 void AddListCommands(CLI::App& app, Commands* commands) {
   auto lf = std::make_shared<ListFlags>();
   CLI::App* list = app.add_subcommand("list", "list a suite's scenarios");
-  list->add_option("--protocol,-p", lf->protocol, "rim-v1 or flash-v1")->required();
+  list->add_option("--protocol,-p", lf->protocol, ProtocolsHelp(true))->required();
   list->add_option(
       "--suite", lf->suites,
       "scenario directory, repeatable; 'standard' is scenarios/<protocol>, the default");
@@ -68,7 +68,7 @@ void AddListCommands(CLI::App& app, Commands* commands) {
 
   auto nf = std::make_shared<ListFlags>();
   CLI::App* lint = app.add_subcommand("lint", "load a suite and report every error");
-  lint->add_option("--protocol,-p", nf->protocol, "rim-v1 or flash-v1")->required();
+  lint->add_option("--protocol,-p", nf->protocol, ProtocolsHelp(true))->required();
   lint->add_option("--suite", nf->suites, "scenario directory, repeatable (as for list)");
   commands->push_back({lint, [nf](const Context& ctx) {
                          int rc = List(*nf, ctx);

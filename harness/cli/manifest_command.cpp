@@ -6,6 +6,7 @@
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/protocol/registry.hpp"
 #include "harness/report/text.hpp"
 
 namespace fakehost::cli {
@@ -14,14 +15,11 @@ namespace fs = std::filesystem;
 
 std::vector<plugin::KnownProtocol> KnownProtocols(const std::string& data_dir) {
   std::vector<plugin::KnownProtocol> known;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(data_dir + "/schema", ec)) {
+  for (const std::string& name : protocol::ProtocolNames(data_dir)) {
     std::string error;
-    auto profile = protocol::Profile::Load((entry.path() / "profile.json").string(), &error);
+    auto profile = protocol::Profile::Load(protocol::ProfilePath(data_dir, name), &error);
     if (profile) known.push_back({profile->name(), profile->manifest().file});
   }
-  std::sort(known.begin(), known.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
   return known;
 }
 
@@ -47,7 +45,7 @@ bool PickProtocol(const std::string& data_dir, std::string* protocol, const std:
 int ManifestCheckCommand(const std::string& data_dir, const std::string& dir, std::string protocol,
                          std::ostream& out, std::ostream& err) {
   if (!PickProtocol(data_dir, &protocol, dir, err)) return kBadInput;
-  const std::string profile_path = data_dir + "/schema/" + protocol + "/profile.json";
+  const std::string profile_path = protocol::ProfilePath(data_dir, protocol);
   if (!fs::exists(profile_path)) {
     err << "fakehost: " << UnknownProtocol(data_dir, protocol) << "\n";
     return kBadInput;
@@ -94,7 +92,7 @@ void AddManifestCommands(CLI::App& app, Commands* commands) {
       manifest->add_subcommand("check", "check a manifest as the real host's loader would");
   check->add_option("dir", f->dir, "the plugin directory")->required();
   check->add_option("--protocol,-p", f->protocol,
-                    "rim-v1 or flash-v1 (default: detected from the directory)");
+                    ProtocolsHelp() + " (default: detected from the directory)");
   commands->push_back({check, [f](const Context& ctx) {
                          return ManifestCheckCommand(ctx.data_dir, f->dir, f->protocol, ctx.out,
                                                      ctx.err);

@@ -7,11 +7,12 @@
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
-#include "harness/cli/verdict.hpp"
+#include "harness/cli/reporters.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/json_report_read.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/run/merge.hpp"
+#include "harness/run/verdict.hpp"
 
 namespace fakehost::cli {
 namespace {
@@ -77,7 +78,7 @@ int Merge(const MergeFlags& f, const Context& ctx) {
         return s.status == scenario::Status::kNotRun && s.skip_reason == "interrupted";
       });
   if (!written || merged.summary.errored > 0 || interrupted) return kHarnessError;
-  return Verdict(merged, {f.fail_untested, false}, err);
+  return run::Verdict(merged, {f.fail_untested, false}, err);
 }
 
 }  // namespace
@@ -89,8 +90,7 @@ void AddReportCommands(CLI::App& app, Commands* commands) {
   CLI::App* merge = report->add_subcommand(
       "merge", "merge the report.json (or certify.json) of every shard into one run's reports");
   merge->add_option("reports", mf->inputs, "the shards' report.json files")->required();
-  merge->add_option("--report", mf->reports,
-                    "FORMAT=PATH, repeatable (json, junit, markdown, html)");
+  merge->add_option("--report", mf->reports, ReportHelp());
   merge
       ->add_option("--out", mf->out_dir,
                    "directory for the merged report.json (default reports/latest; "

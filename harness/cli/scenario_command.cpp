@@ -7,6 +7,7 @@
 #include "harness/fuzz/from_transcript.hpp"
 #include "harness/json/text_file.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/protocol/registry.hpp"
 #include "harness/report/destination.hpp"
 #include "harness/scenario/loader.hpp"
 
@@ -21,14 +22,9 @@ struct FromTranscriptFlags {
 
 // The protocol whose handshake the transcript opens with, or "" when none does.
 std::string DetectProtocol(const std::string& data_dir, const std::string& method) {
-  std::error_code ec;
-  std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(data_dir + "/schema", ec))
-    if (std::filesystem::exists(e.path() / "profile.json")) names.push_back(e.path().filename());
-  std::sort(names.begin(), names.end());
-  for (const auto& name : names) {
+  for (const std::string& name : protocol::ProtocolNames(data_dir)) {
     std::string error;
-    auto p = protocol::Profile::Load(data_dir + "/schema/" + name + "/profile.json", &error);
+    auto p = protocol::Profile::Load(protocol::ProfilePath(data_dir, name), &error);
     if (p && p->handshake_method() == method) return name;
   }
   return {};

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <variant>
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
@@ -108,21 +109,33 @@ std::vector<HostFrameCase> SuiteHostFrames(const std::string& suite_dir,
     return v;
   };
   for (const auto& sc : scenarios) {
-    scenario::VisitSteps(sc.steps, [&](const scenario::Step& step) {
-      const auto* send = std::get_if<scenario::Send>(&step.body);
-      if (!send) return;
+    auto sent = [&](const scenario::Step& step, const scenario::Send& send) {
       rapidjson::Document message;
       std::string error;
-      rapidjson::Value id(profile.IdsFor(send->method).start);
+      rapidjson::Value id(profile.IdsFor(send.method).start);
       // A trigger's request is the plugin's own (its fakehost.yaml), known only in a run.
-      if (send->invalid || !send->trigger.empty() ||
-          !scenario::BuildSendMessage(*send, lookup, id, &message, &error)) {
+      if (send.invalid || !send.trigger.empty() ||
+          !scenario::BuildSendMessage(send, lookup, id, &message, &error)) {
         ++*unchecked;
         return;
       }
       out.push_back({sc.id + " (" + step.loc.ToString().substr(step.loc.file.rfind('/') + 1) +
-                         "): " + send->method,
+                         "): " + send.method,
                      "", protocol::HostFrame(profile, std::move(message))});
+    };
+    scenario::VisitSteps(sc.steps, [&](const scenario::Step& step) {
+      std::visit(
+          scenario::Exhaustive{
+              [&](const scenario::Send& send) { sent(step, send); },
+              // Raw bytes are not a frame; an answer (an `answer` step, an expect's
+              // `reply`) takes the id of a request only a live plugin sends, and is
+              // validated when it is sent; for_each's steps are visited one by one.
+              scenario::Ignore<scenario::SendRaw, scenario::Expect, scenario::ExpectNone,
+                               scenario::Answer, scenario::CloseStdin, scenario::KillParent,
+                               scenario::Signal, scenario::Sleep, scenario::ExpectExit,
+                               scenario::Shutdown, scenario::ForEach>{},
+          },
+          step.body);
     });
   }
   return out;

@@ -10,6 +10,7 @@
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/run/runner.hpp"
 #include "harness/scenario/loader.hpp"
 
 namespace fakehost::fuzz {
@@ -69,7 +70,8 @@ scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& header) {
   }
   scenario::PlayOptions play;
   play.timeout = options_.session_timeout;
-  scenario::ScenarioResult r = scenario::Play(sc, profile_, schema_, plugin_, play);
+  // As every command plays: an exception is this session's harness error, not the fuzzer's end.
+  scenario::ScenarioResult r = run::PlayScenario(sc, profile_, schema_, plugin_, play);
   for (const auto& e : r.transcript)
     stats_.execs +=
         e.direction == session::Direction::kHostToPlugin && e.kind != session::EntryKind::kTally;

@@ -11,6 +11,7 @@
 #include "harness/plugin/cross_rules.hpp"
 #include "harness/plugin/json_locate.hpp"
 #include "harness/plugin/test_support.hpp"
+#include "harness/protocol/registry.hpp"
 
 namespace fakehost::plugin::testing {
 namespace {
@@ -102,7 +103,8 @@ TEST_F(PluginDir, ReadsTheManifestFromTheDirectory) {
 }
 
 TEST(KnownRules, ListsStructuralSchemaAndProfileRulesWithTheirSources) {
-  for (const char* protocol : {"rim-v1", "flash-v1"}) {
+  ASSERT_FALSE(protocol::ProtocolNames(".").empty());
+  for (const std::string& protocol : protocol::ProtocolNames(".")) {
     auto profile = LoadRealProfile(protocol);
     std::vector<RuleInfo> rules;
     std::string error;
@@ -117,7 +119,8 @@ TEST(KnownRules, ListsStructuralSchemaAndProfileRulesWithTheirSources) {
 }
 
 TEST(ManifestProfile, ShowsTheScenarioTextForEachProtocol) {
-  for (const char* protocol : {"rim-v1", "flash-v1"}) {
+  ASSERT_FALSE(protocol::ProtocolNames(".").empty());
+  for (const std::string& protocol : protocol::ProtocolNames(".")) {
     auto profile = LoadRealProfile(protocol);
     EXPECT_FALSE(profile->manifest().spec.empty()) << protocol;
     EXPECT_FALSE(profile->manifest().requirement.empty()) << protocol;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "harness/json/json.hpp"
+#include "harness/protocol/registry.hpp"
 
 namespace fakehost::protocol {
 namespace {
@@ -80,13 +81,21 @@ TEST(Profile, ClassifiesTheFourEnvelopeShapesAsRimSectionFourDoes) {
   EXPECT_NE(c.reason.find("integer"), std::string::npos) << c.reason;
 }
 
-TEST(Profile, ReadsThePluginResourceLimitsOfBothProtocols) {
-  for (const char* name : {"rim-v1", "flash-v1"}) {
+// Every protocol of the source tree (protocol/registry.hpp) loads under its folder's name and
+// states the limits of its plugin processes, which the loader reads.
+TEST(Profile, EveryProtocolLoadsUnderItsNameAndReadsItsPluginResourceLimits) {
+  std::vector<std::string> names = ProtocolNames(".");
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
     std::string error;
-    auto p = Profile::Load(std::string("schema/") + name + "/profile.json", &error);
+    auto p = Profile::Load(ProfilePath(".", name), &error);
     ASSERT_TRUE(p) << error;
-    EXPECT_EQ(p->limits().cpu_seconds, 60u) << name;
-    EXPECT_EQ(p->limits().address_space_bytes, 4096ull << 20) << name;
+    EXPECT_EQ(p->name(), name) << "a protocol's name is its folder's";
+    const rapidjson::Value* cpu = json::Resolve(p->document(), "/limits/cpu_seconds");
+    const rapidjson::Value* mib = json::Resolve(p->document(), "/limits/address_space_mib");
+    ASSERT_TRUE(cpu && cpu->IsUint64() && mib && mib->IsUint64()) << name << ": no /limits";
+    EXPECT_EQ(p->limits().cpu_seconds, cpu->GetUint64()) << name;
+    EXPECT_EQ(p->limits().address_space_bytes, mib->GetUint64() << 20) << name;
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/protocol/registry.hpp"
 
 namespace fakehost::protocol {
 namespace {
@@ -90,10 +91,11 @@ TEST(DiffProfiles, ComparesTheNamedMembersKeyByKeySkippingComments) {
   EXPECT_EQ(changes[2].topic, "limit");
 }
 
-TEST(Versioning, BothShippedProfilesCarryAReadableTable) {
-  for (const char* p : {"rim-v1", "flash-v1"}) {
+TEST(Versioning, EveryShippedProfileCarriesAReadableTable) {
+  ASSERT_FALSE(ProtocolNames(".").empty());
+  for (const std::string& p : ProtocolNames(".")) {
     std::string error;
-    auto profile = Profile::Load(std::string("schema/") + p + "/profile.json", &error);
+    auto profile = Profile::Load(ProfilePath(".", p), &error);
     ASSERT_TRUE(profile) << error;
     ASSERT_NE(profile->versioning(), nullptr) << p;
     const Versioning& v = *profile->versioning();

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "harness/report/destination.hpp"
 #include "harness/run/run_report.hpp"
@@ -28,7 +29,20 @@ struct ConsoleOptions {
 };
 std::unique_ptr<Reporter> MakeConsoleReporter(std::ostream& out, ConsoleOptions options);
 
-/// A file reporter for `--report FORMAT=PATH` (json, junit, markdown, html); nullptr with
+/// A format `--report FORMAT=PATH` takes: the one table of them (file_reporter.cpp), from which
+/// the help texts, the parser and its message come.
+struct FileFormat {
+  std::string_view name;    ///< FORMAT
+  std::string_view alias;   ///< another name it is known by ("md"), or ""
+  std::string_view writes;  ///< what the file holds, for help texts
+  std::unique_ptr<Reporter> (*make)(std::string path);
+};
+/// Every format, in the order help texts list them: json, junit, markdown, html.
+const std::vector<FileFormat>& FileFormats();
+/// Their names, "json, junit, markdown, html".
+std::string FileFormatNames();
+
+/// A file reporter for `--report FORMAT=PATH` (a FileFormats name or alias); nullptr with
 /// `*error` naming the known formats when FORMAT is not one of them. The markdown reporter also
 /// prints GitHub workflow annotations to std::cout when GITHUB_ACTIONS is set.
 std::unique_ptr<Reporter> MakeFileReporter(const std::string& format, const std::string& path,

@@ -28,7 +28,7 @@ class ConfigReader {
       std::string at = "/" + json::EscapePointerToken(key);
       if (key == "protocol") {
         if (!m.value.IsString())
-          Error(at, "protocol is a string such as rim-v1 or flash-v1");
+          Error(at, "protocol is a string: a protocol's name, as --protocol takes");
         else
           out->protocol = m.value.GetString();
         out->protocol_loc = Loc(at, false);

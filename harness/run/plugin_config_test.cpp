@@ -6,6 +6,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
+#include "harness/protocol/registry.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -16,9 +17,9 @@ std::string Errors(const std::vector<scenario::LoadError>& errors) {
   return out;
 }
 
-std::unique_ptr<protocol::Profile> LoadProfile(const char* name) {
+std::unique_ptr<protocol::Profile> LoadProfile(const std::string& name) {
   std::string error;
-  auto p = protocol::Profile::Load(std::string("schema/") + name + "/profile.json", &error);
+  auto p = protocol::Profile::Load(protocol::ProfilePath(".", name), &error);
   EXPECT_TRUE(p) << error;
   return p;
 }
@@ -211,9 +212,9 @@ TEST(PluginConfig, AnEmptyFileSaysNothing) {
 namespace fakehost::run {
 namespace {
 
-// schema/fakehost.schema.json is for editors; it must name exactly the triggers the profiles
-// define, or an editor would flag a valid file (or pass a wrong one).
-TEST(FakehostSchema, NamesExactlyTheTriggersTheProfilesDefine) {
+// schema/fakehost.schema.json is for editors; it must name exactly the protocols there are and
+// the triggers their profiles define, or an editor would flag a valid file (or pass a wrong one).
+TEST(FakehostSchema, NamesExactlyTheProtocolsAndTheTriggersTheirProfilesDefine) {
   std::string text, error;
   ASSERT_TRUE(
       json::ReadFileCapped("schema/fakehost.schema.json", json::kInputFileCap, &text, &error))
@@ -224,12 +225,19 @@ TEST(FakehostSchema, NamesExactlyTheTriggersTheProfilesDefine) {
   ASSERT_TRUE(names && names->IsArray());
   std::set<std::string> in_schema, in_profiles;
   for (const auto& n : names->GetArray()) in_schema.insert(n.GetString());
-  for (const char* protocol : {"rim-v1", "flash-v1"}) {
+  std::vector<std::string> protocols = protocol::ProtocolNames(".");
+  ASSERT_FALSE(protocols.empty());
+  for (const std::string& protocol : protocols) {
     auto profile = LoadProfile(protocol);
     ASSERT_TRUE(profile);
     for (const auto& n : profile->trigger_names()) in_profiles.insert(n);
   }
   EXPECT_EQ(in_schema, in_profiles);
+  const rapidjson::Value* names_of = json::Resolve(schema, "/properties/protocol/enum");
+  ASSERT_TRUE(names_of && names_of->IsArray());
+  std::set<std::string> in_enum;
+  for (const auto& n : names_of->GetArray()) in_enum.insert(n.GetString());
+  EXPECT_EQ(in_enum, std::set<std::string>(protocols.begin(), protocols.end()));
 }
 
 }  // namespace

@@ -10,9 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
@@ -421,40 +419,14 @@ scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protoco
   return r;
 }
 
-std::vector<scenario::ScenarioResult> RunScenarios(
-    const std::vector<const scenario::Scenario*>& selected, const protocol::Profile& profile,
-    const schema::FrameSchema* schema, const scenario::PluginTarget& plugin,
-    const RunOptions& options,
-    const std::function<void(const scenario::ScenarioResult&)>& on_result) {
-  std::size_t repeat = static_cast<std::size_t>(std::max(1, options.repeat));
-  std::size_t total = selected.size() * repeat;
-  std::vector<scenario::ScenarioResult> results(total);
-  std::atomic<std::size_t> next{0};
-  std::mutex report_mutex;
-  auto worker = [&] {
-    for (;;) {
-      std::size_t i = next.fetch_add(1);
-      if (i >= total) return;
-      scenario::ScenarioResult r =
-          PlayScenario(*selected[i % selected.size()], profile, schema, plugin, options.play);
-      std::lock_guard<std::mutex> lock(report_mutex);
-      if (on_result) on_result(r);
-      results[i] = std::move(r);
-    }
-  };
-  std::size_t jobs = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), 1,
-                                             std::max<std::size_t>(total, 1));
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  // Repeats of one scenario stay together, in id order.
-  std::vector<scenario::ScenarioResult> ordered;
-  ordered.reserve(total);
-  for (std::size_t s = 0; s < selected.size(); ++s)
-    for (std::size_t k = 0; k < repeat; ++k)
-      ordered.push_back(std::move(results[k * selected.size() + s]));
-  return ordered;
+bool PluginLimits(const protocol::Profile& profile, const LimitFlags& flags, process::Limits* out,
+                  std::string* error) {
+  protocol::LimitsSpec limits;
+  if (!protocol::ResolveLimits(profile.limits(), flags.cpu_seconds, flags.memory_mib, &limits,
+                               error))
+    return false;
+  *out = {limits.cpu_seconds, limits.address_space_bytes};
+  return true;
 }
 
 }  // namespace fakehost::run

@@ -1,14 +1,13 @@
-// Selects scenarios and plays them against a plugin, in parallel, each with its own process.
+// Resolves a plugin, loads and selects scenarios, and plays one scenario against a plugin.
 //
-// Everything that can be checked before a plugin is spawned is checked here first (the profile,
-// the schema, every scenario file, the plugin's manifest and entrypoint, the selection), so that
-// bad input is reported as such (exit 2) with nothing run. Results stream out through a callback
-// as scenarios finish and are also returned in id order.
+// The pieces of a run that can be checked before a plugin is spawned (the plugin's manifest and
+// entrypoint, every scenario file, the selection), each reporting bad input as such, and the one
+// way to play a scenario. run::Execute (execute.hpp) puts them together.
 #pragma once
 
-#include <atomic>
-#include <functional>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,25 +72,22 @@ struct Selection {
 std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenario>& all,
                                               const Selection& selection);
 
-struct RunOptions {
-  int jobs = 1;
-  int repeat = 1;  ///< play every scenario this many times (a stability check)
-  scenario::PlayOptions play;
-};
-
 /// Plays one scenario: not run once `options.interrupted` is set; not applicable (skip, with the
-/// reason) for a plugin its host never spawns; an exception is the scenario's error.
+/// reason) for a plugin its host never spawns; an exception is the scenario's error. The one way
+/// every command plays a scenario (run::Execute for run and certify, the fuzzer for each session).
 scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
                                       const schema::FrameSchema* schema,
                                       const scenario::PluginTarget& plugin,
                                       const scenario::PlayOptions& options);
 
-/// Plays the selected scenarios, `jobs` at a time; `on_result` is called (serialised) as each
-/// finishes. Scenarios not started because of an interruption are reported as not run.
-std::vector<scenario::ScenarioResult> RunScenarios(
-    const std::vector<const scenario::Scenario*>& selected, const protocol::Profile& profile,
-    const schema::FrameSchema* schema, const scenario::PluginTarget& plugin,
-    const RunOptions& options,
-    const std::function<void(const scenario::ScenarioResult&)>& on_result);
+/// `--limit-cpu SECONDS` and `--limit-memory MIB` (0: none; absent: the profile's).
+struct LimitFlags {
+  std::optional<std::int64_t> cpu_seconds, memory_mib;
+};
+
+/// The rlimits of every plugin process: the profile's, overridden by `flags`. False with `*error`
+/// naming the flag when one is out of range (protocol::ResolveLimits).
+bool PluginLimits(const protocol::Profile& profile, const LimitFlags& flags, process::Limits* out,
+                  std::string* error);
 
 }  // namespace fakehost::run

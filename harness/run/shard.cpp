@@ -4,7 +4,7 @@
 #include <charconv>
 #include <map>
 #include <numeric>
-#include <type_traits>
+#include <variant>
 
 #include "harness/run/manifest_scenario.hpp"
 
@@ -28,33 +28,41 @@ double StepsCostMs(const std::vector<scenario::Step>& steps, bool held) {
   double ms = 0;
   for (const scenario::Step& step : steps) {
     ms += kStepMs +
-          std::visit(
-              [&](const auto& body) -> double {
-                using T = std::decay_t<decltype(body)>;
-                if constexpr (std::is_same_v<T, scenario::Sleep>) {
-                  return Ms(body.duration);
-                } else if constexpr (std::is_same_v<T, scenario::ExpectNone>) {
-                  return body.barrier ? 0 : Ms(body.window);
-                } else if constexpr (std::is_same_v<T, scenario::Expect>) {
-                  return std::max(body.not_before ? Ms(*body.not_before) : 0.0,
-                                  held ? Ms(body.within) : 0.0);
-                } else if constexpr (std::is_same_v<T, scenario::Send>) {
-                  return (body.trigger.empty() ? 0 : kTriggerMs) +
-                         BytesMs(static_cast<double>(body.pad_to));
-                } else if constexpr (std::is_same_v<T, scenario::SendRaw>) {
-                  double bytes =
-                      static_cast<double>(body.bytes.size()) * static_cast<double>(body.repeat);
-                  double pauses = body.chunk == 0
-                                      ? 0
-                                      : std::max(0.0, bytes / static_cast<double>(body.chunk) - 1);
-                  return BytesMs(bytes) + pauses * Ms(body.delay);
-                } else if constexpr (std::is_same_v<T, scenario::ForEach>) {
-                  return kItemsPerForEach * StepsCostMs(body.steps, held);
-                } else {
-                  return 0;
-                }
-              },
-              step.body);
+          std::visit(scenario::Exhaustive{
+                         [](const scenario::Sleep& sleep) { return Ms(sleep.duration); },
+                         [](const scenario::ExpectNone& none) {
+                           return none.barrier ? 0.0 : Ms(none.window);
+                         },
+                         [&](const scenario::Expect& expect) {
+                           return std::max(expect.not_before ? Ms(*expect.not_before) : 0.0,
+                                           held ? Ms(expect.within) : 0.0);
+                         },
+                         [](const scenario::Send& send) {
+                           return (send.trigger.empty() ? 0.0 : kTriggerMs) +
+                                  BytesMs(static_cast<double>(send.pad_to));
+                         },
+                         [](const scenario::SendRaw& raw) {
+                           double bytes = static_cast<double>(raw.bytes.size()) *
+                                          static_cast<double>(raw.repeat);
+                           double pauses =
+                               raw.chunk == 0
+                                   ? 0
+                                   : std::max(0.0, bytes / static_cast<double>(raw.chunk) - 1);
+                           return BytesMs(bytes) + pauses * Ms(raw.delay);
+                         },
+                         [&](const scenario::ForEach& each) {
+                           return kItemsPerForEach * StepsCostMs(each.steps, held);
+                         },
+                         // No wait of their own beyond the round trip; a plugin that behaves exits
+                         // at once, so its exit windows cost nothing either.
+                         [](const scenario::Answer&) { return 0.0; },
+                         [](const scenario::CloseStdin&) { return 0.0; },
+                         [](const scenario::KillParent&) { return 0.0; },
+                         [](const scenario::Signal&) { return 0.0; },
+                         [](const scenario::ExpectExit&) { return 0.0; },
+                         [](const scenario::Shutdown&) { return 0.0; },
+                     },
+                     step.body);
   }
   return ms;
 }

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "harness/protocol/registry.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/runner.hpp"
 
@@ -38,8 +39,9 @@ scenario::Scenario WithSteps(std::string id, std::vector<scenario::StepBody> bod
   return s;
 }
 
-TEST(Shard, PutsEveryScenarioOfBothSuitesInExactlyOneShard) {
-  for (const std::string protocol : {"rim-v1", "flash-v1"}) {
+TEST(Shard, PutsEveryScenarioOfEverySuiteInExactlyOneShard) {
+  ASSERT_FALSE(protocol::ProtocolNames(FAKEHOST_SOURCE_DIR).empty());
+  for (const std::string& protocol : protocol::ProtocolNames(FAKEHOST_SOURCE_DIR)) {
     auto all = LoadStandard(protocol);
     ASSERT_GT(all.size(), 10u);
     auto selected = Pointers(all);
@@ -74,7 +76,7 @@ TEST(Shard, KeepsTheSelectionsOrderAndIsTheSameEachTime) {
 
 TEST(Shard, BalancesDeclaredCostWithinTheLargestScenario) {
   // Greedy longest-first: no shard exceeds another by more than one scenario's cost.
-  for (const std::string protocol : {"rim-v1", "flash-v1"}) {
+  for (const std::string& protocol : protocol::ProtocolNames(FAKEHOST_SOURCE_DIR)) {
     auto all = LoadStandard(protocol);
     auto selected = Pointers(all);
     double largest = 0;

@@ -3,6 +3,9 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <utility>
+#include <variant>
+#include <vector>
 
 namespace fakehost::scenario {
 namespace {
@@ -23,26 +26,34 @@ protocol::AnswerPolicy AnswerPolicyFor(const Scenario& scenario) {
     else if (reply.reply)
       policy.by_method[method] = {false, reply.reply, "its host: block"};
   }
-  // An `answer` step comes after the `expect` that captures its request: find them first.
+  // An `answer` step comes after the `expect` that captures its request: find them all first.
   std::map<std::string, const Step*> answers;  // capture name -> the first answer step
+  std::vector<std::pair<const Step*, const Expect*>> requests;  // expects of a plugin request
   VisitSteps(scenario.steps, [&](const Step& s) {
-    if (const auto* a = std::get_if<Answer>(&s.body)) answers.emplace(a->to, &s);
+    std::visit(Exhaustive{[&](const Answer& a) { answers.emplace(a.to, &s); },
+                          [&](const Expect& e) {
+                            if (e.filter.kind == Filter::Kind::kRequest)
+                              requests.emplace_back(&s, &e);
+                          },
+                          // Only these answer (or hold) what the plugin asks its host.
+                          Ignore<Send, SendRaw, ExpectNone, CloseStdin, KillParent, Signal, Sleep,
+                                 ExpectExit, Shutdown, ForEach>{}},
+               s.body);
   });
   std::set<std::string> held_by_steps;
-  VisitSteps(scenario.steps, [&](const Step& s) {
-    const auto* e = std::get_if<Expect>(&s.body);
-    if (!e || e->filter.kind != Filter::Kind::kRequest) return;
+  for (const auto& [step, e] : requests) {
+    const Step& s = *step;
     std::string reason;
     if (e->reply) {
       reason = "the " + s.kind + " at " + Where(s) + " replies to it";
     } else if (auto it = answers.find(e->as); it != answers.end()) {
       reason = "the " + it->second->kind + " at " + Where(*it->second) + " answers it";
     } else {
-      return;
+      continue;
     }
     if (held_by_steps.insert(e->filter.name).second)
       policy.by_method[e->filter.name] = {true, nullptr, std::move(reason)};
-  });
+  }
   return policy;
 }
 

@@ -3,10 +3,32 @@
 // requests is answer_policy.cpp's.)
 #include "harness/scenario/player.hpp"
 
+#include <variant>
+
 #include "harness/json/json.hpp"
 #include "harness/scenario/template.hpp"
 
 namespace fakehost::scenario::player {
+namespace {
+
+// The trigger a step sends, or "": only a send asks the plugin to act as a trigger promises.
+std::string TriggerSentBy(const Step& step) {
+  return std::visit(Exhaustive{[](const Send& send) { return send.trigger; },
+                               [](const SendRaw&) { return std::string(); },
+                               [](const Expect&) { return std::string(); },
+                               [](const ExpectNone&) { return std::string(); },
+                               [](const Answer&) { return std::string(); },
+                               [](const CloseStdin&) { return std::string(); },
+                               [](const KillParent&) { return std::string(); },
+                               [](const Signal&) { return std::string(); },
+                               [](const Sleep&) { return std::string(); },
+                               [](const ExpectExit&) { return std::string(); },
+                               [](const Shutdown&) { return std::string(); },
+                               [](const ForEach&) { return std::string(); }},
+                    step.body);
+}
+
+}  // namespace
 
 void Player::BuildVars() {
   vars_.SetObject();
@@ -73,10 +95,9 @@ bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
 std::string Player::MissingTrigger() const {
   std::vector<std::string> needed;  // every trigger the steps send, in the order written
   VisitSteps(scenario_.steps, [&](const Step& s) {
-    if (const auto* send = std::get_if<Send>(&s.body);
-        send && !send->trigger.empty() &&
-        std::find(needed.begin(), needed.end(), send->trigger) == needed.end())
-      needed.push_back(send->trigger);
+    if (std::string trigger = TriggerSentBy(s);
+        !trigger.empty() && std::find(needed.begin(), needed.end(), trigger) == needed.end())
+      needed.push_back(trigger);
   });
   for (const std::string& name : needed) {
     if (plugin_.triggers.count(name)) continue;
@@ -98,10 +119,10 @@ std::string Player::MissingTrigger() const {
 std::string Player::TriggerNotApplicable() const {
   std::string reason;
   VisitSteps(scenario_.steps, [&](const Step& s) {
-    const auto* send = std::get_if<Send>(&s.body);
-    if (!reason.empty() || !send || send->trigger.empty()) return;
-    if (auto it = plugin_.triggers_none.find(send->trigger); it != plugin_.triggers_none.end())
-      reason = "not applicable: the plugin has no '" + send->trigger + "' trigger (" +
+    std::string trigger = TriggerSentBy(s);
+    if (!reason.empty() || trigger.empty()) return;
+    if (auto it = plugin_.triggers_none.find(trigger); it != plugin_.triggers_none.end())
+      reason = "not applicable: the plugin has no '" + trigger + "' trigger (" +
                (plugin_.config_file.empty() ? std::string("fakehost.yaml") : plugin_.config_file) +
                ": " + it->second + ")";
   });

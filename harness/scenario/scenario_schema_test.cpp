@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "harness/protocol/registry.hpp"
 #include "harness/scenario/loader.hpp"
 #include "harness/scenario/yaml_json.hpp"
 #include "harness/schema/schema.hpp"
@@ -147,8 +148,9 @@ TEST_F(ScenarioSchema, RejectsWhatTheLoaderRejects) {
 // kind the loader knows but the schema does not would flag a correct file.
 TEST_F(ScenarioSchema, AcceptsEveryShippedScenarioAndFragment) {
   std::size_t files = 0;
-  for (const char* suite : {"scenarios/rim-v1", "scenarios/flash-v1"}) {
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(suite)) {
+  for (const std::string& protocol : protocol::ProtocolNames(".")) {
+    for (const auto& entry :
+         std::filesystem::recursive_directory_iterator("scenarios/" + protocol)) {
       if (entry.path().extension() != ".yaml") continue;
       std::ifstream in(entry.path());
       std::stringstream text;

@@ -1,5 +1,6 @@
-// The two protocols' frame schemas (schema/<protocol>/plugin-protocol-v1.schema.json), checked
-// entry by entry against their own examples. Paths are relative to the repo root, where CTest
+// Every protocol's frame schema (schema/<protocol>/plugin-protocol-v1.schema.json, for each
+// protocol of the source tree: protocol/registry.hpp), checked entry by entry against its own
+// examples. Paths are relative to the repo root, where CTest
 // runs the tests.
 #include <gtest/gtest.h>
 
@@ -10,12 +11,13 @@
 #include <vector>
 
 #include "harness/json/json.hpp"
+#include "harness/protocol/registry.hpp"
 #include "harness/schema/schema.hpp"
 
 namespace fakehost::schema {
 namespace {
 
-const char* const kProtocols[] = {"rim-v1", "flash-v1"};
+const std::vector<std::string> kProtocols = protocol::ProtocolNames(".");
 
 std::string SchemaPath(const std::string& protocol) {
   return "schema/" + protocol + "/plugin-protocol-v1.schema.json";
@@ -50,7 +52,7 @@ void PrintTo(const EntryParam& param, std::ostream* os) {
 
 std::vector<EntryParam> AllEntries() {
   std::vector<EntryParam> out;
-  for (const char* protocol : kProtocols) {
+  for (const std::string& protocol : kProtocols) {
     const Loaded& loaded = Get(protocol);
     if (loaded.schema == nullptr) {
       out.push_back({protocol, ""});
@@ -139,7 +141,9 @@ const FrameSchema& Flash() {
 
 // What `fakehost schema check` reports, once per file (the per-entry test above is stricter).
 TEST(FrameSchemaFiles, AreCleanInTheSchemaChecker) {
-  for (const char* protocol : kProtocols) {
+  ASSERT_FALSE(kProtocols.empty())
+      << "no schema/<protocol>/profile.json below " << std::filesystem::current_path();
+  for (const std::string& protocol : kProtocols) {
     const Loaded& loaded = Get(protocol);
     ASSERT_NE(loaded.schema, nullptr) << loaded.error;
     const std::vector<CheckRow> rows = CheckSchema(*loaded.schema);

@@ -1,6 +1,5 @@
-// The end of a run, shared by `fakehost run` and `fakehost report merge` so that a merged report
-// of shards is written and judged exactly as the unsharded run's: its report files and its exit
-// code.
+// The files a run writes, shared by `fakehost run` and `fakehost report merge` so that a merged
+// report of shards is written exactly as the unsharded run's (and judged so: run::Verdict).
 #pragma once
 
 #include <memory>
@@ -16,16 +15,8 @@ class Reporter;
 
 namespace fakehost::cli {
 
-struct VerdictRules {
-  bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
-  /// A shard judges only its own failures: that nothing at all was checked is for the merged
-  /// report to say, since one shard may hold only scenarios the plugin has no trigger for.
-  bool shard = false;
-};
-
-/// kFailures or kOk for `report` (its summary filled in), with the reason on `err` when it is
-/// not a plain failed scenario. A harness error (kHarnessError) is the caller's to decide first.
-int Verdict(const run::RunReport& report, const VerdictRules& rules, std::ostream& err);
+/// `--report`'s help: FORMAT=PATH and every format of report::FileFormats, with what it writes.
+std::string ReportHelp();
 
 /// The file reporters of a run: OUT_DIR/report.json, each `--report FORMAT=PATH`, and the
 /// transcripts when `transcripts_dir` is given. False, with the message on `err` naming the flag,

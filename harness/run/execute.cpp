@@ -1,0 +1,351 @@
+#include "harness/run/execute.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+#include <string_view>
+#include <thread>
+
+#include "harness/json/json.hpp"
+#include "harness/plugin/manifest.hpp"
+#include "harness/process/child.hpp"
+#include "harness/run/expected_failures.hpp"
+#include "harness/run/manifest_scenario.hpp"
+#include "harness/run/shard.hpp"
+#include "harness/run/suite_version.hpp"
+#include "harness/run/verdict.hpp"
+#include "harness/scenario/duration.hpp"
+
+namespace fakehost::run {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Discards what a request without `err` would be told.
+class NullBuffer : public std::streambuf {
+ protected:
+  int overflow(int c) override { return c; }
+};
+
+// A plugin as the pool holds it: prepared once, then played by many workers at once.
+struct PluginSlot {
+  PluginRun run;
+  scenario::PluginTarget target;
+  /// Handed out before the plugin's first play: the manifest check's result, and the not-run
+  /// results of a plugin that is not played.
+  std::vector<scenario::ScenarioResult> head;
+  /// The played results (one plugin only), slot s * repeat + k for play k of scenario s.
+  std::vector<scenario::ScenarioResult> played;
+  bool prepared = false, delivered = false;
+  std::size_t remaining = 0;  ///< plays not finished yet (under the report lock)
+};
+
+// Everything a run settles before it plays, in the order it is settled.
+struct Settled {
+  std::vector<std::string> suites;
+  std::vector<scenario::Scenario> scenarios;  ///< every scenario of the suites
+  std::vector<const scenario::Scenario*> selected;
+  int shard = 0, shards = 0;  ///< 0: not sharded
+  bool manifests = false;     ///< the plugins are directories: manifest/loads-in-host heads
+  bool manifest_selected = false;
+  ExpectedFailures baseline;
+  ApplyOptions expect;
+  process::Limits limits;
+  scenario::PlayOptions play;
+  int jobs = 1;
+};
+
+// The shard, the suites, the selection, the baseline, the limits and the timeout. False (with
+// the message on `err`) for bad input.
+bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
+  const protocol::Profile& profile = *q.profile;
+  std::string error;
+  if (!q.shard.empty() && !ParseShard(q.shard, &s->shard, &s->shards, &error)) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  s->suites = SuiteDirs(q.suites, q.standard_suite);
+  std::vector<std::string> errors;
+  if (!LoadSuites(s->suites, q.standard_suite, profile, &s->scenarios, &errors)) {
+    for (const auto& e : errors) err << e << "\n";
+    err << "fakehost: the suite has errors; nothing was run\n";
+    return false;
+  }
+  // manifest/loads-in-host heads the suite of plugins that have a manifest: it is played here,
+  // before anything is spawned, not by the interpreter.
+  s->manifests = std::any_of(q.plugins.begin(), q.plugins.end(),
+                             [](const PluginSpec& p) { return !p.dir.empty(); });
+  if (s->manifests) s->scenarios.insert(s->scenarios.begin(), ManifestScenario(profile));
+  s->selected = Select(s->scenarios, q.selection);
+  if (s->selected.empty()) {
+    err << "fakehost: no scenario selected (" << s->scenarios.size() << " in " << s->suites.front()
+        << "); check " << q.selection_flags << "\n";
+    return false;
+  }
+  // A shard plays its part of the selection; the manifest check, and a refused manifest's
+  // report, belong to shard 1 alone, so that merged shards count it once.
+  if (s->shards > 0) {
+    std::size_t all = s->selected.size();
+    s->selected = Shard(s->selected, s->shard, s->shards);
+    if (s->selected.empty())
+      err << "fakehost: shard " << q.shard << " holds none of the " << all
+          << " selected scenarios (more shards than scenarios)\n";
+  }
+  s->manifest_selected =
+      s->manifests && !s->selected.empty() && s->selected.front() == &s->scenarios.front();
+  if (s->manifest_selected) s->selected.erase(s->selected.begin());
+  s->expect = {q.strict, TodayUtc()};
+  std::vector<scenario::LoadError> baseline_errors;
+  if (!q.expected_failures.empty() &&
+      !LoadExpectedFailures(q.expected_failures, s->scenarios, &s->baseline, &baseline_errors)) {
+    for (const auto& e : baseline_errors) err << e.ToString() << "\n";
+    err << "fakehost: " << q.expected_failures << " has errors; nothing was run\n";
+    return false;
+  }
+  if (!PluginLimits(profile, q.limits, &s->limits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  s->play.strict = q.strict;
+  s->play.interrupted = q.interrupted;
+  s->play.spawn = q.spawn;
+  if (!q.timeout.empty() && !scenario::ParseDuration(q.timeout, &s->play.timeout, &error)) {
+    err << "fakehost: --timeout: " << error << "\n";
+    return false;
+  }
+  s->jobs = q.jobs > 0 ? q.jobs : DefaultJobs();
+  return true;
+}
+
+std::string FirstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+void NotRun(const Settled& s, const std::string& reason, PluginSlot* e) {
+  for (const scenario::Scenario* sc : s.selected) {
+    scenario::ScenarioResult r = scenario::ResultFor(*sc, scenario::Status::kNotRun);
+    r.skip_reason = reason;
+    e->head.push_back(std::move(r));
+  }
+}
+
+// A plugin that cannot be run: bad input for a run of one (false, the message on `err`), the
+// plugin's state in a corpus.
+bool Unrunnable(const RunRequest& q, const Settled& s, const std::string& error, std::ostream& err,
+                PluginSlot* e) {
+  if (!q.corpus) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  e->run.state = PluginState::kUnrunnable;
+  e->run.detail = FirstLine(error);
+  NotRun(s, "the plugin cannot be run", e);
+  return true;
+}
+
+// The manifest as the real host reads it, then the plugin to spawn. A refused manifest is the
+// plugin's failure (nothing else runs, since its host would never start it); in a run of one
+// plugin, an entrypoint that cannot be run is bad input (exit 2, nothing to run), even where the
+// manifest check lists it.
+bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std::ostream& err,
+             PluginSlot* e) {
+  const protocol::Profile& profile = *q.profile;
+  PluginRun& run = e->run;
+  e->prepared = true;
+  plugin::ManifestCheck check;
+  if (!spec.dir.empty()) {
+    auto t0 = Clock::now();
+    check = plugin::CheckManifest(profile, spec.dir);
+    if (!check.readable) return Unrunnable(q, s, check.error, err, e);
+    run.manifest_problems = check.problems.size();
+    if (check.manifest) {
+      auto text = [&](const std::string& pointer) {
+        const rapidjson::Value* v =
+            pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
+        return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength())
+                                  : std::string();
+      };
+      run.info.id = text(profile.manifest().id);
+      run.info.version = text(profile.manifest().version);
+    }
+    if (s.manifest_selected || (!check.loads && s.shard <= 1))
+      e->head.push_back(ManifestResult(profile, check, MsSince(t0)));
+  }
+  auto refused_for = [&](std::string_view rule) {
+    return std::any_of(check.problems.begin(), check.problems.end(),
+                       [&](const plugin::ManifestProblem& m) { return m.rule == rule; });
+  };
+  const bool refused = !spec.dir.empty() && !check.loads;
+  const bool unrunnable =
+      refused && !q.corpus && !refused_for("entrypoint-inside") &&
+      (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));
+  const std::string refusal =
+      std::string("its host refuses this plugin's manifest (see ") + kManifestScenarioId + ")";
+  if (refused && !unrunnable) {
+    run.state = PluginState::kRefused;
+    run.info.dir = spec.dir;
+    NotRun(s, refusal, e);
+    return true;
+  }
+  std::string error;
+  if (!ResolvePlugin(profile, spec, &e->target, &error)) return Unrunnable(q, s, error, err, e);
+  e->target.spawn.limits = s.limits;
+  run.info = {e->target.id, e->target.version, e->target.dir, e->target.spawn.argv,
+              e->target.never_spawned};
+  if (refused) {
+    run.state = PluginState::kRefused;
+    NotRun(s, refusal, e);
+  }
+  return true;
+}
+
+// Over 60 lines: the pool's cursor, its workers and the plugins' completion share state.
+// Plays every (plugin, scenario, repeat) item, `jobs` at a time, in plugin order: at most about
+// `jobs` plugins are in flight, and a plugin is finished (handed to on_plugin) as soon as its
+// last play ends. Returns the number of results that were errors.
+int Play(const RunRequest& q, const Settled& s, std::ostream& err,
+         std::vector<PluginSlot>* entries) {
+  const std::size_t n = s.selected.size();
+  const std::size_t repeat = static_cast<std::size_t>(std::max(1, q.repeat));
+  const std::size_t items = n * repeat;
+  std::mutex cursor_mutex, report_mutex;  // taken in that order when both are
+  std::size_t next_plugin = 0, next_item = 0;
+  int errored = 0;
+  auto show = [&](PluginSlot& e, scenario::ScenarioResult* r) {  // under report_mutex
+    ApplyExpectedFailures(s.baseline, s.expect, r);
+    errored += r->status == scenario::Status::kError;
+    if (q.on_result) q.on_result(e.run, *r);
+  };
+  auto finish = [&](PluginSlot& e) {  // under report_mutex
+    if (q.on_plugin) q.on_plugin(e.run);
+    if (q.corpus) e.target = {};  // its manifest and environment are not needed any more
+  };
+  auto next = [&](std::size_t* pi, std::size_t* ii) {  // under cursor_mutex
+    while (next_plugin < entries->size()) {
+      PluginSlot& e = (*entries)[next_plugin];
+      if (!e.prepared) Prepare(q, s, q.plugins[next_plugin], err, &e);  // a corpus: never false
+      if (!e.delivered) {
+        std::lock_guard<std::mutex> lock(report_mutex);
+        e.delivered = true;
+        for (scenario::ScenarioResult& r : e.head) show(e, &r);
+        if (q.corpus) e.head.clear();
+        e.remaining = e.run.state == PluginState::kReady ? items : 0;
+        e.played.resize(q.corpus ? 0 : e.remaining);
+        if (e.remaining == 0) {
+          finish(e);
+          ++next_plugin;
+          continue;
+        }
+      }
+      *pi = next_plugin;
+      *ii = next_item++;
+      if (next_item == items) ++next_plugin, next_item = 0;
+      return true;
+    }
+    return false;
+  };
+  auto worker = [&] {
+    for (;;) {
+      std::size_t pi = 0, ii = 0;
+      {
+        std::lock_guard<std::mutex> lock(cursor_mutex);
+        if (!next(&pi, &ii)) return;
+      }
+      PluginSlot& e = (*entries)[pi];
+      scenario::ScenarioResult r =
+          PlayScenario(*s.selected[ii % n], *q.profile, q.schema, e.target, s.play);
+      std::lock_guard<std::mutex> lock(report_mutex);
+      show(e, &r);
+      if (!q.corpus) e.played[(ii % n) * repeat + ii / n] = std::move(r);  // repeats together
+      if (--e.remaining == 0) finish(e);
+    }
+  };
+  std::size_t jobs = std::clamp<std::size_t>(static_cast<std::size_t>(s.jobs), 1,
+                                             std::max<std::size_t>(entries->size() * items, 1));
+  std::vector<std::thread> threads;
+  for (std::size_t t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  return errored;
+}
+
+}  // namespace
+
+int DefaultJobs() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::string NowIso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// Over 60 lines: the run's phases in the order they happen.
+RunOutcome Execute(const RunRequest& q) {
+  NullBuffer discard;
+  std::ostream silent(&discard);
+  std::ostream& err = q.err ? *q.err : silent;
+  RunOutcome out;
+  out.exit_code = kBadInput;
+  if (!q.profile || (!q.corpus && q.plugins.size() != 1)) {
+    err << "fakehost: a run plays one plugin, or the plugins of a corpus\n";
+    return out;
+  }
+  Settled s;
+  if (!Settle(q, err, &s)) return out;
+  std::vector<PluginSlot> entries(q.plugins.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) entries[i].run.index = i;
+  // One plugin is prepared before anything runs: it may still be bad input.
+  if (!q.corpus && !Prepare(q, s, q.plugins.front(), err, &entries.front())) return out;
+
+  RunReport& report = out.report;
+  report.tool_version = q.tool_version;
+  report.protocol = q.profile->name();
+  report.protocol_title = q.profile->title();
+  report.suite = s.suites.front();
+  std::string error;
+  if (SuiteVersion v; ReadSuiteVersion(report.suite, &v, &error)) report.suite_version = v.digest;
+  report.suites = s.suites;
+  report.started_at = NowIso8601();
+  report.strict = q.strict;
+  report.jobs = s.jobs;
+  if (!q.corpus) report.plugin = entries.front().run.info;
+  report.shard = {s.shard, s.shards};
+  if (q.on_start)
+    q.on_start(RunPlan{report, s.selected, s.manifest_selected ? &s.scenarios.front() : nullptr});
+
+  auto t0 = Clock::now();
+  int errored = Play(q, s, err, &entries);
+  // Whatever a plugin left reparented to us (every Child has killed its own enclosure by now)
+  // is killed, and every zombie reaped, before the report claims the run is over.
+  process::SweepOrphans();
+  report.summary.duration_ms = MsSince(t0);
+  bool interrupted = q.interrupted && q.interrupted->load();
+  if (q.corpus) {
+    out.exit_code = errored > 0 || interrupted ? kHarnessError : kOk;
+    return out;
+  }
+  PluginSlot& e = entries.front();
+  report.scenarios = std::move(e.head);
+  for (auto& r : e.played) report.scenarios.push_back(std::move(r));
+  Summarise(&report);
+  for (const scenario::Scenario& sc : s.scenarios) out.suite_ids.push_back(sc.id);
+  out.today = s.expect.today;
+  if (errored > 0 || interrupted) {
+    out.exit_code = kHarnessError;
+  } else if (s.shard > 1 && e.run.state == PluginState::kRefused) {
+    err << "fakehost: its host refuses this plugin's manifest (" << kManifestScenarioId
+        << " is reported by shard 1/" << s.shards << ")\n";
+    out.exit_code = kFailures;
+  } else {
+    out.exit_code = Verdict(report, {q.fail_untested, s.shards > 0}, err);
+  }
+  return out;
+}
+
+}  // namespace fakehost::run
