@@ -85,10 +85,10 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
   if (found) {
     found->consumed = true;
     if (outcome == Outcome::kWrongContent)
-      return Miss(step, what + " arrived but does not match", Join(why), Summarise(*found),
-                  found->frame);
+      return Miss(step, Reason::kWrongContent, what + " arrived but does not match", Join(why),
+                  Summarise(*found), found->frame);
     if (expect.not_before && found->at - start < *expect.not_before)
-      return Miss(step,
+      return Miss(step, Reason::kWrongTime,
                   found->at < start
                       ? what + " had already arrived before the step began"
                       : what + " arrived after " +
@@ -99,7 +99,7 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
       double first = FirstFrameMs();
       double at = session_.ElapsedMs(found->at);
       if (at - first > static_cast<double>(expect.within.count()))
-        return Miss(step,
+        return Miss(step, Reason::kWrongTime,
                     what + " arrived " + MsText(at - first) + " after the plugin's first frame",
                     "within " + MsText(expect.within) + " of its first frame",
                     "after " + MsText(at - first), found->frame);
@@ -120,14 +120,13 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
     return true;
   }
   if (Interrupted()) return false;
-  std::string gone = session_.GoneReason();
-  if (session_.gone() && !gone.empty())
-    return Miss(step, "while waiting for " + what + ", " + gone, what,
+  if (std::optional<Reason> gone = session_.GoneReason())
+    return Miss(step, *gone, "while waiting for " + what + ", " + session_.Describe(*gone), what,
                 nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
   if (HitHardLimit(wanted))
-    return Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
-                          " while waiting for " + what);
-  return Miss(step, "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what,
+    return Miss(step, Reason::kHardLimit, HardLimitText() + " while waiting for " + what);
+  return Miss(step, Reason::kDeadlinePassed,
+              "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what,
               nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
 }
 
@@ -177,18 +176,20 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
   if (offending) {
     // Left unconsumed: a later step may still expect it (a should-level "not yet" followed by a
     // must-level "eventually").
-    return Miss(step, what + " arrived, but none may", "no " + what.substr(what.find(' ') + 1),
-                Summarise(*offending), offending->frame);
+    return Miss(step, Reason::kForbiddenFrame, what + " arrived, but none may",
+                "no " + what.substr(what.find(' ') + 1), Summarise(*offending), offending->frame);
   }
   if (!none.barrier || barrier_answered || Interrupted()) return true;
   std::string barrier = profile_.barrier_method() + " id " + json::ToCompact(barrier_id) +
                         " (frame #" + std::to_string(barrier_frame) + ")";
-  if (session_.gone())
-    return Miss(step, "before the barrier " + barrier + " was answered, " + session_.GoneReason() +
-                          ", so the absence of " + what + " could not be shown");
-  return Miss(step, "the barrier " + barrier + " was not answered within " +
-                        MsText(profile_.DeadlineFor(profile_.barrier_method())) +
-                        ", so the absence of " + what + " could not be shown");
+  if (std::optional<Reason> gone = session_.GoneReason())
+    return Miss(step, *gone,
+                "before the barrier " + barrier + " was answered, " + session_.Describe(*gone) +
+                    ", so the absence of " + what + " could not be shown");
+  return Miss(step, Reason::kDeadlinePassed,
+              "the barrier " + barrier + " was not answered within " +
+                  MsText(profile_.DeadlineFor(profile_.barrier_method())) + ", so the absence of " +
+                  what + " could not be shown");
 }
 
 }  // namespace fakehost::scenario::player

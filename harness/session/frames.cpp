@@ -184,6 +184,7 @@ void Session::OnOversized(const wire::Oversized& o) {
   Finding finding = OversizedFinding(profile_, o, transcript_.next_frame());
   // Length-prefixed framing cannot resynchronise; NDJSON resumes at the next newline.
   if (profile_.framing() == wire::Framing::kLengthPrefixed) connection_lost_ = true;
+  finding.reason = connection_lost_ ? Reason::kFramingLost : Reason::kNotAMessage;
   entry.notes.push_back(finding.message);
   Record(std::move(entry));
   Raise(std::move(finding));
@@ -203,7 +204,7 @@ void Session::OnTruncated(const wire::TruncatedAtEof& t) {
 void Session::JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut) {
   std::string message = TruncatedMessage(profile_, t, frame, hosts_cut);
   Note(frame, message);
-  if (!hosts_cut) Raise({Severity::kMust, "framing", message, frame});
+  if (!hosts_cut) Raise({Severity::kMust, "framing", message, frame, Reason::kCutShort});
 }
 
 }  // namespace fakehost::session

@@ -106,12 +106,36 @@ bool Session::SignalGroup(int signal) {
 
 bool Session::gone() const { return connection_lost_ || stdout_eof_ || drained_; }
 
-std::string Session::GoneReason() const {
-  if (connection_lost_) return "the framing was lost, so the connection is over";
+std::optional<Reason> Session::GoneReason() const {
+  if (!gone()) return std::nullopt;
+  if (connection_lost_) return Reason::kFramingLost;
+  if (exit_status()) return Reason::kPluginExited;
+  return Reason::kStdoutClosed;
+}
+
+std::string Session::Describe(Reason gone) const {
   const auto& status = exit_status();
-  if (status) return "the plugin exited (" + status->Describe() + ")";
-  if (stdout_eof_) return "the plugin closed its stdout";
-  return "";
+  switch (gone) {
+    case Reason::kFramingLost:
+      return "the framing was lost, so the connection is over";
+    case Reason::kPluginExited:
+      return "the plugin exited (" + (status ? status->Describe() : std::string("?")) + ")";
+    case Reason::kStdoutClosed:
+      return "the plugin closed its stdout";
+    case Reason::kCheckFired:
+    case Reason::kNotAMessage:
+    case Reason::kCutShort:
+    case Reason::kHardLimit:
+    case Reason::kDeadlinePassed:
+    case Reason::kWrongContent:
+    case Reason::kWrongTime:
+    case Reason::kForbiddenFrame:
+    case Reason::kWrongExit:
+    case Reason::kUnanswered:
+    case Reason::kHarnessFault:
+      break;  // not a way for the plugin to be gone
+  }
+  return ReasonName(gone);
 }
 
 const std::optional<process::ExitStatus>& Session::exit_status() const {

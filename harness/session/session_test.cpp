@@ -148,6 +148,28 @@ TEST(EntryKind, NamesEveryKindAsTheReportSchemaDoesAndParsesItBack) {
   EXPECT_FALSE(IsMessage(EntryKind::kTally));
 }
 
+// A failure's reason is named as schema/report.schema.json promises, each name on its reason.
+TEST(Reason, NamesEveryReasonAsTheReportSchemaDoesAndParsesItBack) {
+  rapidjson::Document schema;
+  std::ifstream in(std::string(FAKEHOST_SOURCE_DIR) + "/schema/report.schema.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_TRUE(json::Parse(text.str(), &schema).ok);
+  const rapidjson::Value* names = json::Resolve(schema, "/$defs/failure/properties/reason/enum");
+  ASSERT_TRUE(names && names->IsArray());
+  ASSERT_EQ(names->Size(), static_cast<rapidjson::SizeType>(Reason::kHarnessFault) + 1);
+  for (rapidjson::SizeType i = 0; i < names->Size(); ++i) {
+    auto reason = static_cast<Reason>(i);
+    EXPECT_STREQ(ReasonName(reason), (*names)[i].GetString());
+    Reason back = Reason::kHarnessFault;
+    ASSERT_TRUE(ParseReason(ReasonName(reason), &back));
+    EXPECT_EQ(back, reason);
+  }
+  Reason unknown = Reason::kCheckFired;
+  EXPECT_FALSE(ParseReason("timeout", &unknown));
+  EXPECT_EQ(unknown, Reason::kCheckFired);
+}
+
 TEST(Session, MarksTheHandshakeAnsweredByItsReply) {
   Rig rig("rim-v1");
   rig.SendHandshake();
@@ -272,6 +294,7 @@ TEST(Session, RaisesNotJsonForALineThatIsNotJson) {
   rig.child().PushStdout("hello from println!\n");
   ASSERT_TRUE(rig.Drain());
   EXPECT_EQ(rig.Checks(), Checks{"not-json"});
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kNotAMessage);
   EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kNotJson);
   EXPECT_TRUE(rig.session().inbox().empty());
 }
@@ -285,7 +308,8 @@ TEST(Session, AnOversizedLengthHeaderLosesTheConnectionAndSaysItIsText) {
   EXPECT_NE(rig.session().findings()[0].message.find("\"HTTP\""), std::string::npos)
       << rig.session().findings()[0].message;
   EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kOversized);
-  EXPECT_EQ(rig.session().GoneReason(), "the framing was lost, so the connection is over");
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kFramingLost);
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kFramingLost);
 }
 
 TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
@@ -300,6 +324,8 @@ TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
   EXPECT_EQ(rig.session().transcript()[0].kind, EntryKind::kOversized);
   EXPECT_EQ(rig.session().transcript()[1].kind, EntryKind::kNotification);
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kNotAMessage) << "the stream went on";
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kStdoutClosed);
 }
 
 TEST(Session, AnEofInsideAFrameIsTruncation) {
@@ -307,8 +333,9 @@ TEST(Session, AnEofInsideAFrameIsTruncation) {
   rig.child().PushStdout(wire::LengthHeader(100) + R"({"jsonrpc":)");
   ASSERT_TRUE(rig.Drain());
   EXPECT_TRUE(rig.session().gone());
-  EXPECT_EQ(rig.session().GoneReason(), "the plugin closed its stdout");
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kStdoutClosed);
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kCutShort);
   EXPECT_NE(rig.session().findings()[0].message.find("15 of 104 bytes"), std::string::npos)
       << rig.session().findings()[0].message;
   EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kTruncated);
@@ -374,6 +401,7 @@ TEST(Session, RunUntilReturnsAtItsDeadlineWhenNothingHappens) {
       rig.session().RunUntil([] { return false; }, Clock::now() + std::chrono::milliseconds(20));
   EXPECT_EQ(end, Session::WaitEnd::kDeadline);
   EXPECT_FALSE(rig.session().gone());
+  EXPECT_EQ(rig.session().GoneReason(), std::nullopt);
   EXPECT_EQ(rig.session().RunUntil([] { return true; }, Clock::now()), Session::WaitEnd::kDone);
 }
 
@@ -382,7 +410,8 @@ TEST(Session, IsGoneOnceTheExitHasDrained) {
   rig.child().Exit(3);
   ASSERT_TRUE(rig.Until([&] { return rig.session().gone(); }));
   EXPECT_TRUE(rig.session().exited());
-  EXPECT_EQ(rig.session().GoneReason(), "the plugin exited (exit code 3)");
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kPluginExited);
+  EXPECT_EQ(rig.session().Describe(Reason::kPluginExited), "the plugin exited (exit code 3)");
 }
 
 TEST(Session, ReportsAPluginThatCannotBeStarted) {

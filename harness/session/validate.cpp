@@ -41,7 +41,7 @@ std::optional<Finding> Validate(const schema::FrameSchema* schema, const protoco
                  profile.CheckMessage(check, {{"frame", std::to_string(number)},
                                               {"def", entry.schema_def},
                                               {"violations", list}}),
-                 number};
+                 number, from_plugin ? Reason::kCheckFired : Reason::kHarnessFault};
 }
 
 }  // namespace fakehost::session
