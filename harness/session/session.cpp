@@ -10,7 +10,6 @@
 
 #include "harness/json/json.hpp"
 #include "harness/session/interrupt.hpp"
-#include "harness/session/validate.hpp"
 
 namespace fakehost::session {
 namespace {
@@ -38,6 +37,7 @@ Session::Session(const protocol::Profile& profile, const schema::FrameSchema* sc
       host_(profile, options_.manifest.get()),
       transcript_({options_.transcript_bytes_cap, options_.transcript_entries_cap}),
       findings_(options_.findings_per_check),
+      inbox_({options_.inbox_documents_cap, options_.inbox_bytes_cap}),
       correlator_(profile),
       transport_(io_, profile.framing(), profile.max_payload(), options_.spawn) {}
 
@@ -86,11 +86,11 @@ TranscriptEntry Session::NewEntry(Direction direction, EntryKind kind, std::stri
   return entry;
 }
 
-void Session::Validate(TranscriptEntry& entry, const rapidjson::Value& frame, MessageKind kind,
-                       const std::string& method, bool from_plugin) {
-  std::optional<Finding> finding = session::Validate(schema_, profile_, entry, frame, kind, method,
-                                                     from_plugin, transcript_.next_frame());
-  if (finding) Raise(std::move(*finding));
+std::size_t Session::RecordHostFrame(TranscriptEntry entry,
+                                     const std::optional<SchemaVerdict>& verdict) {
+  std::size_t index = Record(std::move(entry));
+  if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/false, index));
+  return index;
 }
 
 rapidjson::Value Session::NextId(const std::string& method) { return correlator_.NextId(method); }
@@ -193,8 +193,9 @@ std::vector<process::StopStep> Session::StopPlan(const std::vector<protocol::Sto
             NewEntry(Direction::kHostToPlugin, EntryKind::kNotification, payload, payload.size());
         entry.method = s.method;
         entry.notes.push_back("stop sequence: " + s.label);
-        Validate(entry, note, MessageKind::kNotification, s.method, false);
-        Record(std::move(entry));
+        std::optional<SchemaVerdict> verdict =
+            Validate(entry, note, MessageKind::kNotification, s.method);
+        RecordHostFrame(std::move(entry), verdict);
         // An ungraded teardown does not judge what the plugin had already sent on its way.
         if (s.method == profile_.shutdown_notification() && graded) shutdown_sent_ = true;
         p.bytes = wire::Encode(profile_.framing(), payload);

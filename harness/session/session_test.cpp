@@ -90,6 +90,22 @@ class Rig {
 
 using Checks = std::vector<std::string>;
 
+bool Any(const Inbound&) { return true; }
+
+// A handler that takes the messages `wants` accepts and remembers every one it was offered.
+class Recording : public MessageHandler {
+ public:
+  explicit Recording(std::function<bool(const Inbound&)> wants) : wants_(std::move(wants)) {}
+  bool OnMessage(const Inbound& message) override {
+    offered.push_back(message);
+    return wants_(message);
+  }
+  std::vector<Inbound> offered;
+
+ private:
+  std::function<bool(const Inbound&)> wants_;
+};
+
 TEST(Session, EncodesAHandshakeWithTheProfilesFramingAndRecordsIt) {
   Rig rig("rim-v1");
   std::size_t frame = rig.SendHandshake();
@@ -176,11 +192,13 @@ TEST(Session, MarksTheHandshakeAnsweredByItsReply) {
   rig.Push(kRimAccepted);
   ASSERT_TRUE(rig.Until([&] { return rig.session().handshake_answered(); }));
   ASSERT_EQ(rig.session().inbox().size(), 1u);
-  const Inbound& reply = rig.session().inbox().front();
-  EXPECT_EQ(reply.frame, 1u);
-  EXPECT_EQ(reply.method, "rim.handshake") << "a reply carries the method it answers";
-  EXPECT_TRUE(reply.answers_request);
-  EXPECT_TRUE(reply.valid);
+  std::optional<Inbound> reply = rig.session().inbox().Take(Any);
+  ASSERT_TRUE(reply);
+  EXPECT_TRUE(rig.session().inbox().empty()) << "taken, not lent";
+  EXPECT_EQ(reply->frame, 1u);
+  EXPECT_EQ(reply->method, "rim.handshake") << "a reply carries the method it answers";
+  EXPECT_TRUE(reply->answers_request);
+  EXPECT_TRUE(reply->valid);
   EXPECT_EQ(rig.session().transcript().at(1).notes.at(0).rfind("answers #0 after ", 0), 0u);
   EXPECT_EQ(rig.Checks(), Checks{});
 }
@@ -237,7 +255,10 @@ TEST(Session, AnswersAPluginRequestAsTheFakeHostOnStdin) {
   EXPECT_EQ(answer.kind, EntryKind::kResponse);
   EXPECT_EQ(answer.method, "rim.log");
   EXPECT_EQ(answer.notes.back(), "answers #2");
-  EXPECT_TRUE(rig.session().inbox().back().answered_by_host);
+  std::optional<Inbound> request = rig.session().inbox().Take(
+      [](const Inbound& in) { return in.kind == protocol::MessageKind::kRequest; });
+  ASSERT_TRUE(request);
+  EXPECT_TRUE(request->answered_by_host);
   EXPECT_EQ(rig.Checks(), Checks{});
 }
 
@@ -282,11 +303,16 @@ TEST(Session, AHeldMethodIsLeftForTheScenarioToAnswer) {
       R"({"jsonrpc":"2.0","id":7,"method":"rim.log","params":{"level":"info","message":"x"}})");
   ASSERT_TRUE(rig.Drain());
   ASSERT_EQ(rig.session().inbox().size(), 2u);
-  EXPECT_FALSE(rig.session().inbox().back().answered_by_host);
+  std::optional<Inbound> request = rig.session().inbox().Take(
+      [](const Inbound& in) { return in.kind == protocol::MessageKind::kRequest; });
+  ASSERT_TRUE(request);
+  EXPECT_FALSE(request->answered_by_host);
   std::size_t sent = rig.child().stdin_bytes().size();
-  rig.session().Reply(rig.session().inbox().back(), Json(R"({"result":{"ok":true}})"));
+  rig.session().Reply(*request, Json(R"({"result":{"ok":true}})"));
   EXPECT_GT(rig.child().stdin_bytes().size(), sent);
-  EXPECT_TRUE(rig.session().inbox().back().answered_by_host);
+  EXPECT_EQ(rig.session().transcript().back().notes.back(),
+            "answers #" + std::to_string(request->frame));
+  EXPECT_EQ(rig.session().inbox().size(), 1u);
 }
 
 TEST(Session, RaisesNotJsonForALineThatIsNotJson) {
@@ -391,8 +417,32 @@ TEST(Session, ReleasesTheOldestUntakenFramesPastTheInboxCap) {
   ASSERT_TRUE(rig.Drain());
   EXPECT_EQ(rig.session().inbox().size(), 2u);
   EXPECT_EQ(rig.session().inbox_released(), 3u);
-  EXPECT_EQ(rig.session().inbox().back().frame, 4u);
+  EXPECT_EQ(rig.session().inbox().Take(Any)->frame, 3u);
+  EXPECT_EQ(rig.session().inbox().Take(Any)->frame, 4u);
   EXPECT_EQ(rig.session().transcript()[0].notes.back().rfind("released unread", 0), 0u);
+}
+
+// Messages are pushed, not scanned: the handler is offered each message once, in order, under
+// the frame number its entry was recorded with; what it leaves, and only that, reaches the inbox.
+TEST(Session, PushesEachMessageToItsHandlerOnceAndKeepsWhatItLeaves) {
+  Rig rig("rim-v1");
+  Recording handler([](const Inbound& in) { return in.kind == protocol::MessageKind::kResponse; });
+  rig.session().SetHandler(&handler);
+  rig.SendHandshake();
+  rig.Push(kRimAccepted);
+  rig.Push(R"({"jsonrpc":"2.0","method":"rim.principal.changed","params":{}})");
+  rig.child().PushStderr("noise\n");
+  ASSERT_TRUE(rig.Drain());
+  rig.session().SetHandler(nullptr);
+  ASSERT_EQ(handler.offered.size(), 2u);
+  EXPECT_EQ(handler.offered[0].frame, 1u);
+  EXPECT_EQ(handler.offered[0].kind, protocol::MessageKind::kResponse);
+  EXPECT_EQ(handler.offered[1].frame, 2u);
+  for (const Inbound& in : handler.offered)
+    EXPECT_EQ(rig.session().transcript().at(in.frame).index, in.frame);
+  ASSERT_EQ(rig.session().inbox().size(), 1u) << "the response was taken";
+  EXPECT_EQ(rig.session().inbox().Take(Any)->method, "rim.principal.changed");
+  EXPECT_FALSE(rig.session().inbox().Take(Any));
 }
 
 TEST(Session, RunUntilReturnsAtItsDeadlineWhenNothingHappens) {
