@@ -46,6 +46,43 @@ HostileRun RunHostile(const std::string& name, std::vector<std::string> only) {
   return r;
 }
 
+// A marker of this test run, put in the plugin's environment with --env, so that every
+// descendant that keeps its environment can be found in /proc, whichever group it is in.
+std::string RunMarker() {
+  return "FAKEHOST_TEST_RUN=" + std::to_string(::getpid()) + "." +
+         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+}
+
+struct ProcEntry {
+  pid_t pid;
+  char state;
+  pid_t ppid;
+};
+
+std::vector<ProcEntry> AllProcesses() {
+  std::vector<ProcEntry> found;
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string stat = ReadFile(entry.path().string() + "/stat");
+    auto paren = stat.rfind(')');
+    if (paren == std::string::npos || paren + 4 >= stat.size()) continue;
+    found.push_back({static_cast<pid_t>(std::stol(name)), stat[paren + 2],
+                     static_cast<pid_t>(std::stol(stat.substr(paren + 4)))});
+  }
+  return found;
+}
+
+std::vector<pid_t> Marked(const std::string& marker) {
+  std::vector<pid_t> found;
+  for (const ProcEntry& p : AllProcesses()) {
+    std::string env = ReadFile("/proc/" + std::to_string(p.pid) + "/environ");
+    if (p.state != 'Z' && ('\0' + env + '\0').find('\0' + marker + '\0') != std::string::npos)
+      found.push_back(p.pid);
+  }
+  return found;
+}
+
 std::string Dump(const HostileRun& r) {
   return "exit " + std::to_string(r.command.exit_code) + " after " +
          std::to_string(static_cast<int>(r.command.ms)) + " ms\n" + r.command.out + r.command.err;
@@ -145,16 +182,25 @@ TEST(Reliability, ANonExecutableEntrypointIsBadInputSayingSo) {
 namespace fakehost::testing {
 namespace {
 
+// Ctrl-C once the plugin runs (fakehost has its handlers before it spawns anything), while the
+// first scenario waits up to the handshake's 10 s deadline (RIM §7) for an answer that never
+// comes.
 TEST(Reliability, AnInterruptedRunStopsAtOnceAndStillWritesEveryReport) {
   std::string out = MakeTempDir();
+  const std::string marker = RunMarker();
+  Interrupts interrupts;
+  interrupts.ready = [&] { return !Marked(marker).empty(); };
   CommandResult r =
       RunCommand({FakehostBin(), "run", "--protocol", "rim-v1", "--plugin", Hostile("silent"),
-                  "--jobs", "1", "--out", out, "--report", "junit=" + out + "/junit.xml", "--only",
-                  "handshake/*", "--no-color"},
-                 std::chrono::seconds(60), std::chrono::milliseconds(700));
+                  "--jobs", "1", "--out", out, "--report", "junit=" + out + "/junit.xml", "--env",
+                  marker, "--only", "handshake/*", "--no-color"},
+                 std::chrono::seconds(60), interrupts);
   ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  ASSERT_GE(r.interrupted_at_ms, 0) << "the plugin never ran\n" << r.out << r.err;
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
-  EXPECT_LT(r.ms, 5000) << "a wait of 10 s should have ended at the interrupt\n" << r.out;
+  EXPECT_LT(r.ms - r.interrupted_at_ms, 10000)
+      << "the handshake's wait of 10 s should have ended at the interrupt\n"
+      << r.out;
   rapidjson::Document report;
   ASSERT_TRUE(json::Parse(ReadFile(out + "/report.json"), &report).ok) << r.out << r.err;
   const auto& summary = *json::Find(report, "summary");
@@ -272,43 +318,6 @@ TEST(Reliability, A10MiBLineFloodOnFlashIsWordedInFlashTerms) {
 namespace fakehost::testing {
 namespace {
 
-// A marker of this test run, put in the plugin's environment with --env, so that every
-// descendant that keeps its environment can be found in /proc, whichever group it is in.
-std::string RunMarker() {
-  return "FAKEHOST_TEST_RUN=" + std::to_string(::getpid()) + "." +
-         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-}
-
-struct ProcEntry {
-  pid_t pid;
-  char state;
-  pid_t ppid;
-};
-
-std::vector<ProcEntry> AllProcesses() {
-  std::vector<ProcEntry> found;
-  for (const auto& entry : fs::directory_iterator("/proc")) {
-    std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string stat = ReadFile(entry.path().string() + "/stat");
-    auto paren = stat.rfind(')');
-    if (paren == std::string::npos || paren + 4 >= stat.size()) continue;
-    found.push_back({static_cast<pid_t>(std::stol(name)), stat[paren + 2],
-                     static_cast<pid_t>(std::stol(stat.substr(paren + 4)))});
-  }
-  return found;
-}
-
-std::vector<pid_t> Marked(const std::string& marker) {
-  std::vector<pid_t> found;
-  for (const ProcEntry& p : AllProcesses()) {
-    std::string env = ReadFile("/proc/" + std::to_string(p.pid) + "/environ");
-    if (p.state != 'Z' && ('\0' + env + '\0').find('\0' + marker + '\0') != std::string::npos)
-      found.push_back(p.pid);
-  }
-  return found;
-}
-
 struct Aftermath {
   std::vector<pid_t> alive;  ///< carrying the marker, or reparented to the test alive
   int zombies = 0;           ///< zombies fakehost held when it exited
@@ -421,23 +430,28 @@ TEST(Reliability, AnUnboundedAllocatorIsEndedByTheAddressSpaceLimitAndTheReportS
                      "address-space limit of 256 MiB reached");
 }
 
-// Ctrl-C three times: the first ends the waits, the second and third (during teardown) cut the
-// stop sequences short; the plugins and their children still die and every report is written.
+// Ctrl-C three times: the first (once a plugin runs) ends the waits, the second and third (each
+// once the one before was taken) make the stop sequences skip to SIGKILL; the plugins and their
+// children still die and every report is written.
 TEST(Reliability, ASecondAndThirdInterruptShortenTeardownButStillKillAndReport) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   const std::string marker = RunMarker();
   const std::string out = MakeTempDir();
+  Interrupts interrupts;
+  interrupts.ready = [&] { return !Marked(marker).empty(); };
+  interrupts.count = 3;
   CommandResult r = RunCommand(
       {FakehostBin(), "run", "--protocol", "rim-v1", "--plugin",
        Hostile("ignores-sigterm-with-children"), "--jobs", "2", "--out", out, "--report",
        "junit=" + out + "/junit.xml", "--env", marker, "--only", "handshake/*", "--no-color"},
-      std::chrono::seconds(60), std::chrono::milliseconds(700), 3);
+      std::chrono::seconds(60), interrupts);
   rapidjson::Document report;
   const bool has_report = json::Parse(ReadFile(out + "/report.json"), &report).ok;
   const std::string junit = ReadFile(out + "/junit.xml");
   fs::remove_all(out);
   const Aftermath left = Collect(marker);
   ASSERT_FALSE(r.timed_out) << r.out << r.err;
+  ASSERT_GE(r.interrupted_at_ms, 0) << "no plugin ever ran\n" << r.out << r.err;
   EXPECT_EQ(r.exit_code, 3) << "an interrupted run ends with 3, not by the signal\n"
                             << r.out << r.err;
   EXPECT_TRUE(has_report) << r.out << r.err;
