@@ -47,6 +47,17 @@ struct ProcStat {
   pid_t ppid = 0;
 };
 
+// The state and parent of process `pid` from /proc/<pid>/stat; false if it is gone.
+bool ReadStat(long pid, ProcStat* stat) {
+  const std::string text = ReadSmallFile("/proc/" + std::to_string(pid) + "/stat");
+  const auto paren = text.rfind(')');  // the command name may hold spaces and parentheses
+  if (paren == std::string::npos || paren + 4 >= text.size()) return false;
+  stat->pid = static_cast<pid_t>(pid);
+  stat->state = text[paren + 2];
+  stat->ppid = static_cast<pid_t>(std::strtol(text.c_str() + paren + 4, nullptr, 10));
+  return true;
+}
+
 // Calls `fn` for every process in /proc with its state and parent.
 template <typename Fn>
 void ForEachProcess(Fn fn) {
@@ -56,16 +67,38 @@ void ForEachProcess(Fn fn) {
     char* end = nullptr;
     const long pid = std::strtol(entry->d_name, &end, 10);
     if (pid <= 0 || *end != '\0') continue;
-    const std::string text = ReadSmallFile(std::string("/proc/") + entry->d_name + "/stat");
-    const auto paren = text.rfind(')');  // the command name may hold spaces and parentheses
-    if (paren == std::string::npos || paren + 4 >= text.size()) continue;
     ProcStat stat;
-    stat.pid = static_cast<pid_t>(pid);
-    stat.state = text[paren + 2];
-    stat.ppid = static_cast<pid_t>(std::strtol(text.c_str() + paren + 4, nullptr, 10));
-    fn(stat);
+    if (ReadStat(pid, &stat)) fn(stat);
   }
   ::closedir(proc);
+}
+
+// This process's children (zombies included), from each of its threads'
+// /proc/self/task/<tid>/children: a few small files, where a scan of /proc reads one per
+// process on the machine (on a busy CI runner, hundreds, for every scenario). False when the
+// kernel has no such files (CONFIG_PROC_CHILDREN), and the caller scans /proc instead.
+bool OwnChildren(std::vector<long>* out) {
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (tasks == nullptr) return false;
+  bool read = false;
+  while (const dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] == '.') continue;
+    const std::string path = std::string("/proc/self/task/") + entry->d_name + "/children";
+    if (::access(path.c_str(), R_OK) != 0) continue;  // a thread that just ended, or no files
+    read = true;
+    const std::string list = ReadSmallFile(path);
+    const char* p = list.c_str();
+    while (*p != '\0') {
+      char* end = nullptr;
+      const long pid = std::strtol(p, &end, 10);
+      if (end == p) break;
+      if (pid > 0) out->push_back(pid);
+      p = end;
+      while (*p == ' ' || *p == '\n') ++p;
+    }
+  }
+  ::closedir(tasks);
+  return read;
 }
 
 bool IsRegistered(pid_t pid) {
@@ -157,9 +190,16 @@ void Unregister(pid_t plugin) {
 
 std::vector<pid_t> ChildrenOf(pid_t parent, bool zombies) {
   std::vector<pid_t> found;
-  ForEachProcess([&](const ProcStat& s) {
+  auto take = [&](const ProcStat& s) {
     if (s.ppid == parent && (s.state == 'Z') == zombies) found.push_back(s.pid);
-  });
+  };
+  std::vector<long> own;
+  if (parent == ::getpid() && OwnChildren(&own)) {
+    for (long pid : own)
+      if (ProcStat s; ReadStat(pid, &s)) take(s);
+    return found;
+  }
+  ForEachProcess(take);
   return found;
 }
 
