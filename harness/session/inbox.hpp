@@ -55,8 +55,8 @@ class MessageHandler {
 class Inbox {
  public:
   struct Caps {
-    std::size_t documents = 256;
-    std::size_t bytes = 8 * 1024 * 1024;
+    std::size_t documents;  ///< Session::Options::inbox_documents_cap
+    std::size_t bytes;      ///< Session::Options::inbox_bytes_cap
   };
   explicit Inbox(Caps caps) : caps_(caps) {}
 
