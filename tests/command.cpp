@@ -6,15 +6,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 namespace fakehost::testing {
 
+namespace {
+
+// Whether a SIGINT is pending for process `pid` (sent, not yet delivered), from
+// /proc/<pid>/status: kill() makes it pending for the whole process (ShdPnd).
+bool SigintPending(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  const unsigned long long bit = 1ull << (SIGINT - 1);
+  while (std::getline(status, line)) {
+    if (line.rfind("ShdPnd:", 0) != 0 && line.rfind("SigPnd:", 0) != 0) continue;
+    if (std::strtoull(line.c_str() + 7, nullptr, 16) & bit) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 // Over 60 lines: fork, pipes, exec and the reading of both outputs, kept together.
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
-                         std::chrono::milliseconds interrupt_after, int interrupts) {
+                         const Interrupts& interrupts) {
   CommandResult result;
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return result;
@@ -39,24 +58,26 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seco
   int open_fds = 2;
   auto until = start + deadline;
   int sent = 0;
-  bool interrupted = interrupt_after.count() <= 0;
+  const int wanted = interrupts.ready ? interrupts.count : 0;
+  // How often the readiness of the next interrupt is asked while nothing else happens.
+  constexpr int kAskEveryMs = 5;
   while (open_fds > 0) {
     auto now = std::chrono::steady_clock::now();
-    auto next_interrupt = start + interrupt_after * (sent + 1);
-    if (!interrupted && now >= next_interrupt) {
+    if (sent < wanted && (sent == 0 ? interrupts.ready() : !SigintPending(pid))) {
       kill(pid, SIGINT);
-      interrupted = ++sent >= interrupts;
+      if (sent++ == 0)
+        result.interrupted_at_ms = std::chrono::duration<double, std::milli>(now - start).count();
       continue;
     }
-    auto wake = interrupted ? until : std::min(until, next_interrupt);
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
-    if (left <= 0 && !interrupted) continue;
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
     if (left <= 0) {
       result.timed_out = true;
       kill(-pid, SIGKILL);
       break;
     }
-    if (poll(fds, 2, static_cast<int>(left)) < 0) continue;
+    int wait_ms =
+        sent < wanted ? std::min<int>(kAskEveryMs, static_cast<int>(left)) : static_cast<int>(left);
+    if (poll(fds, 2, wait_ms) < 0) continue;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
       char buf[65536];

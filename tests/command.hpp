@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,12 +14,24 @@ struct CommandResult {
   bool timed_out = false;
   std::string out, err;
   double ms = 0;
+  double interrupted_at_ms = -1;  ///< when the first SIGINT went, since the start (-1: none)
 };
 
-/// `interrupt_after` > 0: send SIGINT to the command that long after it started (as Ctrl-C),
-/// `interrupts` times in all, `interrupt_after` apart.
+/// SIGINTs for the command, as Ctrl-C sends them, each when the command is ready for it rather
+/// than after a guessed time.
+struct Interrupts {
+  /// The first goes once this holds (asked while the command runs, every few milliseconds): a
+  /// sign that the command has its handlers, such as a plugin it spawned running (fakehost
+  /// installs its handlers before it spawns anything).
+  std::function<bool()> ready;
+  /// SIGINTs in all. Each after the first goes once the one before it has been taken (it is no
+  /// longer pending for the process), so that no two merge into one.
+  int count = 1;
+};
+
+/// `interrupts.ready` set: interrupts the command as it says.
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
-                         std::chrono::milliseconds interrupt_after = {}, int interrupts = 1);
+                         const Interrupts& interrupts = {});
 
 /// The fakehost binary, the fixture root and the repo root, from the build.
 std::string FakehostBin();

@@ -115,12 +115,14 @@ run::RunReport ReportFixture(const std::string& hostile) {
   m.expected = h("\"dev.fakehost.reference\"");
   m.actual = h("\"dev.fakehost.other\"");
   m.frame = 1;
+  m.reason = session::Reason::kWrongContent;
   fail.failures.push_back(m);
   scenario::Failure stray;
   stray.check = "stray-stdout";
   stray.message = hostile.empty() ? "bytes on stdout that are not a frame (§3)"
                                   : hostile + std::string(1 << 20, 'M');
   stray.frame = 2;
+  stray.reason = session::Reason::kNotAMessage;
   fail.failures.push_back(stray);
   fail.stderr_tail = h("loading manifest\nwarning: id mismatch\n");
   fail.exit = {true, h("exit code 3"), 3, std::nullopt, 12.0, "", 0, false};
@@ -131,6 +133,7 @@ run::RunReport ReportFixture(const std::string& hostile) {
   Handshake(&warn, "dev.fakehost.reference");
   auto w = Miss(Level::kShould, 3, 17, h("the plugin did not exit within 1000 ms of refusing"));
   w.loc.file = warn.loc.file;
+  w.reason = session::Reason::kDeadlinePassed;
   warn.failures.push_back(w);
   warn.exit = {true, "killed by SIGTERM", std::nullopt, 15, 1011.0, "SIGTERM", 1002.0, true};
 
@@ -140,6 +143,7 @@ run::RunReport ReportFixture(const std::string& hostile) {
       Frame(0, Direction::kHostToPlugin, 0.8, "raw", "", "", std::string("\x00\x00\x10\x00", 4)));
   scenario::Failure e;
   e.harness_error = true;
+  e.reason = session::Reason::kHarnessFault;
   e.check = "harness";
   e.message = h("cannot write to the plugin's stdin: Broken pipe");
   error.failures.push_back(e);

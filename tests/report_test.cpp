@@ -309,6 +309,7 @@ run::RunReport StrayPrintReport() {
   step.step = 2;
   step.step_kind = "expect";
   step.loc = {r.loc.file, 20, 5};
+  step.reason = session::Reason::kFramingLost;
   step.message =
       "while waiting for a reply to handshake (rim.handshake, id 1, frame #0), the "
       "framing was lost, so the connection is over";
@@ -317,6 +318,7 @@ run::RunReport StrayPrintReport() {
   scenario::Failure framing;
   framing.check = "framing";
   framing.frame = 2;
+  framing.reason = session::Reason::kFramingLost;
   framing.message =
       "frame #2 announces 1819043176 bytes, over the limit of 4194304 (§3); the "
       "connection is over; something printed to stdout";

@@ -62,6 +62,7 @@ scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& header) {
     scenario::ScenarioResult r;
     scenario::Failure f;
     f.harness_error = true;
+    f.reason = session::Reason::kHarnessFault;
     f.check = "generator";
     f.message = errors.empty() ? "the generated scenario does not load" : errors.front().ToString();
     r.failures.push_back(std::move(f));

@@ -14,15 +14,36 @@ bool HasCheck(std::string_view id) {
                      [&](const protocol::EngineCheck& c) { return id == c.id; });
 }
 
+using session::Reason;
+
+bool IsStep(const scenario::Failure& f) { return f.check == "step"; }
+
 std::string RuleOf(const scenario::Failure& f) {
-  if (f.check == "unanswered") return "no-answer";
-  if (f.check != "step") return f.check;
+  switch (f.reason) {
+    case Reason::kUnanswered:
+      return "no-answer";
+    case Reason::kPluginExited:
+    case Reason::kStdoutClosed:
+      // A step that found the plugin gone: its death, however far its exit had got (stdout
+      // closed, or the exit status already reaped). A shutdown that found it gone is the
+      // shutdown's.
+      if (IsStep(f) && f.step_kind != "shutdown") return "died";
+      break;
+    case Reason::kCheckFired:
+    case Reason::kNotAMessage:
+    case Reason::kFramingLost:
+    case Reason::kCutShort:
+    case Reason::kHardLimit:
+    case Reason::kDeadlinePassed:
+    case Reason::kWrongContent:
+    case Reason::kWrongTime:
+    case Reason::kForbiddenFrame:
+    case Reason::kWrongExit:
+    case Reason::kHarnessFault:
+      break;
+  }
+  if (!IsStep(f)) return f.check;  // an always-on check is its own rule
   if (f.step_kind == "shutdown") return "shutdown";
-  // A miss because the plugin is gone is its death, however far its exit had got when the miss
-  // was written (stdout closed, or the exit status already reaped): the wording says which.
-  if (f.message.find("the plugin exited") != std::string::npos ||
-      f.message.find("the plugin closed its stdout") != std::string::npos)
-    return "died";
   return "no-answer";
 }
 
@@ -32,11 +53,14 @@ std::vector<Finding> FindingsOf(const scenario::ScenarioResult& result) {
   std::vector<Finding> out;
   // The always-on checks first: a wrong id or an invalid frame is the cause, the expectation it
   // made miss only the consequence.
+  auto owed = [](const scenario::Failure& f) {
+    return IsStep(f) || f.reason == Reason::kUnanswered;
+  };
   std::vector<const scenario::Failure*> order;
   for (const auto& f : result.failures)
-    if (f.check != "step" && f.check != "unanswered") order.push_back(&f);
+    if (!owed(f)) order.push_back(&f);
   for (const auto& f : result.failures)
-    if (f.check == "step" || f.check == "unanswered") order.push_back(&f);
+    if (owed(f)) order.push_back(&f);
   for (const scenario::Failure* p : order) {
     const scenario::Failure& f = *p;
     if (f.harness_error) continue;

@@ -37,14 +37,19 @@ std::vector<StopStep> Escalation() {
           Step(Kind::kSignal, "SIGKILL", 0ms, SIGKILL)};
 }
 
+// A wait no test waits out: a sequence that reports an exit before it has ended its wait early.
+constexpr std::chrono::milliseconds kLongWait = 60s;
+
+// Stops the fixture in `mode` once it said it is ready (every mode Stop is tried on prints
+// "ready" when its handlers are installed), so what the sequence measures starts there, not at
+// the exec.
 StopResult StopFixture(const std::string& mode, std::vector<StopStep> steps) {
   boost::asio::io_context io;
   Recorder rec;
   auto child = SpawnOrDie(io, FixtureSpec({mode}), &rec);
-  if (mode == "needs-term" || mode == "ignores-term") {  // signals must not beat the set-up
-    EXPECT_TRUE(RunUntil(
-        io, [&] { return rec.out == "ready\n"; }, 2s));
-  }
+  EXPECT_TRUE(RunUntil(
+      io, [&] { return rec.out == "ready\n"; }, 3s))
+      << rec.out;
   std::optional<StopResult> result;
   child->Stop(std::move(steps), [&](const StopResult& r) { result = r; });
   EXPECT_FALSE(result) << "done must not run inside Stop";
@@ -55,47 +60,54 @@ StopResult StopFixture(const std::string& mode, std::vector<StopStep> steps) {
 }
 
 TEST(Stop, GradesAnExitOnStdinEofAtTheCloseStdinStage) {
-  Watchdog watchdog(5s);
-  const StopResult result = StopFixture("exit-on-eof", Escalation());
+  Watchdog watchdog(10s);
+  const StopResult result = StopFixture(
+      "exit-on-eof", {Step(Kind::kCloseStdin, "close stdin"), Step(Kind::kWait, "wait", kLongWait),
+                      Step(Kind::kSignal, "SIGKILL", 0ms, SIGKILL)});
   EXPECT_TRUE(result.exited);
   EXPECT_FALSE(result.exited_before);
   EXPECT_EQ(result.stage, 0u);
   EXPECT_EQ(result.stage_label, "close stdin");
-  EXPECT_LT(result.elapsed, 150ms) << "the wait must end when the exit is seen";
+  EXPECT_LT(result.elapsed, kLongWait) << "the wait must end when the exit is seen";
   EXPECT_EQ(result.status.Describe(), "exit code 0");
 }
 
 TEST(Stop, GradesAChildThatNeedsSigtermAtTheSigtermStage) {
-  Watchdog watchdog(5s);
-  const StopResult result = StopFixture("needs-term", Escalation());
+  Watchdog watchdog(10s);
+  std::vector<StopStep> steps = Escalation();
+  steps[3].time = kLongWait;  // the wait after SIGTERM ends at the exit SIGTERM brings
+  const StopResult result = StopFixture("needs-term", steps);
   EXPECT_TRUE(result.exited);
   EXPECT_EQ(result.stage, 2u);
   EXPECT_EQ(result.stage_label, "SIGTERM");
-  EXPECT_GE(result.elapsed, 195ms);
-  EXPECT_LT(result.elapsed, 350ms);
+  EXPECT_GE(result.elapsed, 195ms) << "the wait before SIGTERM is waited out";
+  EXPECT_LT(result.elapsed, 200ms + kLongWait);
   EXPECT_EQ(result.status.Describe(), "killed by SIGTERM");
 }
 
 TEST(Stop, GradesAChildThatIgnoresSigtermAtTheSigkillStage) {
-  Watchdog watchdog(5s);
+  Watchdog watchdog(10s);
   const StopResult result = StopFixture("ignores-term", Escalation());
   EXPECT_TRUE(result.exited);
   EXPECT_EQ(result.stage, 4u);
   EXPECT_EQ(result.stage_label, "SIGKILL");
-  EXPECT_GE(result.elapsed, 395ms);
-  EXPECT_LT(result.elapsed, 600ms);
+  EXPECT_GE(result.elapsed, 395ms) << "both waits are waited out";
+  // After a last step that is not a wait the sequence allows kStopGrace for the exit: the exit
+  // ends it before that.
+  EXPECT_LT(result.elapsed, 400ms + kStopGrace);
   EXPECT_EQ(result.status.Describe(), "killed by SIGKILL");
 }
 
 TEST(Stop, GradesAnExitAfterAShutdownFrameAtTheWriteStage) {
-  Watchdog watchdog(5s);
-  const StopResult result = StopFixture(
-      "exit-on-line", {Step(Kind::kWrite, "shutdown", 500ms, 0, "quit\n"),
-                       Step(Kind::kWait, "wait", 500ms), Step(Kind::kCloseStdin, "close stdin")});
+  Watchdog watchdog(10s);
+  const StopResult result =
+      StopFixture("exit-on-line",
+                  {Step(Kind::kWrite, "shutdown", 500ms, 0, "quit\n"),
+                   Step(Kind::kWait, "wait", kLongWait), Step(Kind::kCloseStdin, "close stdin")});
   EXPECT_TRUE(result.exited);
   EXPECT_EQ(result.stage, 0u);
   EXPECT_EQ(result.stage_label, "shutdown");
-  EXPECT_LT(result.elapsed, 150ms);
+  EXPECT_LT(result.elapsed, kLongWait) << "the wait must end when the exit is seen";
 }
 
 TEST(Stop, ReportsAChildThatExitedBeforeTheSequence) {
@@ -117,14 +129,15 @@ TEST(Stop, ReportsAChildThatExitedBeforeTheSequence) {
 }
 
 TEST(Stop, ReportsASequenceThatEndsWithoutAnExit) {
-  Watchdog watchdog(5s);
+  Watchdog watchdog(10s);
   const StopResult result =
       StopFixture("ignores-term",
                   {Step(Kind::kSignal, "SIGTERM", 0ms, SIGTERM), Step(Kind::kWait, "wait", 100ms)});
   EXPECT_FALSE(result.exited);
   EXPECT_EQ(result.stage, 0u);
   EXPECT_GE(result.elapsed, 95ms);
-  EXPECT_LT(result.elapsed, 300ms);
+  // A sequence whose last step is a wait ends with it: no kStopGrace after it.
+  EXPECT_LT(result.elapsed, 100ms + kStopGrace);
 }
 
 }  // namespace

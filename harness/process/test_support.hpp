@@ -67,6 +67,7 @@ struct Recorder {
   std::optional<ExitStatus> exit;
   int exits = 0;
   std::optional<Clock::time_point> eof_at;
+  std::optional<Clock::time_point> first_err_at;  ///< when the first stderr byte arrived
 
   Callbacks Make() {
     Callbacks callbacks;
@@ -75,7 +76,10 @@ struct Recorder {
       eof = true;
       eof_at = Clock::now();
     };
-    callbacks.on_stderr = [this](std::string_view bytes) { err_bytes += bytes.size(); };
+    callbacks.on_stderr = [this](std::string_view bytes) {
+      if (!first_err_at) first_err_at = Clock::now();
+      err_bytes += bytes.size();
+    };
     callbacks.on_exit = [this](const ExitStatus& status) {
       exit = status;
       ++exits;

@@ -1,47 +1,50 @@
 #include "harness/report/causes.hpp"
 
 #include <algorithm>
-#include <string_view>
 
 namespace fakehost::report {
 namespace {
 
 using scenario::Failure;
 using scenario::ScenarioResult;
+using session::Reason;
 
-// Why a step stopped waiting, in the words of Session::GoneReason and the interpreter's misses.
-constexpr std::string_view kFramingLost = "the framing was lost, so the connection is over";
-constexpr std::string_view kPluginExited = "the plugin exited (";
-constexpr std::string_view kAlreadyExited = "the plugin had already exited (";
-constexpr std::string_view kClosedStdout = "the plugin closed its stdout";
-constexpr std::string_view kHardLimit = "the scenario reached its hard limit of ";
-
-// The always-on checks that say a frame is not a message at all: whatever else fired on that
-// frame says the same thing again.
-constexpr std::string_view kBrokenFrameChecks[] = {"framing", "not-json", "invalid-envelope"};
-
-bool Says(const Failure& f, std::string_view phrase) {
-  return f.message.find(phrase) != std::string::npos;
-}
+bool IsStep(const Failure& f) { return f.check == "step"; }
 
 // A step that waited and got nothing (no frame): the only kind of miss a root can explain.
-bool WaitedInVain(const Failure& f) { return f.check == "step" && !f.harness_error && !f.frame; }
+bool WaitedInVain(const Failure& f) { return IsStep(f) && !f.harness_error && !f.frame; }
 
+// An always-on check on a frame that is not a message at all: whatever else fired on that frame
+// says the same thing again.
 bool BrokenFrameCheck(const Failure& f) {
-  return f.frame && std::find(std::begin(kBrokenFrameChecks), std::end(kBrokenFrameChecks),
-                              f.check) != std::end(kBrokenFrameChecks);
+  if (!f.frame || IsStep(f)) return false;
+  switch (f.reason) {
+    case Reason::kNotAMessage:
+    case Reason::kFramingLost:
+    case Reason::kCutShort:
+      return true;
+    case Reason::kCheckFired:
+    case Reason::kPluginExited:
+    case Reason::kStdoutClosed:
+    case Reason::kHardLimit:
+    case Reason::kDeadlinePassed:
+    case Reason::kWrongContent:
+    case Reason::kWrongTime:
+    case Reason::kForbiddenFrame:
+    case Reason::kWrongExit:
+    case Reason::kUnanswered:
+    case Reason::kHarnessFault:
+      break;
+  }
+  return false;
 }
 
-// The first framing check on a frame that was cut short by the end of stdout (`truncated`:
-// the plugin stopped in the middle of a frame), or on one that was not (the framing was lost and
-// the connection ended; an entry past a full transcript counts as that).
-std::optional<std::size_t> FramingCheck(const ScenarioResult& r, bool truncated) {
+// The first framing check that ended the connection (kFramingLost) or that met the end of stdout
+// inside a frame (kCutShort: the plugin stopped in the middle of one).
+std::optional<std::size_t> FramingCheck(const ScenarioResult& r, Reason reason) {
   for (std::size_t i = 0; i < r.failures.size(); ++i) {
     const Failure& f = r.failures[i];
-    if (f.check != "framing" || !f.frame || f.harness_error) continue;
-    bool cut = *f.frame < r.transcript.size() &&
-               r.transcript[*f.frame].kind == session::EntryKind::kTruncated;
-    if (cut == truncated) return i;
+    if (f.reason == reason && !IsStep(f) && f.frame && !f.harness_error) return i;
   }
   return std::nullopt;
 }
@@ -68,17 +71,37 @@ Grouping Group(const ScenarioResult& r) {
   for (std::size_t i = 0; i < fs.size(); ++i) {
     const Failure& f = fs[i];
     if (!WaitedInVain(f)) continue;
-    if (Says(f, kFramingLost))
-      lost.push_back(i);
-    else if ((r.exit.exited && (Says(f, kPluginExited) || Says(f, kAlreadyExited))) ||
-             Says(f, kClosedStdout))
-      gone.push_back(i);
-    else if (Says(f, kHardLimit))
-      limit.push_back(i);
+    switch (f.reason) {
+      case Reason::kFramingLost:
+        lost.push_back(i);
+        break;
+      case Reason::kPluginExited:
+        if (r.exit.exited) gone.push_back(i);  // only when the result records the exit
+        break;
+      case Reason::kStdoutClosed:
+        gone.push_back(i);
+        break;
+      case Reason::kHardLimit:
+        limit.push_back(i);
+        break;
+      case Reason::kCheckFired:
+      case Reason::kNotAMessage:
+      case Reason::kCutShort:
+      case Reason::kDeadlinePassed:  // a step that simply timed out: nothing says why
+      case Reason::kWrongContent:
+      case Reason::kWrongTime:
+      case Reason::kForbiddenFrame:
+      case Reason::kWrongExit:
+      case Reason::kUnanswered:
+      case Reason::kHarnessFault:
+        break;
+    }
   }
-  g.Join(lost.empty() ? std::nullopt : FramingCheck(r, false), lost, Cause::kConnectionLost);
+  g.Join(lost.empty() ? std::nullopt : FramingCheck(r, Reason::kFramingLost), lost,
+         Cause::kConnectionLost);
   // A plugin that stopped in the middle of a frame: the cut frame is how its end showed.
-  g.Join(gone.empty() ? std::nullopt : FramingCheck(r, true), gone, Cause::kPluginGone);
+  g.Join(gone.empty() ? std::nullopt : FramingCheck(r, Reason::kCutShort), gone,
+         Cause::kPluginGone);
   g.Join(std::nullopt, limit, Cause::kHardLimit);
 
   // The other always-on checks on a frame that is not a message: under the first broken-frame
@@ -86,7 +109,7 @@ Grouping Group(const ScenarioResult& r) {
   for (std::size_t i = 0; i < fs.size(); ++i) {
     if (!BrokenFrameCheck(fs[i]) || g.parent[i]) continue;
     for (std::size_t j = 0; j < fs.size(); ++j) {
-      if (j == i || g.parent[j] || fs[j].check == "step" || fs[j].harness_error ||
+      if (j == i || g.parent[j] || IsStep(fs[j]) || fs[j].harness_error ||
           fs[j].frame != fs[i].frame)
         continue;
       bool is_root =
@@ -114,7 +137,7 @@ std::vector<CauseGroup> GroupByCause(const ScenarioResult& r) {
     // Steps in the order they ran, then the always-on checks in the order they were listed.
     std::stable_sort(group.consequences.begin(), group.consequences.end(),
                      [&](std::size_t a, std::size_t b) {
-                       bool sa = fs[a].check == "step", sb = fs[b].check == "step";
+                       bool sa = IsStep(fs[a]), sb = IsStep(fs[b]);
                        if (sa != sb) return sa;
                        return sa && fs[a].step < fs[b].step;
                      });
@@ -142,7 +165,7 @@ std::string ConsequenceList(const ScenarioResult& r, const CauseGroup& group) {
   for (std::size_t i : group.consequences) {
     const Failure& f = r.failures[i];
     if (!out.empty()) out += ", ";
-    if (f.check == "step") {
+    if (IsStep(f)) {
       out += "step " + std::to_string(f.step) + " " + f.step_kind;
       if (f.loc.line > 0)
         out += f.loc.file == r.loc.file || f.loc.file.empty()

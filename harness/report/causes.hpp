@@ -5,24 +5,23 @@
 // steps after it cannot run. The JSON report keeps every failure and names, for each
 // consequence, the failure it is a consequence of (`caused_by`).
 //
-// The grouping is conservative: a failure is a consequence only when its root explains it.
-//  - The connection was over: a step that missed because "the framing was lost" is a
-//    consequence of the framing check that ended the connection (else of the first such step).
-//  - The plugin was gone: a step that missed because the plugin had exited or closed its
-//    stdout is a consequence of the framing check on the frame its stdout ended inside, if it
-//    ended inside one, else of the first step that missed for that reason.
-//  - The hard limit: a step that missed because the scenario had reached its hard limit is a
-//    consequence of the first step that did.
-//  - A frame that is not a message at all (not JSON, no envelope, a broken frame): the other
-//    always-on checks that fired on that same frame are its consequences.
+// The grouping is conservative: a failure is a consequence only when its root explains it, and
+// what explains what is read from each failure's typed reason (session/reason.hpp), set where
+// the failure happened; the messages are never read.
+//  - The connection was over: a step that waited in vain because the framing was lost
+//    (kFramingLost) is a consequence of the framing check that ended the connection (the
+//    failure with that reason on a frame), else of the first such step.
+//  - The plugin was gone: a step that waited in vain because the plugin had exited
+//    (kPluginExited, believed only when the result records an exit) or closed its stdout
+//    (kStdoutClosed) is a consequence of the framing check on the frame its stdout ended inside
+//    (kCutShort), if there is one, else of the first step that missed for that reason.
+//  - The hard limit: a step that missed because the scenario had reached its hard limit
+//    (kHardLimit) is a consequence of the first step that did.
+//  - A frame that is not a message at all (kNotAMessage, kFramingLost, kCutShort on a frame):
+//    the other always-on checks that fired on that same frame are its consequences.
 // A step that simply timed out, a reply with the wrong content, or a check on another frame
 // stays its own cause, even when it follows a root: nothing in the result says the root
 // explains it.
-//
-// The steps' reasons are read from their messages, in the session's and the interpreter's
-// wording ("the framing was lost", "the plugin exited (", ...): the result carries no other
-// trace of why a step stopped waiting. tests/report_causes_test.cpp runs a real plugin to pin
-// that wording.
 #pragma once
 
 #include <cstddef>

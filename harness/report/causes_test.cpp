@@ -10,10 +10,12 @@ namespace {
 using scenario::Failure;
 using scenario::Level;
 using scenario::ScenarioResult;
+using session::Reason;
 
 constexpr const char* kFile = "/suite/handshake/x.yaml";
 
-Failure Step(std::size_t step, const char* kind, int line, std::string message,
+// A step's miss for `reason`. Its message says nothing: the grouping reads the reason alone.
+Failure Step(std::size_t step, const char* kind, int line, Reason reason,
              Level level = Level::kMust) {
   Failure f;
   f.level = level;
@@ -21,15 +23,17 @@ Failure Step(std::size_t step, const char* kind, int line, std::string message,
   f.step = step;
   f.step_kind = kind;
   f.loc = {kFile, line, 5};
-  f.message = std::move(message);
+  f.reason = reason;
+  f.message = "a miss";
   return f;
 }
 
-Failure Check(const char* check, std::size_t frame, std::string message = "it fired") {
+Failure Check(const char* check, std::size_t frame, Reason reason = Reason::kCheckFired) {
   Failure f;
   f.check = check;
   f.frame = frame;
-  f.message = std::move(message);
+  f.reason = reason;
+  f.message = "it fired";
   return f;
 }
 
@@ -47,15 +51,12 @@ ScenarioResult Result(std::vector<Failure> failures, std::vector<std::string> ki
   return r;
 }
 
-const std::string kLost =
-    "while waiting for a reply to handshake (rim.handshake, id 1, frame #0), the framing was "
-    "lost, so the connection is over";
-const std::string kExited =
-    "while waiting for a reply to ping (ping, id 2, frame #3), the plugin exited (exit code 1)";
+constexpr Reason kLost = Reason::kFramingLost;
+constexpr Reason kExited = Reason::kPluginExited;
 
 TEST(GroupByCause, PutsTheStepsAFramingLossBrokeUnderTheFramingCheck) {
   auto r = Result({Step(2, "expect", 20, kLost, Level::kShould), Step(3, "expect", 24, kLost),
-                   Check("framing", 1)},
+                   Check("framing", 1, kLost)},
                   {"request", "oversized", "notification"});
   auto groups = GroupByCause(r);
   ASSERT_EQ(groups.size(), 1u);
@@ -68,7 +69,7 @@ TEST(GroupByCause, PutsTheStepsAFramingLossBrokeUnderTheFramingCheck) {
 
 TEST(GroupByCause, KeepsAStepThatTimedOutApartFromAFramingLoss) {
   // It missed before the framing was lost: nothing says the loss explains it.
-  auto r = Result({Step(2, "expect", 20, "no reply to handshake within 10 s"), Check("framing", 1)},
+  auto r = Result({Step(2, "expect", 20, Reason::kDeadlinePassed), Check("framing", 1, kLost)},
                   {"request", "oversized"});
   auto groups = GroupByCause(r);
   ASSERT_EQ(groups.size(), 2u);
@@ -80,13 +81,8 @@ TEST(GroupByCause, KeepsAStepThatTimedOutApartFromAFramingLoss) {
 
 TEST(GroupByCause, PutsEveryStepThatFoundThePluginGoneUnderTheFirstOne) {
   auto r = Result({Step(3, "expect", 30, kExited, Level::kShould),
-                   Step(4, "expect_none", 34,
-                        "before the barrier ping id 9 (frame #5) was answered, the plugin exited "
-                        "(exit code 1), so the absence of any request could not be shown",
-                        Level::kShould),
-                   Step(6, "shutdown", 40,
-                        "the plugin had already exited (exit code 1) before the stop sequence "
-                        "began")});
+                   Step(4, "expect_none", 34, kExited, Level::kShould),
+                   Step(6, "shutdown", 40, kExited)});
   r.exit.exited = true;
   r.exit.description = "exit code 1";
   auto groups = GroupByCause(r);
@@ -98,7 +94,7 @@ TEST(GroupByCause, PutsEveryStepThatFoundThePluginGoneUnderTheFirstOne) {
 }
 
 TEST(GroupByCause, PutsTheStepsAfterAFrameCutShortUnderThatFrame) {
-  auto r = Result({Step(2, "expect", 20, kExited), Check("framing", 1, "stdout ended inside")},
+  auto r = Result({Step(2, "expect", 20, kExited), Check("framing", 1, Reason::kCutShort)},
                   {"request", "truncated"});
   r.exit.exited = true;
   auto groups = GroupByCause(r);
@@ -117,20 +113,37 @@ TEST(GroupByCause, BelievesAnExitOnlyWhenTheResultRecordsOne) {
 
 TEST(GroupByCause, KeepsAStepThatGotAFrameApart) {
   // It saw a frame and judged it: its miss is about that frame, not about the plugin being gone.
-  auto wrong = Step(4, "expect", 34, "a reply to ping arrived but does not match; " + kExited);
+  auto wrong = Step(4, "expect", 34, kExited);
   wrong.frame = 5;
   auto r = Result({Step(3, "expect", 30, kExited, Level::kShould), wrong});
   r.exit.exited = true;
   EXPECT_EQ(GroupByCause(r).size(), 2u);
 }
 
+TEST(GroupByCause, PutsAStepThatFoundStdoutClosedUnderTheFirstWithoutAnExit) {
+  auto r = Result({Step(3, "expect", 30, Reason::kStdoutClosed, Level::kShould),
+                   Step(4, "expect", 34, kExited)});
+  EXPECT_EQ(GroupByCause(r).size(), 2u) << "no exit recorded: the exited step stays apart";
+  r.exit.exited = true;
+  auto groups = GroupByCause(r);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0].cause, Cause::kPluginGone);
+  EXPECT_EQ(groups[0].consequences, (std::vector<std::size_t>{1}));
+}
+
+TEST(GroupByCause, ReadsTheReasonNeverTheMessage) {
+  // Worded as a framing loss, but the step timed out: its own cause.
+  auto step = Step(2, "expect", 20, Reason::kDeadlinePassed);
+  step.message = "while waiting for a reply, the framing was lost, so the connection is over";
+  auto r = Result({step, Check("framing", 1, kLost)}, {"request", "oversized"});
+  EXPECT_EQ(GroupByCause(r).size(), 2u);
+  r.failures[0].reason = kLost;
+  EXPECT_EQ(GroupByCause(r).size(), 1u);
+}
+
 TEST(GroupByCause, PutsTheStepsAfterTheHardLimitUnderTheFirst) {
-  auto r =
-      Result({Step(2, "expect", 20,
-                   "the scenario reached its hard limit of 30 s while waiting for a reply to x",
-                   Level::kShould),
-              Step(3, "expect", 24,
-                   "the scenario reached its hard limit of 30 s before this step could run")});
+  auto r = Result({Step(2, "expect", 20, Reason::kHardLimit, Level::kShould),
+                   Step(3, "expect", 24, Reason::kHardLimit)});
   auto groups = GroupByCause(r);
   ASSERT_EQ(groups.size(), 1u);
   EXPECT_EQ(groups[0].cause, Cause::kHardLimit);
@@ -138,7 +151,8 @@ TEST(GroupByCause, PutsTheStepsAfterTheHardLimitUnderTheFirst) {
 }
 
 TEST(GroupByCause, PutsTheOtherChecksOnAFrameThatIsNoMessageUnderIt) {
-  auto r = Result({Check("not-json", 2), Check("before-handshake", 2), Check("schema", 3)},
+  auto r = Result({Check("not-json", 2, Reason::kNotAMessage), Check("before-handshake", 2),
+                   Check("schema", 3)},
                   {"request", "response", "not-json", "response"});
   auto groups = GroupByCause(r);
   ASSERT_EQ(groups.size(), 2u);
@@ -158,7 +172,7 @@ TEST(GroupByCause, KeepsTwoChecksOnAMessageApart) {
 TEST(GroupByCause, ListsGroupsInTheOrderOfTheirFirstFailureAndNamesFragmentStepsInFull) {
   auto fragment = Step(2, "expect", 13, kLost);
   fragment.loc.file = "/suite/fragments/handshake.yaml";
-  auto r = Result({Step(1, "send", 9, "scenario error: x"), fragment, Check("framing", 1)},
+  auto r = Result({Step(1, "send", 9, Reason::kHarnessFault), fragment, Check("framing", 1, kLost)},
                   {"request", "oversized"});
   r.failures[0].harness_error = true;
   auto groups = GroupByCause(r);
@@ -169,7 +183,7 @@ TEST(GroupByCause, ListsGroupsInTheOrderOfTheirFirstFailureAndNamesFragmentSteps
 }
 
 TEST(GroupByCause, GivesEachFailureOfAnIndependentRunItsOwnGroup) {
-  auto r = Result({Step(2, "expect", 20, "no reply within 1 s"), Check("schema", 1)},
+  auto r = Result({Step(2, "expect", 20, Reason::kDeadlinePassed), Check("schema", 1)},
                   {"request", "response"});
   auto groups = GroupByCause(r);
   ASSERT_EQ(groups.size(), 2u);
@@ -178,8 +192,8 @@ TEST(GroupByCause, GivesEachFailureOfAnIndependentRunItsOwnGroup) {
 }
 
 TEST(Headline, IsTheCauseOfTheFirstMissThatFailed) {
-  auto r = Result({Step(2, "expect", 20, kLost), Check("framing", 1, "frame #1 announces")},
-                  {"request", "oversized"});
+  auto r =
+      Result({Step(2, "expect", 20, kLost), Check("framing", 1, kLost)}, {"request", "oversized"});
   r.status = scenario::Status::kFail;
   ASSERT_NE(Headline(r, false), nullptr);
   EXPECT_EQ(Headline(r, false)->check, "framing");

@@ -33,6 +33,8 @@ void WriteFailure(Writer& w, const scenario::Failure& f, std::optional<std::size
   w.StartObject();
   Key(w, "check");
   Str(w, f.check);
+  Key(w, "reason");
+  Str(w, session::ReasonName(f.reason));
   Key(w, "level");
   Str(w, scenario::LevelName(f.level));
   Key(w, "harness_error");

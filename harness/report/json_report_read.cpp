@@ -128,6 +128,10 @@ scenario::SourceLoc ParseLocation(const std::string& text) {
 
 void ReadFailure(Reader& in, const Value& v, const std::string& at, scenario::Failure* f) {
   in.String(v, at, "check", &f->check);
+  std::string reason;
+  in.String(v, at, "reason", &reason);  // absent from reports older than the field
+  if (!reason.empty() && in.ok() && !session::ParseReason(reason, &f->reason))
+    in.Fail(at + "/reason", "'" + reason + "' is not a failure reason");
   in.Level(v, at, "level", &f->level);
   in.Bool(v, at, "harness_error", &f->harness_error);
   in.Integer(v, at, "step", &f->step);

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "harness/report/causes.hpp"
 #include "harness/report/reporter.hpp"
 #include "harness/report/synthetic_run.hpp"
 
@@ -44,6 +45,7 @@ run::RunReport RichRun() {
     s.failures.push_back(f);
     scenario::Failure colons = s.failures.front();
     colons.loc = {"C:/odd:path/x.yaml", 12, 3};
+    colons.reason = session::Reason::kPluginExited;
     s.failures.push_back(colons);
   }
   run::Summarise(&r);
@@ -70,6 +72,7 @@ TEST(JsonReportRead, ReadsBackEveryFieldJsonReportWrites) {
       EXPECT_EQ(b.failures[k].loc.ToString(), a.failures[k].loc.ToString());
       EXPECT_EQ(b.failures[k].frame, a.failures[k].frame);
       EXPECT_EQ(b.failures[k].level, a.failures[k].level);
+      EXPECT_EQ(b.failures[k].reason, a.failures[k].reason);
     }
     bool kept =
         a.status == Status::kFail || a.status == Status::kWarn || a.status == Status::kError;
@@ -113,6 +116,7 @@ TEST(JsonReportRead, RefusesWhatIsNotAReportAtItsPointer) {
            {Edited(R"("status":"pass")", R"("status":"passed")"), "/scenarios/0/status"},
            {Edited(R"("protocol":"rim-v1",)", ""), "/protocol: missing"},
            {Edited(R"("level":"must")", R"("level":"could")"), "level"},
+           {Edited(R"("reason":"plugin-exited")", R"("reason":"gone")"), "/reason"},
            {Edited(R"("strict":true)", R"("strict":"yes")"), "/strict"},
            {Edited(R"("direction":"host-to-plugin")", R"("direction":"sideways")"), "/direction"},
            {Edited(R"("failures":[)", R"("failures":7,"x":[)"), "/failures: expected an array"},
@@ -123,6 +127,35 @@ TEST(JsonReportRead, RefusesWhatIsNotAReportAtItsPointer) {
     EXPECT_FALSE(ParseJsonReport(c.text, &r, &error)) << c.where;
     EXPECT_NE(error.find(c.where), std::string::npos) << error;
   }
+}
+
+// report merge groups causes as the run did: the reasons it reads back say the same.
+TEST(JsonReportRead, KeepsWhatCausedWhatThroughAReadBack) {
+  run::RunReport original = RichRun();
+  scenario::ScenarioResult& r = original.scenarios[0];
+  scenario::Failure step;
+  step.check = "step";
+  step.step = 2;
+  step.reason = session::Reason::kFramingLost;
+  scenario::Failure framing;
+  framing.check = "framing";
+  framing.frame = 0;
+  framing.reason = session::Reason::kFramingLost;
+  r.failures = {step, framing};
+  r.status = Status::kFail;
+  std::string text = JsonReport(original);
+  EXPECT_NE(text.find(R"("caused_by":1)"), std::string::npos);
+  run::RunReport back;
+  std::string error;
+  ASSERT_TRUE(ParseJsonReport(text, &back, &error)) << error;
+  EXPECT_EQ(CausedBy(back.scenarios[0]), CausedBy(r));
+  // A report written before failures had a reason reads back with none that explains another.
+  std::string old = text;
+  for (auto at = old.find(R"("reason":"framing-lost",)"); at != std::string::npos;
+       at = old.find(R"("reason":"framing-lost",)"))
+    old.erase(at, std::string(R"("reason":"framing-lost",)").size());
+  ASSERT_TRUE(ParseJsonReport(old, &back, &error)) << error;
+  EXPECT_EQ(back.scenarios[0].failures[0].reason, session::Reason::kCheckFired);
 }
 
 TEST(JsonReportRead, NamesTheFileAndLineOfBrokenJson) {

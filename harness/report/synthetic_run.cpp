@@ -75,6 +75,7 @@ run::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames) {
       f.expected = "\"dev.fakehost.reference\"";
       f.actual = "\"dev.fakehost.other\"";
       if (!s.transcript.empty()) f.frame = at;
+      f.reason = f.harness_error ? session::Reason::kHarnessFault : session::Reason::kWrongContent;
       s.failures.push_back(std::move(f));
       s.stderr_tail = "starting\nlistening on stdin\nerror: something went wrong\n";
     }

@@ -412,6 +412,7 @@ scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protoco
     r = scenario::ResultFor(s, scenario::Status::kError);
     scenario::Failure f;
     f.harness_error = true;
+    f.reason = session::Reason::kHarnessFault;
     f.check = "harness";
     f.message = std::string("internal error: ") + e.what();
     r.failures.push_back(std::move(f));

@@ -47,9 +47,10 @@ void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out) {
   }
 }
 
-bool Player::Miss(const Step& step, std::string message, std::string expected, std::string actual,
-                  std::optional<std::size_t> frame) {
+bool Player::Miss(const Step& step, session::Reason reason, std::string message,
+                  std::string expected, std::string actual, std::optional<std::size_t> frame) {
   Failure f;
+  f.reason = reason;
   f.level = step.level;
   f.check = "step";
   f.step = step_number_;
@@ -80,7 +81,7 @@ std::string Player::NoteText(const std::string& note) const {
 }
 
 bool Player::ScenarioBug(const Step& step, std::string message) {
-  Miss(step, "scenario error: " + std::move(message));
+  Miss(step, session::Reason::kHarnessFault, "scenario error: " + std::move(message));
   result_.failures.back().harness_error = true;
   return false;
 }
@@ -284,8 +285,7 @@ bool Player::RunSteps(const std::vector<Step>& steps) {
   for (const Step& step : steps) {
     if (Interrupted()) return false;
     if (Clock::now() >= hard_deadline_) {
-      Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
-                     " before this step could run");
+      Miss(step, session::Reason::kHardLimit, HardLimitText() + " before this step could run");
       result_.failures.back().level = Level::kMust;
       // Before its first step the plugin was asked nothing: the time went to this machine,
       // not to the plugin, so that is the harness's trouble, never the plugin's failure.

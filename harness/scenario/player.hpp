@@ -27,6 +27,7 @@ namespace fakehost::scenario::player {
 using Clock = session::Clock;
 using protocol::MessageKind;
 using session::Inbound;
+using session::Reason;
 
 /// "250 ms".
 std::string MsText(Ms ms);
@@ -105,9 +106,14 @@ class Player {
   bool DoShutdown(const Step& step, const Shutdown& shutdown);
   bool DoForEach(const Step& step, const ForEach& each);
 
-  /// Records a miss at `step`; returns true if the steps may go on (a should/may-level miss).
-  bool Miss(const Step& step, std::string message, std::string expected = {},
+  /// Records a miss at `step` for `reason`; returns true if the steps may go on (a
+  /// should/may-level miss).
+  bool Miss(const Step& step, Reason reason, std::string message, std::string expected = {},
             std::string actual = {}, std::optional<std::size_t> frame = {});
+  /// "the scenario reached its hard limit of 30000 ms": a kHardLimit miss's words.
+  std::string HardLimitText() const {
+    return "the scenario reached its hard limit of " + MsText(hard_limit_);
+  }
   bool ScenarioBug(const Step& step, std::string message);
   std::string NoteText(const std::string& note) const;  ///< a step's note, variables filled in
   bool Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step);

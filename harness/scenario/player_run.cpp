@@ -21,6 +21,7 @@ bool HasStep(const std::vector<Step>& steps) {
 Failure HarnessFailure(std::string check, std::string message) {
   Failure f;
   f.harness_error = true;
+  f.reason = session::Reason::kHarnessFault;
   f.check = std::move(check);
   f.message = std::move(message);
   return f;
@@ -118,6 +119,7 @@ void Player::PlaySteps() {
       if (req.answer_frame) continue;
       Failure f;
       f.check = "unanswered";
+      f.reason = session::Reason::kUnanswered;
       f.message = "request #" + std::to_string(req.frame) + " (" + json::Abbreviate(req.method) +
                   ", id " + req.id_text +
                   ") was never answered; every request gets exactly one answer";
@@ -151,6 +153,7 @@ void Player::Assemble() {
     f.check = finding.check;
     f.message = finding.message;
     f.frame = finding.frame;
+    f.reason = finding.reason;
     result_.failures.push_back(std::move(f));
   }
   if (const auto& st = session_.exit_status()) {

@@ -21,6 +21,7 @@
 namespace fakehost::scenario {
 namespace {
 
+using session::Reason;
 using session::testing::FakeChild;
 
 const std::string kSource = FAKEHOST_SOURCE_DIR;
@@ -218,6 +219,7 @@ TEST_F(PlayerTest, FailsAWrongAnswerAtItsStepWithTheLineAndTheFrame) {
   ASSERT_FALSE(r.failures.empty());
   const Failure& f = r.failures[0];
   EXPECT_EQ(f.check, "step");
+  EXPECT_EQ(f.reason, Reason::kWrongContent);
   EXPECT_EQ(f.step, 2u);
   EXPECT_EQ(f.step_kind, "expect");
   EXPECT_EQ(f.loc.file, "accepts.yaml");
@@ -240,7 +242,42 @@ TEST_F(PlayerTest, FailsAPluginThatStaysSilentPastTheStepsDeadline) {
   EXPECT_EQ(r.status, Status::kFail);
   ASSERT_FALSE(r.failures.empty());
   EXPECT_EQ(r.failures[0].step, 4u);
+  EXPECT_EQ(r.failures[0].reason, Reason::kDeadlinePassed);
   EXPECT_NE(r.failures[0].message.find("200 ms"), std::string::npos) << r.failures[0].message;
+}
+
+// A step that waits for a frame that can no longer come says why, as data: the plugin exited.
+TEST_F(PlayerTest, AStepWaitingWhenThePluginExitsMissesForThatReason) {
+  ScenarioResult r = Play(
+      AfterHandshake(R"(  - send: {method: rim.heartbeat}
+    as: heartbeat
+  - expect: {reply_to: heartbeat}
+)"),
+      [&](const rapidjson::Document& m) {
+        const rapidjson::Value* method = json::Find(m, "method");
+        if (method && method->IsString() && std::string(method->GetString()) == "rim.heartbeat")
+          child_->Exit(1);
+        return Accepting()(m);
+      });
+  EXPECT_EQ(r.status, Status::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures[0].step, 4u);
+  EXPECT_EQ(r.failures[0].reason, Reason::kPluginExited) << r.failures[0].message;
+  EXPECT_FALSE(r.failures[0].frame);
+}
+
+TEST_F(PlayerTest, AStepCutShortByTheHardLimitMissesForThatReason) {
+  std::string yaml = AfterHandshake(R"(  - send: {method: rim.heartbeat}
+    as: heartbeat
+  - expect: {reply_to: heartbeat}
+)");
+  yaml.replace(yaml.find("steps:"), 6, "timeout: 300ms\nsteps:");
+  ScenarioResult r = Play(yaml, Accepting());
+  EXPECT_EQ(r.status, Status::kFail);
+  ASSERT_EQ(r.failures.size(), 1u) << "a must-level miss ends the steps: no unanswered check";
+  EXPECT_EQ(r.failures[0].step, 4u);
+  EXPECT_EQ(r.failures[0].reason, Reason::kHardLimit);
+  EXPECT_FALSE(r.failures[0].harness_error);
 }
 
 // One owner decides who answers a plugin's request: a request the scenario answers in an
@@ -267,7 +304,8 @@ TEST_F(PlayerTest, ReportsAHostRequestThePluginNeverAnswered) {
   ScenarioResult r = Play(AfterHandshake("  - send: {method: rim.heartbeat}\n"), Accepting());
   EXPECT_EQ(r.status, Status::kFail);
   bool unanswered = false;
-  for (const Failure& f : r.failures) unanswered = unanswered || f.check == "unanswered";
+  for (const Failure& f : r.failures)
+    unanswered = unanswered || (f.check == "unanswered" && f.reason == Reason::kUnanswered);
   EXPECT_TRUE(unanswered);
 }
 
@@ -284,6 +322,7 @@ TEST_F(PlayerTest, APluginThatCannotStartIsAHarnessErrorNotAFailure) {
   EXPECT_EQ(r.status, Status::kError);
   ASSERT_FALSE(r.failures.empty());
   EXPECT_TRUE(r.failures[0].harness_error);
+  EXPECT_EQ(r.failures[0].reason, Reason::kHarnessFault);
   EXPECT_NE(r.failures[0].message.find("no such file"), std::string::npos);
 }
 
@@ -317,6 +356,7 @@ TEST_F(PlayerTest, AfterItsAnswerThePluginHasTheDefaultDeadlineForItsOwnFrames) 
   EXPECT_EQ(r.status, Status::kFail);
   ASSERT_FALSE(r.failures.empty());
   EXPECT_EQ(r.failures[0].step, 4u);
+  EXPECT_EQ(r.failures[0].reason, Reason::kDeadlinePassed);
   EXPECT_NE(r.failures[0].message.find("no rim.log request"), std::string::npos)
       << r.failures[0].message;
 }

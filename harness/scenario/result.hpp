@@ -56,6 +56,9 @@ struct Failure {
   std::string message;           ///< one sentence
   std::string expected, actual;  ///< may be empty
   std::optional<std::size_t> frame;  ///< the transcript entry it is about
+  /// Why, as data (session/reason.hpp): set where the miss happens; what reports and the fuzzer
+  /// read to tell one cause from another, never `message`.
+  session::Reason reason = session::Reason::kCheckFired;
 };
 
 /// How the plugin process ended.

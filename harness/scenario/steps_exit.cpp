@@ -12,18 +12,20 @@ bool Player::DoExpectExit(const Step& step, const ExpectExit& expect) {
   if (!session_.exited()) {
     if (Interrupted()) return false;
     if (HitHardLimit(wanted))
-      return Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
-                            " while waiting for the plugin to exit");
-    return Miss(step, "the plugin was still running " + MsText(expect.within) + " later",
+      return Miss(step, Reason::kHardLimit,
+                  HardLimitText() + " while waiting for the plugin to exit");
+    return Miss(step, Reason::kDeadlinePassed,
+                "the plugin was still running " + MsText(expect.within) + " later",
                 "exit within " + MsText(expect.within), "still running");
   }
   const process::ExitStatus& st = *session_.exit_status();
   if (expect.code && st.code != expect.code)
-    return Miss(step,
+    return Miss(step, Reason::kWrongExit,
                 "the plugin " + st.Describe() + ", not with code " + std::to_string(*expect.code),
                 "exit code " + std::to_string(*expect.code), st.Describe());
   if (expect.signal && st.signal != expect.signal)
-    return Miss(step, "the plugin " + st.Describe() + ", not by " + os::SignalName(*expect.signal),
+    return Miss(step, Reason::kWrongExit,
+                "the plugin " + st.Describe() + ", not by " + os::SignalName(*expect.signal),
                 "killed by " + os::SignalName(*expect.signal), st.Describe());
   return true;
 }
@@ -45,12 +47,13 @@ bool Player::DoShutdown(const Step& step, const Shutdown& shutdown) {
   result_.exit.stop_stage = r.exited_before ? "before the stop sequence" : r.stage_label;
   result_.exit.stop_ms = static_cast<double>(r.elapsed.count());
   if (!r.exited)
-    return Miss(step,
+    return Miss(step, Reason::kWrongExit,
                 "the plugin was still running after the whole stop sequence, SIGKILL "
                 "included");
   if (r.exited_before)
-    return Miss(step, "the plugin had already exited (" + r.status.Describe() +
-                          ") before the stop sequence began");
+    return Miss(step, Reason::kPluginExited,
+                "the plugin had already exited (" + r.status.Describe() +
+                    ") before the stop sequence began");
   std::string first = seq->empty() ? "the stop" : (*seq)[0].label;
   if (r.stage >= first_signal) {
     int needed = 0;
@@ -61,7 +64,7 @@ bool Player::DoShutdown(const Step& step, const Shutdown& shutdown) {
       if ((*seq)[i].kind == protocol::StopStepSpec::Kind::kWait) grace = MsText((*seq)[i].time);
     std::string how = needed == SIGKILL ? "it ignored SIGTERM as well and was killed with SIGKILL"
                                         : "it needed " + os::SignalName(needed);
-    return Miss(step,
+    return Miss(step, Reason::kWrongExit,
                 "the plugin did not exit within the " + grace + " grace after " + first + "; " +
                     how + " (" + r.status.Describe() + " " + MsText(r.elapsed) + " after " + first +
                     ")",
@@ -69,7 +72,8 @@ bool Player::DoShutdown(const Step& step, const Shutdown& shutdown) {
                 "needed " + os::SignalName(needed) + ", exited after " + MsText(r.elapsed));
   }
   if (shutdown.grace.count() > 0 && r.elapsed > shutdown.grace)
-    return Miss(step, "the plugin took " + MsText(r.elapsed) + " to exit after " + first,
+    return Miss(step, Reason::kWrongExit,
+                "the plugin took " + MsText(r.elapsed) + " to exit after " + first,
                 "exit within " + MsText(shutdown.grace), MsText(r.elapsed));
   return true;
 }

@@ -4,6 +4,37 @@
 #include "harness/json/json.hpp"
 
 namespace fakehost::scenario::player {
+namespace {
+
+// A waiting step's look at the plugin's messages: the inbox's backlog, oldest first, when the
+// step starts, then each message as the session delivers it, each once. `accept` takes the one
+// the step wants; it is not asked again once it has.
+class StepWatch : public session::MessageHandler {
+ public:
+  StepWatch(session::Session& session, std::function<bool(const Inbound&)> accept)
+      : session_(session), accept_(std::move(accept)) {
+    taken_ = session_.inbox().Take(accept_);
+    session_.SetHandler(this);
+  }
+  ~StepWatch() override { session_.SetHandler(nullptr); }
+  StepWatch(const StepWatch&) = delete;
+  StepWatch& operator=(const StepWatch&) = delete;
+
+  bool OnMessage(const Inbound& message) override {
+    if (taken_ || !accept_(message)) return false;
+    taken_ = message;
+    return true;
+  }
+  /// The message `accept` took, if it took one.
+  std::optional<Inbound>& taken() { return taken_; }
+
+ private:
+  session::Session& session_;
+  std::function<bool(const Inbound&)> accept_;
+  std::optional<Inbound> taken_;
+};
+
+}  // namespace
 
 Clock::time_point Player::ServingUntil(Clock::time_point since) const {
   Clock::time_point until = since;
@@ -51,29 +82,26 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
   };
   Clock::time_point wanted = until();
 
-  Inbound* found = nullptr;
   Outcome outcome = Outcome::kNo;
   std::vector<Mismatch> why;
   std::string nearest;
+  StepWatch watch(session_, [&](const Inbound& in) {
+    std::vector<Mismatch> local;
+    Outcome o = Check(expect.filter, patterns, in, &local);
+    if (o == Outcome::kYes ||
+        (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
+      outcome = o;
+      why = std::move(local);
+      return true;
+    }
+    if (o == Outcome::kWrongContent && nearest.empty())
+      nearest = Summarise(in) + " — " + Join(local);
+    return false;
+  });
+  std::optional<Inbound>& found = watch.taken();
   for (;;) {
     session_.RunUntil(
-        [&] {
-          for (auto& in : session_.inbox()) {
-            if (in.consumed) continue;
-            std::vector<Mismatch> local;
-            Outcome o = Check(expect.filter, patterns, in, &local);
-            if (o == Outcome::kYes ||
-                (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
-              found = &in;
-              outcome = o;
-              why = std::move(local);
-              return true;
-            }
-            if (o == Outcome::kWrongContent && nearest.empty())
-              nearest = Summarise(in) + " — " + Join(local);
-          }
-          return session_.gone() || Interrupted() || until() != wanted;
-        },
+        [&] { return found || session_.gone() || Interrupted() || until() != wanted; },
         Deadline(wanted));
     // An answer to the request being served moves the end of the wait: wait on to the new end.
     if (found || session_.gone() || Interrupted() || until() == wanted) break;
@@ -83,12 +111,11 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
 
   std::string what = Describe(expect.filter);
   if (found) {
-    found->consumed = true;
     if (outcome == Outcome::kWrongContent)
-      return Miss(step, what + " arrived but does not match", Join(why), Summarise(*found),
-                  found->frame);
+      return Miss(step, Reason::kWrongContent, what + " arrived but does not match", Join(why),
+                  Summarise(*found), found->frame);
     if (expect.not_before && found->at - start < *expect.not_before)
-      return Miss(step,
+      return Miss(step, Reason::kWrongTime,
                   found->at < start
                       ? what + " had already arrived before the step began"
                       : what + " arrived after " +
@@ -99,7 +126,7 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
       double first = FirstFrameMs();
       double at = session_.ElapsedMs(found->at);
       if (at - first > static_cast<double>(expect.within.count()))
-        return Miss(step,
+        return Miss(step, Reason::kWrongTime,
                     what + " arrived " + MsText(at - first) + " after the plugin's first frame",
                     "within " + MsText(expect.within) + " of its first frame",
                     "after " + MsText(at - first), found->frame);
@@ -120,14 +147,13 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
     return true;
   }
   if (Interrupted()) return false;
-  std::string gone = session_.GoneReason();
-  if (session_.gone() && !gone.empty())
-    return Miss(step, "while waiting for " + what + ", " + gone, what,
+  if (std::optional<Reason> gone = session_.GoneReason())
+    return Miss(step, *gone, "while waiting for " + what + ", " + session_.Describe(*gone), what,
                 nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
   if (HitHardLimit(wanted))
-    return Miss(step, "the scenario reached its hard limit of " + MsText(hard_limit_) +
-                          " while waiting for " + what);
-  return Miss(step, "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what,
+    return Miss(step, Reason::kHardLimit, HardLimitText() + " while waiting for " + what);
+  return Miss(step, Reason::kDeadlinePassed,
+              "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what,
               nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
 }
 
@@ -151,44 +177,41 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
   } else {
     wanted = Clock::now() + none.window;
   }
-  Inbound* offending = nullptr;
+  std::optional<Inbound> offending;
   bool barrier_answered = false;
+  StepWatch watch(session_, [&](const Inbound& in) {
+    if (offending || barrier_answered) return false;
+    if (none.barrier && in.kind == MessageKind::kResponse) {
+      const rapidjson::Value* id = json::Find(*in.doc, "id");
+      if (id && json::StrictEqual(*id, barrier_id)) {
+        barrier_answered = true;
+        return true;
+      }
+    }
+    // Left to the inbox: a later step may still expect it (a should-level "not yet" followed
+    // by a must-level "eventually").
+    if (Check(none.filter, patterns, in, nullptr) == Outcome::kYes) offending = in;
+    return false;
+  });
   session_.RunUntil(
-      [&] {
-        for (auto& in : session_.inbox()) {
-          if (in.consumed) continue;
-          if (none.barrier && in.kind == MessageKind::kResponse) {
-            const rapidjson::Value* id = json::Find(*in.doc, "id");
-            if (id && json::StrictEqual(*id, barrier_id)) {
-              in.consumed = true;
-              barrier_answered = true;
-              return true;
-            }
-          }
-          if (Check(none.filter, patterns, in, nullptr) == Outcome::kYes) {
-            offending = &in;
-            return true;
-          }
-        }
-        return session_.gone() || Interrupted();
-      },
+      [&] { return offending || barrier_answered || session_.gone() || Interrupted(); },
       Deadline(wanted));
   std::string what = Describe(none.filter);
   if (offending) {
-    // Left unconsumed: a later step may still expect it (a should-level "not yet" followed by a
-    // must-level "eventually").
-    return Miss(step, what + " arrived, but none may", "no " + what.substr(what.find(' ') + 1),
-                Summarise(*offending), offending->frame);
+    return Miss(step, Reason::kForbiddenFrame, what + " arrived, but none may",
+                "no " + what.substr(what.find(' ') + 1), Summarise(*offending), offending->frame);
   }
   if (!none.barrier || barrier_answered || Interrupted()) return true;
   std::string barrier = profile_.barrier_method() + " id " + json::ToCompact(barrier_id) +
                         " (frame #" + std::to_string(barrier_frame) + ")";
-  if (session_.gone())
-    return Miss(step, "before the barrier " + barrier + " was answered, " + session_.GoneReason() +
-                          ", so the absence of " + what + " could not be shown");
-  return Miss(step, "the barrier " + barrier + " was not answered within " +
-                        MsText(profile_.DeadlineFor(profile_.barrier_method())) +
-                        ", so the absence of " + what + " could not be shown");
+  if (std::optional<Reason> gone = session_.GoneReason())
+    return Miss(step, *gone,
+                "before the barrier " + barrier + " was answered, " + session_.Describe(*gone) +
+                    ", so the absence of " + what + " could not be shown");
+  return Miss(step, Reason::kDeadlinePassed,
+              "the barrier " + barrier + " was not answered within " +
+                  MsText(profile_.DeadlineFor(profile_.barrier_method())) + ", so the absence of " +
+                  what + " could not be shown");
 }
 
 }  // namespace fakehost::scenario::player

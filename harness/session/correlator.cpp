@@ -65,22 +65,17 @@ bool Correlator::Open(const std::string& key) const {
   return false;
 }
 
-Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t frame,
-                                      std::chrono::steady_clock::time_point at) {
+Correlator::Reply Correlator::Classify(const rapidjson::Value& id) const {
   json::IdKind k = json::ClassifyId(&id);
   // An open request under this id takes the answer first; only then is it an echo of noise.
   if (k != json::IdKind::kNull && !Open(json::IdKey(id)))
-    if (auto noise = noise_.find(json::IdKey(id)); noise != noise_.end()) {
-      Reply r = Of(Case::kEchoesNoise, nullptr, {}, noise->second);
-      noise_.erase(noise);
-      return r;
-    }
+    if (auto noise = noise_.find(json::IdKey(id)); noise != noise_.end())
+      return Of(Case::kEchoesNoise, nullptr, noise->first, noise->second);
   // Likewise an answer under the integer an invalid request's id denotes (3 for 3.0).
   if (k == json::IdKind::kInteger && !Open(json::IdKey(id)))
     if (auto noise = noise_as_integer_.find(json::IdKey(id)); noise != noise_as_integer_.end()) {
-      Reply r = Of(Case::kAnswersNoiseAsInteger, nullptr, {}, noise->second.frame);
-      r.noise_id = std::move(noise->second.id_text);
-      noise_as_integer_.erase(noise);
+      Reply r = Of(Case::kAnswersNoiseAsInteger, nullptr, noise->first, noise->second.frame);
+      r.noise_id = noise->second.id_text;
       return r;
     }
   if (k == json::IdKind::kNull) return Of(Case::kNullId);
@@ -97,12 +92,43 @@ Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t fr
   // Several requests may be in flight under one id (Flash allows a repeated id): each answer
   // takes the oldest one still open.
   for (auto open = first; open != last; ++open)
-    if (!open->second.answer_frame) {
-      open->second.answer_frame = frame;
-      open->second.answered = at;
-      return Of(Case::kAnswers, &open->second, key);
-    }
+    if (!open->second.answer_frame) return Of(Case::kAnswers, &open->second, key);
   return Of(Case::kAnsweredTwice, &first->second);
+}
+
+void Correlator::Settle(const Reply& reply, std::size_t frame,
+                        std::chrono::steady_clock::time_point at) {
+  switch (reply.what) {
+    case Case::kAnswers: {
+      auto [first, last] = requests_.equal_range(reply.key);
+      for (auto r = first; r != last; ++r)
+        if (&r->second == reply.request) {
+          r->second.answer_frame = frame;
+          r->second.answered = at;
+        }
+      return;
+    }
+    case Case::kEchoesNoise:
+      if (auto noise = noise_.find(reply.key); noise != noise_.end()) noise_.erase(noise);
+      return;
+    case Case::kAnswersNoiseAsInteger:
+      if (auto noise = noise_as_integer_.find(reply.key); noise != noise_as_integer_.end())
+        noise_as_integer_.erase(noise);
+      return;
+    case Case::kNullId:
+    case Case::kBadIdType:
+    case Case::kIdTypeChanged:
+    case Case::kUnknownId:
+    case Case::kAnsweredTwice:
+      return;  // nothing to settle
+  }
+}
+
+Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t frame,
+                                      std::chrono::steady_clock::time_point at) {
+  Reply reply = Classify(id);
+  Settle(reply, frame, at);
+  return reply;
 }
 
 const PendingRequest* Correlator::ByFrame(std::size_t frame) const {

@@ -65,14 +65,21 @@ class Correlator {
     Case what = Case::kUnknownId;
     /// kAnswers, kAnsweredTwice: the request; kIdTypeChanged: the one under the other type.
     const PendingRequest* request = nullptr;
-    std::string key;  ///< kAnswers: the request's IdKey
+    /// kAnswers: the request's IdKey; kEchoesNoise, kAnswersNoiseAsInteger: the noise's
+    std::string key;
     /// kEchoesNoise, kAnswersNoiseAsInteger: the deliberately invalid request
     std::size_t noise_frame = 0;
     /// kAnswersNoiseAsInteger: that request's id as the host sent it (abbreviated), "3.0"
     std::string noise_id;
   };
-  /// Classifies a reply with `id` (never null: a response always has one) arriving as frame
-  /// `frame` at `at`; a kAnswers marks its request answered by `frame` at `at`.
+  /// Which case a reply with `id` (never null: a response always has one) is, changing
+  /// nothing: the session words the frame's entry from it before the frame has a number.
+  Reply Classify(const rapidjson::Value& id) const;
+  /// Settles `reply`, which Classify just returned, as frame `frame` arriving at `at`: a
+  /// kAnswers marks its request answered, an echo of noise uses that noise up.
+  void Settle(const Reply& reply, std::size_t frame,
+              std::chrono::steady_clock::time_point at = std::chrono::steady_clock::now());
+  /// Classify, then Settle.
   Reply OnReply(const rapidjson::Value& id, std::size_t frame,
                 std::chrono::steady_clock::time_point at = std::chrono::steady_clock::now());
 

@@ -40,6 +40,27 @@ TEST(Correlator, TheFirstAnswerTakesTheRequestAndASecondIsAnsweredTwice) {
   EXPECT_EQ(second.request->answer_frame, 1u) << "the first answer stays the answer";
 }
 
+// The session words a frame's entry from Classify before the frame has its number, and settles
+// the reply under the number Record gave it.
+TEST(Correlator, ClassifyChangesNothingUntilTheReplyIsSettled) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  ASSERT_TRUE(c.Owe(Id("1"), Request(0, "rim.handshake")));
+  c.Noise(Id("\"n\""), 1);
+  Correlator::Reply reply = c.Classify(Id("1"));
+  ASSERT_EQ(reply.what, Correlator::Case::kAnswers);
+  EXPECT_FALSE(reply.request->answer_frame);
+  EXPECT_EQ(c.Classify(Id("1")).what, Correlator::Case::kAnswers) << "still open";
+  c.Settle(reply, 7);
+  EXPECT_EQ(reply.request->answer_frame, 7u);
+  EXPECT_EQ(c.Classify(Id("1")).what, Correlator::Case::kAnsweredTwice);
+  Correlator::Reply echo = c.Classify(Id("\"n\""));
+  ASSERT_EQ(echo.what, Correlator::Case::kEchoesNoise);
+  EXPECT_EQ(c.Classify(Id("\"n\"")).what, Correlator::Case::kEchoesNoise);
+  c.Settle(echo, 8);
+  EXPECT_EQ(c.Classify(Id("\"n\"")).what, Correlator::Case::kUnknownId) << "the echo is used up";
+}
+
 TEST(Correlator, RequestsUnderOneIdAreAnsweredOldestFirst) {
   auto profile = RimProfile();
   Correlator c(*profile);

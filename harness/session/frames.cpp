@@ -1,12 +1,11 @@
 // What the session does with the plugin's output: one pipeline per frame.
 //
-// parse -> classify -> correlate -> rules -> validate -> record -> inbox -> answer. Every rule
-// runs on every frame; what is kept of a frame is bounded (see Session::Options): plugin text in
-// messages is abbreviated with its full size stated, the transcript keeps text up to a budget
-// and then summaries, the inbox releases documents no step can still want, and findings past a
-// number per check are counted rather than listed.
-#include <algorithm>
-
+// parse -> classify -> correlate -> validate -> record -> (on the number Record gave the frame)
+// settle the reply, rules, schema finding -> answer -> deliver to the handler or the inbox.
+// Every rule runs on every frame; what is kept of a frame is bounded (see Session::Options):
+// plugin text in messages is abbreviated with its full size stated, the transcript keeps text
+// up to a budget and then summaries, the inbox releases documents no step can still want, and
+// findings past a number per check are counted rather than listed.
 #include "harness/json/json.hpp"
 #include "harness/session/rules.hpp"
 #include "harness/session/session.hpp"
@@ -32,6 +31,7 @@ struct Session::PluginFrame {
   protocol::Classified classified;
   Correlator::Reply reply;
   bool is_reply = false;
+  bool answers_handshake = false;  // the first answer to the handshake request
   Inbound in;
 };
 
@@ -46,13 +46,22 @@ void Session::OnEvent(Event& event) {
              event);
 }
 
+// Everything that words the frame's entry runs before Record; everything that needs the
+// frame's number (settling its reply, the rules, the schema finding) runs on the number Record
+// returns.
 void Session::OnFrame(wire::Frame& frame) {
   PluginFrame f = Parse(frame);
+  std::optional<SchemaVerdict> verdict;
   if (f.parsed.ok) {
     f.classified = profile_.Classify(*f.doc);
     Correlate(f);
+    if (!f.in.echoes_noise) verdict = Validate(f.entry, *f.doc, f.in.kind, f.in.method);
+    f.in.valid = !verdict;
   }
-  FrameFacts facts{.frame = f.in.frame,
+  const std::size_t number = Record(std::move(f.entry));
+  f.in.frame = number;
+  if (f.is_reply) correlator_.Settle(f.reply, number, f.in.at);
+  FrameFacts facts{.frame = number,
                    .parsed = &f.parsed,
                    .classified = f.parsed.ok ? &f.classified : nullptr,
                    .method = f.in.method,
@@ -60,19 +69,11 @@ void Session::OnFrame(wire::Frame& frame) {
                    .handshake_answered = handshake_answered_,
                    .shutdown_sent = shutdown_sent_};
   for (Finding& finding : RunFrameRules(profile_, facts)) Raise(std::move(finding));
-  if (!f.parsed.ok) {
-    Record(std::move(f.entry));
-    return;
-  }
-  if (!f.in.echoes_noise) Validate(f.entry, *f.doc, f.in.kind, f.in.method, true);
-  f.in.valid = f.entry.violations.empty();
-  Record(std::move(f.entry));
-  Keep(std::move(f.in));
-  if (f.classified.kind == MessageKind::kRequest) Answer(inbox_.back());
-  if (after_handshake_pending_) {
-    after_handshake_pending_ = false;
-    AfterHandshake(*f.doc);
-  }
+  if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/true, number));
+  if (!f.parsed.ok) return;
+  if (f.classified.kind == MessageKind::kRequest) f.in.answered_by_host = Answer(f.in);
+  Deliver(std::move(f.in));
+  if (f.answers_handshake) AfterHandshake(*f.doc);
 }
 
 Session::PluginFrame Session::Parse(wire::Frame& frame) {
@@ -81,7 +82,6 @@ Session::PluginFrame Session::Parse(wire::Frame& frame) {
       NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, frame.payload, frame.payload.size());
   f.doc = std::make_shared<rapidjson::Document>();
   f.parsed = json::Parse(frame.payload, f.doc.get());
-  f.in.frame = transcript_.next_frame();
   f.in.doc = f.doc;
   f.in.at = Clock::now();
   f.in.bytes = frame.payload.size();
@@ -98,7 +98,7 @@ void Session::Correlate(PluginFrame& f) {
   f.in.method = c.method;
   if (c.kind == MessageKind::kResponse) {
     f.is_reply = true;
-    f.reply = correlator_.OnReply(*c.id, f.in.frame, f.in.at);  // Classify: a response has an id
+    f.reply = correlator_.Classify(*c.id);  // Classify: a response has an id
     if (f.reply.request) f.in.method = f.reply.request->method;
   }
   if (f.is_reply && f.reply.what == Correlator::Case::kEchoesNoise) {
@@ -128,55 +128,33 @@ void Session::Correlate(PluginFrame& f) {
   if (f.reply.key == handshake_key_ && req.method == profile_.handshake_method() &&
       !handshake_answered_) {
     handshake_answered_ = true;
-    after_handshake_pending_ = true;
+    f.answers_handshake = true;
   }
 }
 
-void Session::Keep(Inbound in) {
-  inbox_.push_back(std::move(in));
-  ReleaseInbox();
-}
-
-void Session::Answer(Inbound& in) {
+bool Session::Answer(const Inbound& in) {
   // An id that is neither an integer nor a string (1e400, true) cannot be echoed faithfully and
   // no protocol here accepts it: the schema check has already said so, and the host stays
   // silent rather than answer under an id the plugin never wrote.
   json::IdKind k = json::ClassifyId(json::Find(*in.doc, "id"));
   if (k != json::IdKind::kInteger && k != json::IdKind::kString) {
     Note(in.frame, "fake host: not answered: its id is neither an integer nor a string");
-    return;
+    return false;
   }
   protocol::HostResponder::Answer answer =
       host_.Decide(in.method, json::Find(*in.doc, "params"), in.at);
   Note(in.frame, "fake host: " + answer.why);
-  if (answer.hold) return;
+  if (answer.hold) return false;
   Reply(in, answer.body);
+  return true;
 }
 
-void Session::ReleaseInbox() {
-  // Taken frames are done with (a capture keeps its own reference to the document).
-  std::erase_if(inbox_, [](const Inbound& in) { return in.consumed; });
-  std::size_t count = 0, bytes = 0;
-  for (const auto& in : inbox_) {
-    ++count;
-    bytes += in.bytes;
-  }
-  if (count <= options_.inbox_documents_cap && bytes <= options_.inbox_bytes_cap) return;
-  // The oldest go first; the newest frame stays (a step waiting now wants it most), and so does
-  // a first answer to a host request (at most one per request the scenario sent).
-  for (std::size_t i = 0; i + 1 < inbox_.size(); ++i) {
-    if (count <= options_.inbox_documents_cap && bytes <= options_.inbox_bytes_cap) break;
-    Inbound& in = inbox_[i];
-    if (in.answers_request) continue;
-    in.consumed = true;
-    --count;
-    bytes -= in.bytes;
-    ++inbox_released_;
-    Note(in.frame, "released unread: no step took it while the inbox held " +
-                       std::to_string(options_.inbox_documents_cap) + " frames or " +
-                       std::to_string(options_.inbox_bytes_cap) + " bytes");
-  }
-  std::erase_if(inbox_, [](const Inbound& in) { return in.consumed; });
+void Session::Deliver(Inbound in) {
+  if (handler_ && handler_->OnMessage(in)) return;
+  for (std::size_t frame : inbox_.Keep(std::move(in)))
+    Note(frame, "released unread: no step took it while the inbox held " +
+                    std::to_string(options_.inbox_documents_cap) + " frames or " +
+                    std::to_string(options_.inbox_bytes_cap) + " bytes");
 }
 
 void Session::OnOversized(const wire::Oversized& o) {
@@ -184,6 +162,7 @@ void Session::OnOversized(const wire::Oversized& o) {
       NewEntry(Direction::kPluginToHost, EntryKind::kOversized, o.header, o.announced);
   Finding finding = OversizedFinding(profile_, o, transcript_.next_frame());
   AfterUndecodable();
+  finding.reason = connection_lost_ ? Reason::kFramingLost : Reason::kNotAMessage;
   entry.notes.push_back(finding.message);
   Record(std::move(entry));
   Raise(std::move(finding));
@@ -194,6 +173,7 @@ void Session::OnBadHeader(const wire::BadHeader& b) {
       NewEntry(Direction::kPluginToHost, EntryKind::kBadHeader, b.header, b.header.size());
   Finding finding = BadHeaderFinding(profile_, b, transcript_.next_frame());
   AfterUndecodable();
+  finding.reason = connection_lost_ ? Reason::kFramingLost : Reason::kNotAMessage;
   entry.notes.push_back(finding.message);
   Record(std::move(entry));
   Raise(std::move(finding));
@@ -223,7 +203,7 @@ void Session::OnTruncated(const wire::TruncatedAtEof& t) {
 void Session::JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut) {
   std::string message = TruncatedMessage(profile_, t, frame, hosts_cut);
   Note(frame, message);
-  if (!hosts_cut) Raise({Severity::kMust, "framing", message, frame});
+  if (!hosts_cut) Raise({Severity::kMust, "framing", message, frame, Reason::kCutShort});
 }
 
 }  // namespace fakehost::session

@@ -30,7 +30,7 @@ std::vector<Finding> NotJsonRule(const protocol::Profile& profile, const FrameFa
   std::string n = std::to_string(facts.frame);
   return {{Severity::kMust, "not-json",
            profile.CheckMessage("not-json", {{"frame", n}, {"error", Quote(facts.parsed->error)}}),
-           facts.frame}};
+           facts.frame, Reason::kNotAMessage}};
 }
 
 std::vector<Finding> DuplicateKeyRule(const protocol::Profile& profile, const FrameFacts& facts) {
@@ -51,7 +51,7 @@ std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
   return {{Severity::kMust, "invalid-envelope",
            profile.CheckMessage("invalid-envelope",
                                 {{"frame", n}, {"reason", Quote(facts.classified->reason)}}),
-           facts.frame}};
+           facts.frame, Reason::kNotAMessage}};
 }
 
 // One finding per way a reply's id can be wrong, each with the ids and methods it quotes.

@@ -39,9 +39,10 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
       NewEntry(Direction::kHostToPlugin, EntryKindOf(c.kind), payload, payload.size());
   entry.method = json::Abbreviate(c.method);
   if (c.id) entry.id = json::Abbreviate(json::ToCompact(*c.id));
-  if (!deliberately_invalid) Validate(entry, frame, c.kind, c.method, false);
+  std::optional<SchemaVerdict> verdict;
+  if (!deliberately_invalid) verdict = Validate(entry, frame, c.kind, c.method);
   if (deliberately_invalid) entry.notes.push_back("deliberately invalid: not validated");
-  std::size_t index = Record(std::move(entry));
+  std::size_t index = RecordHostFrame(std::move(entry), verdict);
   Owe(frame, c, index, deliberately_invalid);
   if (c.kind == MessageKind::kNotification && !c.method.empty() &&
       c.method == profile_.shutdown_notification())
@@ -219,8 +220,6 @@ void Session::Reply(const Inbound& request, const rapidjson::Value& body) {
   std::size_t index = Send(std::move(reply), !request.valid, request.method);
   if (TranscriptEntry* e = transcript_.Mutable(index)) e->method = json::Abbreviate(request.method);
   Note(index, "answers #" + std::to_string(request.frame));
-  for (auto& in : inbox_)
-    if (in.frame == request.frame) in.answered_by_host = true;
 }
 
 }  // namespace fakehost::session

@@ -10,7 +10,6 @@
 
 #include "harness/json/json.hpp"
 #include "harness/session/interrupt.hpp"
-#include "harness/session/validate.hpp"
 
 namespace fakehost::session {
 namespace {
@@ -38,6 +37,7 @@ Session::Session(const protocol::Profile& profile, const schema::FrameSchema* sc
       host_(profile, options_.manifest.get()),
       transcript_({options_.transcript_bytes_cap, options_.transcript_entries_cap}),
       findings_(options_.findings_per_check),
+      inbox_({options_.inbox_documents_cap, options_.inbox_bytes_cap}),
       correlator_(profile),
       transport_(io_, profile.framing(), profile.max_payload(), options_.spawn) {}
 
@@ -86,11 +86,11 @@ TranscriptEntry Session::NewEntry(Direction direction, EntryKind kind, std::stri
   return entry;
 }
 
-void Session::Validate(TranscriptEntry& entry, const rapidjson::Value& frame, MessageKind kind,
-                       const std::string& method, bool from_plugin) {
-  std::optional<Finding> finding = session::Validate(schema_, profile_, entry, frame, kind, method,
-                                                     from_plugin, transcript_.next_frame());
-  if (finding) Raise(std::move(*finding));
+std::size_t Session::RecordHostFrame(TranscriptEntry entry,
+                                     const std::optional<SchemaVerdict>& verdict) {
+  std::size_t index = Record(std::move(entry));
+  if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/false, index));
+  return index;
 }
 
 rapidjson::Value Session::NextId(const std::string& method) { return correlator_.NextId(method); }
@@ -106,12 +106,36 @@ bool Session::SignalGroup(int signal) {
 
 bool Session::gone() const { return connection_lost_ || stdout_eof_ || drained_; }
 
-std::string Session::GoneReason() const {
-  if (connection_lost_) return "the framing was lost, so the connection is over";
+std::optional<Reason> Session::GoneReason() const {
+  if (!gone()) return std::nullopt;
+  if (connection_lost_) return Reason::kFramingLost;
+  if (exit_status()) return Reason::kPluginExited;
+  return Reason::kStdoutClosed;
+}
+
+std::string Session::Describe(Reason gone) const {
   const auto& status = exit_status();
-  if (status) return "the plugin exited (" + status->Describe() + ")";
-  if (stdout_eof_) return "the plugin closed its stdout";
-  return "";
+  switch (gone) {
+    case Reason::kFramingLost:
+      return "the framing was lost, so the connection is over";
+    case Reason::kPluginExited:
+      return "the plugin exited (" + (status ? status->Describe() : std::string("?")) + ")";
+    case Reason::kStdoutClosed:
+      return "the plugin closed its stdout";
+    case Reason::kCheckFired:
+    case Reason::kNotAMessage:
+    case Reason::kCutShort:
+    case Reason::kHardLimit:
+    case Reason::kDeadlinePassed:
+    case Reason::kWrongContent:
+    case Reason::kWrongTime:
+    case Reason::kForbiddenFrame:
+    case Reason::kWrongExit:
+    case Reason::kUnanswered:
+    case Reason::kHarnessFault:
+      break;  // not a way for the plugin to be gone
+  }
+  return ReasonName(gone);
 }
 
 const std::optional<process::ExitStatus>& Session::exit_status() const {
@@ -169,8 +193,9 @@ std::vector<process::StopStep> Session::StopPlan(const std::vector<protocol::Sto
             NewEntry(Direction::kHostToPlugin, EntryKind::kNotification, payload, payload.size());
         entry.method = s.method;
         entry.notes.push_back("stop sequence: " + s.label);
-        Validate(entry, note, MessageKind::kNotification, s.method, false);
-        Record(std::move(entry));
+        std::optional<SchemaVerdict> verdict =
+            Validate(entry, note, MessageKind::kNotification, s.method);
+        RecordHostFrame(std::move(entry), verdict);
         // An ungraded teardown does not judge what the plugin had already sent on its way.
         if (s.method == profile_.shutdown_notification() && graded) shutdown_sent_ = true;
         p.bytes = profile_.framing().Encode(payload);

@@ -6,9 +6,10 @@
 // (RIM §4), correlate (correlator.hpp: which host request a reply answers), run the always-on
 // rules (rules.hpp: not JSON, duplicate keys, bad envelopes, wrong or twice-answered reply ids,
 // frames before the handshake answer or after shutdown), validate against the protocol's schema
-// (validate.hpp), record in the transcript, keep in the inbox, and, for a plugin->host request,
-// answer as the fake host unless held. Frames the host sends are built, validated, recorded and
-// registered with the correlator (send.cpp).
+// (validate.hpp), record in the transcript, and, for a plugin->host request, answer as the fake
+// host unless held; then the message goes to the handler a waiting step installed, or to the
+// inbox (inbox.hpp). Frames the host sends are built, validated, recorded and registered with
+// the correlator (send.cpp).
 //
 // The interpreter drives it synchronously: RunUntil() runs the event loop until a condition
 // holds, a deadline passes or the plugin is gone, so waits are driven by events, never polls.
@@ -23,7 +24,6 @@
 
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,9 +39,11 @@
 #include "harness/protocol/host.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/session/correlator.hpp"
+#include "harness/session/inbox.hpp"
 #include "harness/session/record.hpp"
 #include "harness/session/transcript.hpp"
 #include "harness/session/transport.hpp"
+#include "harness/session/validate.hpp"
 #include "harness/wire/codec.hpp"
 
 namespace fakehost::schema {
@@ -67,25 +69,6 @@ inline EntryKind EntryKindOf(protocol::MessageKind k) {
   }
   return EntryKind::kInvalid;
 }
-
-/// A decoded plugin->host message waiting for a step to look at it.
-struct Inbound {
-  std::size_t frame = 0;  ///< transcript index
-  protocol::MessageKind kind = protocol::MessageKind::kInvalid;
-  std::string method;  ///< requests/notifications; responses: the answered request's method
-  std::shared_ptr<rapidjson::Document> doc;
-  Clock::time_point at;
-  std::size_t bytes = 0;          ///< payload bytes (counted against Options::inbox_bytes_cap)
-  bool consumed = false;          ///< taken by an expectation
-  bool answered_by_host = false;  ///< requests: the fake host already replied
-  bool valid = true;              ///< matched its schema entry
-  bool answers_request = false;   ///< the first answer to a host request: never released
-  /// Answers a request the host sent deliberately invalid (a Flash string id), echoing its id:
-  /// the plugin may answer such noise or not, so the answer is neither required nor judged
-  /// against a schema; or under the integer its id denotes (3 for 3.0), which the frame rules
-  /// warn of (reply-to-invalid-request).
-  bool echoes_noise = false;
-};
 
 class Session {
  public:
@@ -165,17 +148,18 @@ class Session {
   process::StopResult Stop(const std::vector<protocol::StopStepSpec>& steps, bool graded = true);
 
   // --- state ----------------------------------------------------------------------------------
-  /// Frames no step has taken yet (and some already taken). References into it stay valid
-  /// until the session next processes events (RunUntil, RunFor, Stop, SendRawChunked): each new
-  /// frame releases what no step can still want.
-  std::deque<Inbound>& inbox() { return inbox_; }
+  /// Plugin messages from now on go to `handler` first (nullptr: straight to the inbox); one
+  /// handler at a time, which must outlive its installation (see inbox.hpp).
+  void SetHandler(MessageHandler* handler) { handler_ = handler; }
+  /// Plugin messages no handler took; a step takes them from it (Inbox::Take).
+  Inbox& inbox() { return inbox_; }
   /// Entry i is frame number i, for every frame that has an entry (see Options).
   const std::vector<TranscriptEntry>& transcript() const { return transcript_.entries(); }
   /// Frame number `frame`'s entry, or nullptr when it was tallied without one.
   const TranscriptEntry* Entry(std::size_t frame) const { return transcript_.Entry(frame); }
   const std::vector<Finding>& findings() const { return findings_.findings(); }
   /// Decoded frames released from the inbox before any step took them.
-  std::uint64_t inbox_released() const { return inbox_released_; }
+  std::uint64_t inbox_released() const { return inbox_.released(); }
   /// Host requests by IdKey, in the order sent; one id may carry several.
   const std::multimap<std::string, PendingRequest>& requests() const {
     return correlator_.requests();
@@ -191,8 +175,11 @@ class Session {
   /// True once no more frames can arrive: the framing was lost, stdout reached EOF, or the
   /// plugin exited and its output had time to drain.
   bool gone() const;
-  /// Why no more frames can arrive, or "" while they still can.
-  std::string GoneReason() const;
+  /// Why no more frames can arrive (kFramingLost, kPluginExited or kStdoutClosed), or nullopt
+  /// while they still can.
+  std::optional<Reason> GoneReason() const;
+  /// A GoneReason in words, with the exit status: "the plugin exited (exit code 1)".
+  std::string Describe(Reason gone) const;
   /// The last `max_bytes` of the plugin's stderr; `dropped` (when given) counts every byte
   /// before them, both those the child never kept and those cut here.
   std::string StderrTail(std::size_t max_bytes, std::uint64_t* dropped = nullptr) const;
@@ -209,13 +196,13 @@ class Session {
   void OnFrame(wire::Frame& frame);
   /// Parse: the frame's entry, its document and how it parsed.
   PluginFrame Parse(wire::Frame& frame);
-  /// Correlate: for a response, which request it answers; notes it on the entry and marks the
-  /// handshake answered.
+  /// Correlate: for a response, which request it answers (the correlator settles it once the
+  /// frame has its number); notes it on the entry and marks the handshake answered.
   void Correlate(PluginFrame& f);
-  /// Keep: into the inbox, releasing what no step can still want.
-  void Keep(Inbound in);
-  /// Answer: the fake host's reply to a plugin->host request, unless held.
-  void Answer(Inbound& in);
+  /// Answer: the fake host's reply to a plugin->host request, unless held; true if it replied.
+  bool Answer(const Inbound& in);
+  /// Deliver: to the handler, else into the inbox, releasing what no step can still want.
+  void Deliver(Inbound in);
   void OnOversized(const wire::Oversized& o);
   void OnBadHeader(const wire::BadHeader& b);
   /// After an Oversized or a BadHeader: the stream is over when the framing cannot resync.
@@ -223,8 +210,6 @@ class Session {
   void OnTruncated(const wire::TruncatedAtEof& t);
   /// An EOF inside a frame: the plugin's violation, or the cut of the host's own stop.
   void JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut);
-  /// Drops taken frames from the inbox and releases the oldest past its caps.
-  void ReleaseInbox();
 
   // --- host -> plugin (send.cpp) --------------------------------------------------------------
   /// Registers a request the host sent as frame `index` with the correlator (or as noise).
@@ -246,8 +231,14 @@ class Session {
   std::size_t Record(TranscriptEntry entry) { return transcript_.Record(std::move(entry)); }
   void Note(std::size_t frame, std::string note) { transcript_.Note(frame, std::move(note)); }
   void Raise(Finding f) { findings_.Raise(std::move(f)); }
-  void Validate(TranscriptEntry& entry, const rapidjson::Value& frame, protocol::MessageKind kind,
-                const std::string& method, bool from_plugin);
+  /// Validates `frame` into `entry`, before the entry is recorded (validate.hpp).
+  std::optional<SchemaVerdict> Validate(TranscriptEntry& entry, const rapidjson::Value& frame,
+                                        protocol::MessageKind kind, const std::string& method) {
+    return session::Validate(schema_, entry, frame, kind, method);
+  }
+  /// Records a host frame's validated `entry` and raises what its validation found under the
+  /// number Record gave it; returns that number.
+  std::size_t RecordHostFrame(TranscriptEntry entry, const std::optional<SchemaVerdict>& verdict);
 
   // --- waiting and stopping (session.cpp) -----------------------------------------------------
   void WatchInterrupt();
@@ -262,7 +253,8 @@ class Session {
   protocol::HostResponder host_;
   TranscriptLog transcript_;
   FindingLog findings_;
-  std::deque<Inbound> inbox_;
+  Inbox inbox_;
+  MessageHandler* handler_ = nullptr;
   Correlator correlator_;  // which request a reply answers
   Clock::time_point started_;
   bool stdout_eof_ = false;
@@ -283,9 +275,7 @@ class Session {
   std::uint64_t queued_frame_bytes_ = 0;
   std::uint64_t queued_raw_bytes_ = 0;
   std::string handshake_key_;  // IdKey of the handshake request
-  bool after_handshake_pending_ = false;
   std::optional<process::ExitStatus> no_status_;
-  std::uint64_t inbox_released_ = 0;
   bool hosts_cut_ = false;  // the host's own stop ended the plugin: an EOF mid-frame is its cut
   bool graded_stop_running_ = false;  // a graded stop is running: judge cuts when it ends
   std::optional<std::pair<std::size_t, wire::TruncatedAtEof>> pending_cut_;

@@ -88,6 +88,22 @@ class Rig {
 
 using Checks = std::vector<std::string>;
 
+bool Any(const Inbound&) { return true; }
+
+// A handler that takes the messages `wants` accepts and remembers every one it was offered.
+class Recording : public MessageHandler {
+ public:
+  explicit Recording(std::function<bool(const Inbound&)> wants) : wants_(std::move(wants)) {}
+  bool OnMessage(const Inbound& message) override {
+    offered.push_back(message);
+    return wants_(message);
+  }
+  std::vector<Inbound> offered;
+
+ private:
+  std::function<bool(const Inbound&)> wants_;
+};
+
 TEST(Session, EncodesAHandshakeWithTheProfilesFramingAndRecordsIt) {
   Rig rig("rim-v1");
   std::size_t frame = rig.SendHandshake();
@@ -146,17 +162,41 @@ TEST(EntryKind, NamesEveryKindAsTheReportSchemaDoesAndParsesItBack) {
   EXPECT_FALSE(IsMessage(EntryKind::kTally));
 }
 
+// A failure's reason is named as schema/report.schema.json promises, each name on its reason.
+TEST(Reason, NamesEveryReasonAsTheReportSchemaDoesAndParsesItBack) {
+  rapidjson::Document schema;
+  std::ifstream in(std::string(FAKEHOST_SOURCE_DIR) + "/schema/report.schema.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  ASSERT_TRUE(json::Parse(text.str(), &schema).ok);
+  const rapidjson::Value* names = json::Resolve(schema, "/$defs/failure/properties/reason/enum");
+  ASSERT_TRUE(names && names->IsArray());
+  ASSERT_EQ(names->Size(), static_cast<rapidjson::SizeType>(Reason::kHarnessFault) + 1);
+  for (rapidjson::SizeType i = 0; i < names->Size(); ++i) {
+    auto reason = static_cast<Reason>(i);
+    EXPECT_STREQ(ReasonName(reason), (*names)[i].GetString());
+    Reason back = Reason::kHarnessFault;
+    ASSERT_TRUE(ParseReason(ReasonName(reason), &back));
+    EXPECT_EQ(back, reason);
+  }
+  Reason unknown = Reason::kCheckFired;
+  EXPECT_FALSE(ParseReason("timeout", &unknown));
+  EXPECT_EQ(unknown, Reason::kCheckFired);
+}
+
 TEST(Session, MarksTheHandshakeAnsweredByItsReply) {
   Rig rig("rim-v1");
   rig.SendHandshake();
   rig.Push(kRimAccepted);
   ASSERT_TRUE(rig.Until([&] { return rig.session().handshake_answered(); }));
   ASSERT_EQ(rig.session().inbox().size(), 1u);
-  const Inbound& reply = rig.session().inbox().front();
-  EXPECT_EQ(reply.frame, 1u);
-  EXPECT_EQ(reply.method, "rim.handshake") << "a reply carries the method it answers";
-  EXPECT_TRUE(reply.answers_request);
-  EXPECT_TRUE(reply.valid);
+  std::optional<Inbound> reply = rig.session().inbox().Take(Any);
+  ASSERT_TRUE(reply);
+  EXPECT_TRUE(rig.session().inbox().empty()) << "taken, not lent";
+  EXPECT_EQ(reply->frame, 1u);
+  EXPECT_EQ(reply->method, "rim.handshake") << "a reply carries the method it answers";
+  EXPECT_TRUE(reply->answers_request);
+  EXPECT_TRUE(reply->valid);
   EXPECT_EQ(rig.session().transcript().at(1).notes.at(0).rfind("answers #0 after ", 0), 0u);
   EXPECT_EQ(rig.Checks(), Checks{});
 }
@@ -213,7 +253,10 @@ TEST(Session, AnswersAPluginRequestAsTheFakeHostOnStdin) {
   EXPECT_EQ(answer.kind, EntryKind::kResponse);
   EXPECT_EQ(answer.method, "rim.log");
   EXPECT_EQ(answer.notes.back(), "answers #2");
-  EXPECT_TRUE(rig.session().inbox().back().answered_by_host);
+  std::optional<Inbound> request = rig.session().inbox().Take(
+      [](const Inbound& in) { return in.kind == protocol::MessageKind::kRequest; });
+  ASSERT_TRUE(request);
+  EXPECT_TRUE(request->answered_by_host);
   EXPECT_EQ(rig.Checks(), Checks{});
 }
 
@@ -258,11 +301,16 @@ TEST(Session, AHeldMethodIsLeftForTheScenarioToAnswer) {
       R"({"jsonrpc":"2.0","id":7,"method":"rim.log","params":{"level":"info","message":"x"}})");
   ASSERT_TRUE(rig.Drain());
   ASSERT_EQ(rig.session().inbox().size(), 2u);
-  EXPECT_FALSE(rig.session().inbox().back().answered_by_host);
+  std::optional<Inbound> request = rig.session().inbox().Take(
+      [](const Inbound& in) { return in.kind == protocol::MessageKind::kRequest; });
+  ASSERT_TRUE(request);
+  EXPECT_FALSE(request->answered_by_host);
   std::size_t sent = rig.child().stdin_bytes().size();
-  rig.session().Reply(rig.session().inbox().back(), Json(R"({"result":{"ok":true}})"));
+  rig.session().Reply(*request, Json(R"({"result":{"ok":true}})"));
   EXPECT_GT(rig.child().stdin_bytes().size(), sent);
-  EXPECT_TRUE(rig.session().inbox().back().answered_by_host);
+  EXPECT_EQ(rig.session().transcript().back().notes.back(),
+            "answers #" + std::to_string(request->frame));
+  EXPECT_EQ(rig.session().inbox().size(), 1u);
 }
 
 TEST(Session, RaisesNotJsonForALineThatIsNotJson) {
@@ -270,6 +318,7 @@ TEST(Session, RaisesNotJsonForALineThatIsNotJson) {
   rig.child().PushStdout("hello from println!\n");
   ASSERT_TRUE(rig.Drain());
   EXPECT_EQ(rig.Checks(), Checks{"not-json"});
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kNotAMessage);
   EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kNotJson);
   EXPECT_TRUE(rig.session().inbox().empty());
 }
@@ -283,7 +332,8 @@ TEST(Session, AnOversizedLengthHeaderLosesTheConnectionAndSaysItIsText) {
   EXPECT_NE(rig.session().findings()[0].message.find("\"HTTP\""), std::string::npos)
       << rig.session().findings()[0].message;
   EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kOversized);
-  EXPECT_EQ(rig.session().GoneReason(), "the framing was lost, so the connection is over");
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kFramingLost);
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kFramingLost);
 }
 
 TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
@@ -298,6 +348,8 @@ TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
   EXPECT_EQ(rig.session().transcript()[0].kind, EntryKind::kOversized);
   EXPECT_EQ(rig.session().transcript()[1].kind, EntryKind::kNotification);
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kNotAMessage) << "the stream went on";
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kStdoutClosed);
 }
 
 TEST(Session, AnEofInsideAFrameIsTruncation) {
@@ -306,8 +358,9 @@ TEST(Session, AnEofInsideAFrameIsTruncation) {
       *wire::FindFraming("length-prefixed")->EncodeClaiming(R"({"jsonrpc":)", 100));
   ASSERT_TRUE(rig.Drain());
   EXPECT_TRUE(rig.session().gone());
-  EXPECT_EQ(rig.session().GoneReason(), "the plugin closed its stdout");
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kStdoutClosed);
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
+  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kCutShort);
   EXPECT_NE(rig.session().findings()[0].message.find("15 of 104 bytes"), std::string::npos)
       << rig.session().findings()[0].message;
   EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kTruncated);
@@ -363,8 +416,32 @@ TEST(Session, ReleasesTheOldestUntakenFramesPastTheInboxCap) {
   ASSERT_TRUE(rig.Drain());
   EXPECT_EQ(rig.session().inbox().size(), 2u);
   EXPECT_EQ(rig.session().inbox_released(), 3u);
-  EXPECT_EQ(rig.session().inbox().back().frame, 4u);
+  EXPECT_EQ(rig.session().inbox().Take(Any)->frame, 3u);
+  EXPECT_EQ(rig.session().inbox().Take(Any)->frame, 4u);
   EXPECT_EQ(rig.session().transcript()[0].notes.back().rfind("released unread", 0), 0u);
+}
+
+// Messages are pushed, not scanned: the handler is offered each message once, in order, under
+// the frame number its entry was recorded with; what it leaves, and only that, reaches the inbox.
+TEST(Session, PushesEachMessageToItsHandlerOnceAndKeepsWhatItLeaves) {
+  Rig rig("rim-v1");
+  Recording handler([](const Inbound& in) { return in.kind == protocol::MessageKind::kResponse; });
+  rig.session().SetHandler(&handler);
+  rig.SendHandshake();
+  rig.Push(kRimAccepted);
+  rig.Push(R"({"jsonrpc":"2.0","method":"rim.principal.changed","params":{}})");
+  rig.child().PushStderr("noise\n");
+  ASSERT_TRUE(rig.Drain());
+  rig.session().SetHandler(nullptr);
+  ASSERT_EQ(handler.offered.size(), 2u);
+  EXPECT_EQ(handler.offered[0].frame, 1u);
+  EXPECT_EQ(handler.offered[0].kind, protocol::MessageKind::kResponse);
+  EXPECT_EQ(handler.offered[1].frame, 2u);
+  for (const Inbound& in : handler.offered)
+    EXPECT_EQ(rig.session().transcript().at(in.frame).index, in.frame);
+  ASSERT_EQ(rig.session().inbox().size(), 1u) << "the response was taken";
+  EXPECT_EQ(rig.session().inbox().Take(Any)->method, "rim.principal.changed");
+  EXPECT_FALSE(rig.session().inbox().Take(Any));
 }
 
 TEST(Session, RunUntilReturnsAtItsDeadlineWhenNothingHappens) {
@@ -373,6 +450,7 @@ TEST(Session, RunUntilReturnsAtItsDeadlineWhenNothingHappens) {
       rig.session().RunUntil([] { return false; }, Clock::now() + std::chrono::milliseconds(20));
   EXPECT_EQ(end, Session::WaitEnd::kDeadline);
   EXPECT_FALSE(rig.session().gone());
+  EXPECT_EQ(rig.session().GoneReason(), std::nullopt);
   EXPECT_EQ(rig.session().RunUntil([] { return true; }, Clock::now()), Session::WaitEnd::kDone);
 }
 
@@ -381,7 +459,8 @@ TEST(Session, IsGoneOnceTheExitHasDrained) {
   rig.child().Exit(3);
   ASSERT_TRUE(rig.Until([&] { return rig.session().gone(); }));
   EXPECT_TRUE(rig.session().exited());
-  EXPECT_EQ(rig.session().GoneReason(), "the plugin exited (exit code 3)");
+  EXPECT_EQ(rig.session().GoneReason(), Reason::kPluginExited);
+  EXPECT_EQ(rig.session().Describe(Reason::kPluginExited), "the plugin exited (exit code 3)");
 }
 
 TEST(Session, ReportsAPluginThatCannotBeStarted) {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/session/reason.hpp"
+
 namespace fakehost::session {
 
 enum class Direction { kHostToPlugin, kPluginToHost };
@@ -74,6 +76,7 @@ struct Finding {
   std::string check;                 ///< short id: "schema", "framing", "unknown-reply-id", ...
   std::string message;               ///< one sentence a plugin author understands, with the section
   std::optional<std::size_t> frame;  ///< transcript index of the frame that caused it
+  Reason reason = Reason::kCheckFired;  ///< why: a frame that is no message, the framing lost, ...
 };
 
 }  // namespace fakehost::session

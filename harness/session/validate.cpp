@@ -15,15 +15,15 @@ constexpr std::size_t kListBytes = 600;
 
 }  // namespace
 
-std::optional<Finding> Validate(const schema::FrameSchema* schema, const protocol::Profile& profile,
-                                TranscriptEntry& entry, const rapidjson::Value& frame,
-                                protocol::MessageKind kind, const std::string& method,
-                                bool from_plugin, std::size_t number) {
+std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema, TranscriptEntry& entry,
+                                      const rapidjson::Value& frame, protocol::MessageKind kind,
+                                      const std::string& method) {
   if (!schema || kind == protocol::MessageKind::kInvalid) return std::nullopt;
   entry.schema_def = schema::RouteDef(*schema, protocol::MessageKindName(kind), method);
   std::vector<schema::Violation> violations = schema->Validate(entry.schema_def, frame);
   if (violations.empty()) return std::nullopt;
-  std::string list;
+  SchemaVerdict verdict{entry.schema_def, {}};
+  std::string& list = verdict.violations;
   for (const auto& v : violations) {
     std::string pointer = Quote(v.pointer);
     std::string message = json::Abbreviate(v.message, kViolationText);
@@ -36,12 +36,17 @@ std::optional<Finding> Validate(const schema::FrameSchema* schema, const protoco
   if (violations.size() > kViolationsKept)
     entry.notes.push_back(std::to_string(violations.size() - kViolationsKept) +
                           " more schema violations not listed");
+  return verdict;
+}
+
+Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
+                      bool from_plugin, std::size_t number) {
   const char* check = from_plugin ? "schema" : "host-frame-invalid";
   return Finding{from_plugin ? Severity::kMust : Severity::kError, check,
                  profile.CheckMessage(check, {{"frame", std::to_string(number)},
-                                              {"def", entry.schema_def},
-                                              {"violations", list}}),
-                 number};
+                                              {"def", verdict.def},
+                                              {"violations", verdict.violations}}),
+                 number, from_plugin ? Reason::kCheckFired : Reason::kHarnessFault};
 }
 
 }  // namespace fakehost::session

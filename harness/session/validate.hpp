@@ -1,9 +1,10 @@
 // The session's validate step: a frame against its entry in the protocol's frame schema.
 //
 // The entry is routed by kind and method (schema::RouteDef); what it finds goes into the
-// frame's transcript entry (its schema_def and up to eight violations) and, when the frame
-// breaks the schema, into one finding: "schema" for a plugin frame, "host-frame-invalid" (a
-// harness fault) for one the host built.
+// frame's transcript entry (its schema_def and up to eight violations) before the entry is
+// recorded and, when the frame breaks the schema, into one finding made once the frame has its
+// number: "schema" for a plugin frame, "host-frame-invalid" (a harness fault) for one the host
+// built.
 #pragma once
 
 #include <cstddef>
@@ -20,11 +21,21 @@ class FrameSchema;
 
 namespace fakehost::session {
 
-/// Validates `frame` (frame number `number`, recorded as `entry`) unless `schema` is null or the
-/// frame has no valid envelope.
-std::optional<Finding> Validate(const schema::FrameSchema* schema, const protocol::Profile& profile,
-                                TranscriptEntry& entry, const rapidjson::Value& frame,
-                                protocol::MessageKind kind, const std::string& method,
-                                bool from_plugin, std::size_t number);
+/// What validation found wrong with a frame: the entry it broke and its violations as a
+/// finding lists them.
+struct SchemaVerdict {
+  std::string def;
+  std::string violations;
+};
+
+/// Validates `frame` against its entry, unless `schema` is null or the frame has no valid
+/// envelope: fills `entry`'s schema_def, violations and notes; nullopt when the frame holds.
+std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema, TranscriptEntry& entry,
+                                      const rapidjson::Value& frame, protocol::MessageKind kind,
+                                      const std::string& method);
+/// The finding for frame number `number`, recorded once validated, that broke its entry:
+/// "schema" for a plugin frame, "host-frame-invalid" (a harness fault) for one the host built.
+Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
+                      bool from_plugin, std::size_t number);
 
 }  // namespace fakehost::session
