@@ -50,6 +50,18 @@ std::string JobsHelp(const std::string& what) {
 
 void RequireValues(CLI::App& app) { RequireValuesOf(&app); }
 
+CLI::Option* AddPluginCommandLine(CLI::App* app, std::vector<std::string>* argv) {
+  return app->add_option("argv", *argv,
+                         "after --: the plugin's command line, every word passed verbatim");
+}
+
+bool OnePlugin(const std::string& plugin_dir, const std::vector<std::string>& argv,
+               std::ostream& err) {
+  if (plugin_dir.empty() != argv.empty()) return true;
+  err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
+  return false;
+}
+
 bool CheckPluginId(const protocol::Profile& profile, const std::string& id, std::string* error) {
   const protocol::ManifestSpec& spec = profile.manifest();
   // Both protocols keep the id at the top of the manifest ("/plugin_id", "/id").

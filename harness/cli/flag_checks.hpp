@@ -4,7 +4,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <ostream>
 #include <string>
+#include <vector>
 
 namespace fakehost::protocol {
 class Profile;
@@ -29,6 +31,15 @@ constexpr int kMaxRepeat = 10000;
 /// Flags are left alone, and so is `run`'s trailing ARGV, whose arguments after the first are
 /// the plugin's own (the program name itself is checked by run::ResolvePlugin).
 void RequireValues(CLI::App& app);
+
+/// The trailing positional "argv" of a command that takes a plugin's command line (`run`,
+/// `fuzz`): every word after `--` is the plugin's, verbatim, options of fakehost's own names
+/// (`-y`, `--protocol`, `--help`, `--`) included.
+CLI::Option* AddPluginCommandLine(CLI::App* app, std::vector<std::string>* argv);
+
+/// Exactly one of --plugin DIR and -- ARGV: false with a message on `err` otherwise.
+bool OnePlugin(const std::string& plugin_dir, const std::vector<std::string>& argv,
+               std::ostream& err);
 
 /// A `--plugin-id` the profile's manifest schema accepts at its id (the id goes to the plugin in
 /// the handshake: one its host would refuse makes every scenario time out). False with `*error`

@@ -18,6 +18,7 @@
 #include "harness/process/resolve.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/plugin_config.hpp"
+#include "harness/run/plugin_id.hpp"
 #include "harness/scenario/loader.hpp"
 
 extern char** environ;
@@ -198,11 +199,18 @@ void Summarise(RunReport* report) {
 
 namespace {
 
-// The plugin's fakehost.yaml (given, or beside the manifest): its environment, triggers and
-// configuration. Its environment comes before --env, so a flag overrides the file.
+// What a fakehost.yaml says of starting its plugin: `command:`, and the directory it is read
+// relative to and run in (the file's own).
+struct ConfigCommand {
+  std::vector<std::string> argv;
+  std::string file, dir;
+};
+
+// The plugin's fakehost.yaml (given, or beside the manifest): its environment, triggers,
+// configuration and command. Its environment comes before --env, so a flag overrides the file.
 bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
                        scenario::PluginTarget* out, std::vector<std::string>* env,
-                       std::string* error) {
+                       ConfigCommand* command, std::string* error) {
   std::string path = spec.config_path;
   std::error_code ec;
   if (path.empty() && !spec.dir.empty()) {
@@ -223,6 +231,66 @@ bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
   out->host_replies = std::move(config.host_replies);
   out->config = config.config;
   out->config_file = path;
+  command->argv = std::move(config.command);
+  command->file = path;
+  fs::path dir = fs::absolute(path, ec).parent_path();
+  command->dir = fs::weakly_canonical(dir, ec).string();
+  if (ec) command->dir = dir.lexically_normal().string();
+  return true;
+}
+
+// The id of a plugin without a manifest: --plugin-id, else derived from its command. A plugin
+// directory whose command names its own file (`./server`, `node ./index.js`) is better told
+// apart by the directory's name than by that file's, which is often the same in every plugin.
+std::string CommandPluginId(const PluginSpec& spec, const std::vector<std::string>& argv,
+                            const std::string& dir) {
+  if (!spec.id_override.empty()) return spec.id_override;
+  std::size_t word = 0;
+  std::string id = DerivePluginId(argv, &word);
+  const std::string& from = argv[word];
+  if (!dir.empty() && from.find('/') != std::string::npos && from[0] != '/')
+    return fs::path(dir).filename().string();
+  return id;
+}
+
+// A plugin directory of a profile without a manifest: its fakehost.yaml's `command:` is the
+// plugin, run in the file's directory. A relative program with a '/' is a path from there, a bare
+// one is looked up in the PATH the plugin will have.
+bool ResolveCommand(const PluginSpec& spec, const ConfigCommand& command,
+                    scenario::PluginTarget* out, std::string* error) {
+  std::error_code ec;
+  fs::path dir = fs::absolute(spec.dir, ec);
+  if (!fs::is_directory(dir, ec)) {
+    *error = "plugin directory " + spec.dir + " does not exist";
+    return false;
+  }
+  dir = fs::canonical(dir, ec);
+  if (command.file.empty()) {
+    *error = "plugin directory " + spec.dir + " has no " + kPluginConfigName +
+             " (a plugin without a manifest is started by its command: [PROGRAM, ARGS...])";
+    return false;
+  }
+  if (command.argv.empty()) {
+    *error = command.file +
+             ": no command: (a plugin without a manifest is started by its "
+             "command: [PROGRAM, ARGS...])";
+    return false;
+  }
+  out->spawn.argv = command.argv;
+  std::string& exe = out->spawn.argv[0];
+  std::string resolved;
+  if (exe.find('/') != std::string::npos) {
+    if (exe[0] != '/') exe = (fs::path(command.dir) / exe).lexically_normal().string();
+    if (!CheckExecutable(exe, command.file + ": command's program", error) ||
+        !plugin::CheckExecFormat(exe, "command's program", error))
+      return false;
+  } else if (!process::ResolveExecutable(exe, command.dir, out->spawn.env, &resolved, error)) {
+    *error = command.file + ": command's program " + exe + ": " + *error;
+    return false;
+  }
+  out->dir = dir.string();
+  out->spawn.cwd = command.dir;
+  out->id = CommandPluginId(spec, command.argv, out->dir);
   return true;
 }
 
@@ -231,8 +299,11 @@ bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
                    scenario::PluginTarget* out, std::string* error) {
   std::vector<std::string> env = spec.env;
-  if (!ApplyPluginConfig(profile, spec, out, &env, error)) return false;
+  ConfigCommand command;
+  if (!ApplyPluginConfig(profile, spec, out, &env, &command, error)) return false;
   out->spawn.env = BuildEnvironment(profile, env);
+  if (!spec.dir.empty() && !profile.has_manifest())
+    return ResolveCommand(spec, command, out, error);
   if (spec.dir.empty()) {
     if (spec.argv.empty()) {
       *error = "no plugin: give --plugin DIR or -- ARGV...";
@@ -254,7 +325,11 @@ bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
       *error = "-- " + exe + ": " + *error;
       return false;
     }
-    out->id = spec.id_override.empty() ? "dev.fakehost.unnamed" : spec.id_override;
+    // Without a manifest the command is the plugin's identity; a protocol with one has its
+    // own id format (its manifest schema's), which a placeholder meets and a program name may not.
+    out->id = !profile.has_manifest()    ? CommandPluginId(spec, spec.argv, "")
+              : spec.id_override.empty() ? "dev.fakehost.unnamed"
+                                         : spec.id_override;
     out->dir = fs::current_path().string();
     return true;
   }
@@ -307,7 +382,8 @@ bool LoadSuites(const std::vector<std::string>& suite_dirs, const std::string& s
   bool ok = true;
   std::map<std::string, std::string> file_of;  // id -> the file that defined it first
   for (const scenario::Scenario& s : *out) file_of.emplace(s.id, s.loc.file);
-  file_of.emplace(kManifestScenarioId, "the manifest check fakehost plays itself");
+  if (profile.has_manifest())
+    file_of.emplace(kManifestScenarioId, "the manifest check fakehost plays itself");
   for (const std::string& suite_dir : suite_dirs) {
     if (!fs::is_directory(suite_dir, ec)) {
       errors->push_back("suite " + suite_dir + " is not a directory");
