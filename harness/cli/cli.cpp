@@ -113,6 +113,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& raw_err) {
   AddFuzzCommand(app, &commands);
   AddScenarioCommands(app, &commands);
   RequireValues(app);
+  OneValuePerOccurrence(app);
 
   try {
     app.parse(argc, argv);

@@ -25,6 +25,14 @@ void RequireValuesOf(CLI::App* app) {
   for (CLI::App* sub : app->get_subcommands({})) RequireValuesOf(sub);
 }
 
+void OneValuePerOccurrenceOf(CLI::App* app) {
+  for (CLI::Option* o : app->get_options()) {
+    if (o->get_positional()) continue;  // `run`'s ARGV takes every word after --
+    if (o->get_expected_max() > 1) o->allow_extra_args(false);
+  }
+  for (CLI::App* sub : app->get_subcommands({})) OneValuePerOccurrenceOf(sub);
+}
+
 }  // namespace
 
 int MaxJobs() { return kJobsPerCore * run::DefaultJobs(); }
@@ -49,6 +57,8 @@ std::string JobsHelp(const std::string& what) {
 }
 
 void RequireValues(CLI::App& app) { RequireValuesOf(&app); }
+
+void OneValuePerOccurrence(CLI::App& app) { OneValuePerOccurrenceOf(&app); }
 
 CLI::Option* AddPluginCommandLine(CLI::App* app, std::vector<std::string>* argv) {
   return app->add_option("argv", *argv,

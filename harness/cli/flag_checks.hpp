@@ -32,6 +32,12 @@ constexpr int kMaxRepeat = 10000;
 /// the plugin's own (the program name itself is checked by run::ResolvePlugin).
 void RequireValues(CLI::App& app);
 
+/// Gives every repeatable option of `app` and its subcommands one value per occurrence (`--only A
+/// --only B`). CLI11 otherwise lets a vector option take every following word, and the `--` that
+/// ends such a list would not end fakehost's own flags: `--only 'x/*' -- npx -y pkg` refused
+/// `-y` as an unknown flag.
+void OneValuePerOccurrence(CLI::App& app);
+
 /// The trailing positional "argv" of a command that takes a plugin's command line (`run`,
 /// `fuzz`): every word after `--` is the plugin's, verbatim, options of fakehost's own names
 /// (`-y`, `--protocol`, `--help`, `--`) included.
