@@ -74,10 +74,11 @@ bool OnePlugin(const std::string& plugin_dir, const std::vector<std::string>& ar
 
 bool CheckPluginId(const protocol::Profile& profile, const std::string& id, std::string* error) {
   const protocol::ManifestSpec& spec = profile.manifest();
-  // Both protocols keep the id at the top of the manifest ("/plugin_id", "/id").
+  // Without a manifest no schema says what an id is: any id names the plugin in reports.
+  if (!profile.has_manifest() || spec.schema.empty() || spec.id.size() < 2) return true;
+  // The protocols with a manifest keep the id at its top ("/plugin_id", "/id").
   std::string key = spec.id.substr(1);
-  if (spec.schema.empty() || spec.id.size() < 2 || key.find_first_of("/~") != std::string::npos)
-    return true;
+  if (key.find_first_of("/~") != std::string::npos) return true;
   std::unique_ptr<plugin::ManifestShape> shape = plugin::ManifestShape::Load(spec.schema, error);
   if (!shape) return false;
   // A manifest holding only the id: every finding at the id's own pointer is about its value.

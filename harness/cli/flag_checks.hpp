@@ -49,7 +49,8 @@ bool OnePlugin(const std::string& plugin_dir, const std::vector<std::string>& ar
 
 /// A `--plugin-id` the profile's manifest schema accepts at its id (the id goes to the plugin in
 /// the handshake: one its host would refuse makes every scenario time out). False with `*error`
-/// ("--plugin-id 'x': must be ...") otherwise; true when the profile has no manifest schema.
+/// ("--plugin-id 'x': must be ...") otherwise; true when the profile has no manifest or no manifest
+/// schema.
 bool CheckPluginId(const protocol::Profile& profile, const std::string& id, std::string* error);
 
 }  // namespace fakehost::cli

@@ -58,6 +58,10 @@ ManifestCheck CheckManifestText(const protocol::Profile& profile, std::string_vi
                                 const std::string& file, const std::string& plugin_dir) {
   ManifestCheck check;
   check.file = file;
+  if (!profile.has_manifest()) {
+    check.error = profile.name() + " plugins have no manifest (a plugin is its command line)";
+    return check;
+  }
   const std::string shown_file = profile.manifest().file;
   std::unique_ptr<ManifestShape> shape;
   if (!profile.manifest().schema.empty()) {
@@ -102,11 +106,7 @@ ManifestCheck CheckManifestText(const protocol::Profile& profile, std::string_vi
 }
 
 ManifestCheck CheckManifest(const protocol::Profile& profile, const std::string& plugin_dir) {
-  if (!profile.has_manifest()) {
-    ManifestCheck check;
-    check.error = profile.name() + " plugins have no manifest (a plugin is its command line)";
-    return check;
-  }
+  if (!profile.has_manifest()) return CheckManifestText(profile, "", plugin_dir, plugin_dir);
   const std::string file = (fs::path(plugin_dir) / profile.manifest().file).string();
   std::error_code ec;
   if (!fs::is_directory(plugin_dir, ec)) {
