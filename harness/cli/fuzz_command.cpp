@@ -145,12 +145,17 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
     return kBadInput;
   }
   std::vector<std::string> triggers;
-  for (const auto& [name, value] : plugin.triggers) triggers.push_back(name);
+  std::vector<const rapidjson::Value*> requests;
+  for (const auto& [name, value] : plugin.triggers) {
+    triggers.push_back(name);
+    requests.push_back(value.get());
+  }
   fuzz::Catalog catalog;
   if (!fuzz::BuildCatalog(*profile, *schema, handshake, triggers, &catalog, &error)) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
+  catalog.trigger_vars = fuzz::ScenarioOnlyVariables(*profile, requests);
   fuzz::FuzzOptions o;
   o.budget = budget;
   o.shrink_budget = shrink;
