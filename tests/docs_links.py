@@ -36,7 +36,9 @@ def anchors(path):
 problems = []
 others = []
 for sub in ("schema", "scenarios", "fixtures", "examples", "ci/templates"):
-    for d, _, files in os.walk(os.path.join(root, sub)):
+    for d, dirs, files in os.walk(os.path.join(root, sub)):
+        # Installed packages (ci/mcp-servers' node_modules) are not the project's text.
+        dirs[:] = [x for x in dirs if x != "node_modules"]
         others += [os.path.join(d, f) for f in files
                    if f.endswith((".json", ".yaml", ".yml", ".md", ".cmake", ".sh"))]
 for path in sorted(others):
