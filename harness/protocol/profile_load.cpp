@@ -198,6 +198,8 @@ bool Profile::Init(const std::string& path, std::string* error) {
     else
       granted_manifest_pointer_ = String(*g, "manifest");
   }
+  if (const Value* a = json::Find(handshake, "announcements"))
+    announcements_pointer_ = std::string(json::View(*a));
   if (const Value* after = json::Find(d, "after_handshake")) {
     AfterHandshake a;
     EachNamed(json::Find(*after, "when"),
