@@ -49,7 +49,7 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
     shutdown_sent_ = true;
   Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(profile_, frame, c.method)
                                            : profile_.default_deadline();
-  Write(profile_.framing().Encode(payload), index, cap);
+  Write(profile_.framing().Encode(std::move(payload)), index, cap);
   return index;
 }
 
@@ -93,9 +93,7 @@ bool Session::AcceptedAsRequest(const rapidjson::Value& frame) const {
          schema_->Validate("envelope.request", frame).empty();
 }
 
-void Session::TrackRawRequest(std::size_t index, std::string_view payload) {
-  rapidjson::Document doc;
-  if (!json::Parse(payload, &doc).ok) return;
+void Session::TrackRawRequest(std::size_t index, const rapidjson::Value& doc) {
   protocol::Classified c = profile_.Classify(doc);
   if (c.kind != MessageKind::kRequest || !c.id) return;
   if (!EchoableId(json::ClassifyId(c.id)) || !AcceptedAsRequest(doc)) {
@@ -139,6 +137,10 @@ std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms del
           until);
     }
     if (gone() || InterruptFlag().load() || Clock::now() >= until) break;  // nobody reads on
+    if (at == 0 && size == bytes.size()) {  // one piece: handed over, not copied
+      WriteNow(std::move(bytes), index, profile_.default_deadline(), /*raw=*/true);
+      break;
+    }
     WriteNow(bytes.substr(at, size), index, profile_.default_deadline(), /*raw=*/true);
   }
   writing_raw_ = false;

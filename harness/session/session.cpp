@@ -198,7 +198,7 @@ std::vector<process::StopStep> Session::StopPlan(const std::vector<protocol::Sto
         RecordHostFrame(std::move(entry), verdict);
         // An ungraded teardown does not judge what the plugin had already sent on its way.
         if (s.method == profile_.shutdown_notification() && graded) shutdown_sent_ = true;
-        p.bytes = profile_.framing().Encode(payload);
+        p.bytes = profile_.framing().Encode(std::move(payload));
         break;
       }
       case protocol::StopStepSpec::Kind::kCloseStdin:

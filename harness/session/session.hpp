@@ -125,9 +125,10 @@ class Session {
   /// queued (the plugin reads at its own pace); that wait ends at `until` at the latest.
   std::size_t SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note,
                              Clock::time_point until = Clock::time_point::max());
-  /// A raw write that carried one well-framed request: register it, so its answer is matched
-  /// (and a missing answer noticed) like that of a request sent with Send.
-  void TrackRawRequest(std::size_t index, std::string_view payload);
+  /// A raw write that carried one well-framed message (`doc`, its payload parsed): register it
+  /// if it is a request, so its answer is matched (and a missing answer noticed) like that of a
+  /// request sent with Send.
+  void TrackRawRequest(std::size_t index, const rapidjson::Value& doc);
   /// Answers a plugin->host request with `body` (the reply's members: result or error).
   void Reply(const Inbound& request, const rapidjson::Value& body);
   /// The next id the profile assigns to a host request of `method`.

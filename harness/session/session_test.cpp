@@ -54,7 +54,9 @@ class Rig {
   const protocol::Profile& profile() { return *profile_; }
 
   /// The plugin writes `payload` framed as its protocol frames it.
-  void Push(std::string_view payload) { child_->PushStdout(profile_->framing().Encode(payload)); }
+  void Push(std::string_view payload) {
+    child_->PushStdout(profile_->framing().Encode(std::string(payload)));
+  }
   /// Runs the session until `done`; false if it did not happen within a generous deadline.
   bool Until(const std::function<bool()>& done) {
     return session_->RunUntil(done, Clock::now() + std::chrono::seconds(10)) ==

@@ -173,13 +173,15 @@ std::unique_ptr<Decoder> ContentLengthFraming::MakeDecoder(std::uint64_t max_pay
   return std::make_unique<ContentLengthDecoder>(max_payload);
 }
 
-std::string ContentLengthFraming::Encode(std::string_view payload) const {
-  return Header(payload.size()) + std::string(payload);
+std::string ContentLengthFraming::Encode(std::string payload) const {
+  payload.insert(0, Header(payload.size()));
+  return payload;
 }
 
-std::optional<std::string> ContentLengthFraming::EncodeClaiming(std::string_view payload,
+std::optional<std::string> ContentLengthFraming::EncodeClaiming(std::string&& payload,
                                                                 std::uint64_t length) const {
-  return Header(length) + std::string(payload);
+  payload.insert(0, Header(length));
+  return std::move(payload);
 }
 
 std::string ContentLengthFraming::ExpectedSize(const TruncatedAtEof& cut) const {

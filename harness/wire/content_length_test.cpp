@@ -14,7 +14,9 @@ using testing::Describe;
 using testing::FeedCut;
 using testing::FeedInPieces;
 
-std::string Framed(std::string_view payload) { return ContentLengthFraming().Encode(payload); }
+std::string Framed(std::string_view payload) {
+  return ContentLengthFraming().Encode(std::string(payload));
+}
 
 TEST(ContentLengthFraming, WritesTheLspBaseProtocolsHeader) {
   EXPECT_EQ(Framed(R"({"id":1})"), "Content-Length: 8\r\n\r\n{\"id\":1}");

@@ -71,6 +71,10 @@ struct RawFault {
   bool loses_stream = false;
 };
 
+/// What any framing adds around a payload (a header, a terminator), at most: the room a caller
+/// reserves to be framed in place (Framing::Encode).
+inline constexpr std::size_t kFrameHeadroom = 64;
+
 class Framing {
  public:
   virtual ~Framing() = default;
@@ -82,14 +86,17 @@ class Framing {
   /// terminator excluded).
   virtual std::unique_ptr<Decoder> MakeDecoder(std::uint64_t max_payload) const = 0;
 
-  /// Frames one payload. The caller guarantees the framing can carry it (NDJSON: no newline,
-  /// which compact JSON never has); one it cannot measure (length-prefixed: 4 GiB or more)
-  /// throws std::length_error, a caller's bug.
-  virtual std::string Encode(std::string_view payload) const = 0;
+  /// Frames one payload, in its own buffer: a caller that reserved `kFrameHeadroom` bytes more
+  /// than the payload gets its frame with no second copy (a 16 MiB `send_raw` is held once).
+  /// The caller guarantees the framing can carry it (NDJSON: no newline, which compact JSON
+  /// never has); one it cannot measure (length-prefixed: 4 GiB or more) throws
+  /// std::length_error, a caller's bug.
+  virtual std::string Encode(std::string payload) const = 0;
   /// A frame whose header claims `length` bytes while `payload` follows (a scenario's
-  /// `send_raw` with `length:`); nullopt for a framing whose frames announce no length (NDJSON)
-  /// or one that cannot say `length`.
-  virtual std::optional<std::string> EncodeClaiming(std::string_view payload,
+  /// `send_raw` with `length:`), framed in place as Encode is; nullopt, with `payload` left as
+  /// it was, for a framing whose frames announce no length (NDJSON) or one that cannot say
+  /// `length`.
+  virtual std::optional<std::string> EncodeClaiming(std::string&& payload,
                                                     std::uint64_t length) const = 0;
 
   /// Whether the stream survives a frame the decoder could not take.

@@ -48,21 +48,20 @@ std::unique_ptr<Decoder> LengthPrefixedFraming::MakeDecoder(std::uint64_t max_pa
   return std::make_unique<LengthPrefixedDecoder>(max_payload);
 }
 
-std::string LengthPrefixedFraming::Encode(std::string_view payload) const {
+std::string LengthPrefixedFraming::Encode(std::string payload) const {
   if (payload.size() > std::numeric_limits<std::uint32_t>::max()) {
     // A u32 cannot say it; a truncated length would desynchronise the stream.
     throw std::length_error("payload too long for a u32 length prefix");
   }
-  std::string frame = LengthHeader(static_cast<std::uint32_t>(payload.size()));
-  frame.reserve(4 + payload.size());
-  frame.append(payload);
-  return frame;
+  payload.insert(0, LengthHeader(static_cast<std::uint32_t>(payload.size())));
+  return payload;
 }
 
-std::optional<std::string> LengthPrefixedFraming::EncodeClaiming(std::string_view payload,
+std::optional<std::string> LengthPrefixedFraming::EncodeClaiming(std::string&& payload,
                                                                  std::uint64_t length) const {
   if (length > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;
-  return LengthHeader(static_cast<std::uint32_t>(length)) + std::string(payload);
+  payload.insert(0, LengthHeader(static_cast<std::uint32_t>(length)));
+  return std::move(payload);
 }
 
 // Why a length header may be absurd: the diagnosis a plugin author needs, not the number.

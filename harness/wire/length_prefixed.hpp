@@ -51,8 +51,8 @@ class LengthPrefixedFraming final : public Framing {
  public:
   std::string_view name() const override { return "length-prefixed"; }
   std::unique_ptr<Decoder> MakeDecoder(std::uint64_t max_payload) const override;
-  std::string Encode(std::string_view payload) const override;
-  std::optional<std::string> EncodeClaiming(std::string_view payload,
+  std::string Encode(std::string payload) const override;
+  std::optional<std::string> EncodeClaiming(std::string&& payload,
                                             std::uint64_t length) const override;
   Resync resync() const override { return Resync::kStreamLost; }
   std::optional<Wording> DiagnoseHeader(const Oversized& frame,

@@ -17,7 +17,9 @@ using testing::FeedInPieces;
 
 constexpr std::uint64_t kRimMax = 4'194'304;
 
-std::string Framed(std::string_view payload) { return LengthPrefixedFraming().Encode(payload); }
+std::string Framed(std::string_view payload) {
+  return LengthPrefixedFraming().Encode(std::string(payload));
+}
 
 // A header announcing `length`, whatever follows.
 std::string LengthHeader(std::uint32_t length) {

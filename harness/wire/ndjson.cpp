@@ -23,12 +23,9 @@ std::unique_ptr<Decoder> NdjsonFraming::MakeDecoder(std::uint64_t max_payload) c
   return std::make_unique<NdjsonDecoder>(max_payload);
 }
 
-std::string NdjsonFraming::Encode(std::string_view payload) const {
-  std::string frame;
-  frame.reserve(payload.size() + 1);
-  frame.append(payload);
-  frame.push_back('\n');
-  return frame;
+std::string NdjsonFraming::Encode(std::string payload) const {
+  payload.push_back('\n');
+  return payload;
 }
 
 // An unterminated line needed at least its newline more.

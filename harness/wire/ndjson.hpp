@@ -57,8 +57,8 @@ class NdjsonFraming final : public Framing {
  public:
   std::string_view name() const override { return "ndjson"; }
   std::unique_ptr<Decoder> MakeDecoder(std::uint64_t max_payload) const override;
-  std::string Encode(std::string_view payload) const override;
-  std::optional<std::string> EncodeClaiming(std::string_view, std::uint64_t) const override {
+  std::string Encode(std::string payload) const override;
+  std::optional<std::string> EncodeClaiming(std::string&&, std::uint64_t) const override {
     return std::nullopt;
   }
   Resync resync() const override { return Resync::kNextDelimiter; }
