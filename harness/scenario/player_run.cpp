@@ -112,6 +112,8 @@ void Player::PlaySteps() {
   // counted against the plugin.
   hard_deadline_ = Clock::now() + hard_limit_;
   bool completed = RunSteps(scenario_.steps);
+  // The handshake may have been the last step: its answer still settles the scenario.
+  if (completed && !SettleAnnouncements()) completed = false;
   result_.steps_run = step_number_;
   // Any miss already explains what is missing; a request it left open is not news.
   bool clean = result_.failures.empty();
@@ -129,9 +131,7 @@ void Player::PlaySteps() {
     session_.RunUntil([&] { return !unanswered() || session_.gone() || Interrupted(); },
                       Deadline(last));
   }
-  // After a graded shutdown the host has abandoned whatever was still open, as a real host
-  // does; before it, every request must have had its answer.
-  if (completed && RequiresAnnouncements() && !announcements_settled_ && !ended_early_) {
+  if (completed && RequiresAnnouncements() && !announcements_settled_) {
     // Nothing judged whether the scenario applies (no handshake answer with announcements was
     // read): it may have passed checks that were never meant for this plugin.
     untested_ =
@@ -139,6 +139,8 @@ void Player::PlaySteps() {
         "handshake answer with " +
         *profile_.announcements_pointer() + " was read";
   }
+  // After a graded shutdown the host has abandoned whatever was still open, as a real host
+  // does; before it, every request must have had its answer.
   if (completed && clean && !stopped_) {
     for (const auto& [key, req] : session_.requests()) {
       if (req.answer_frame) continue;

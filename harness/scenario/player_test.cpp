@@ -492,6 +492,10 @@ TEST_F(PlayerTest, AnUnmetAnnouncedRequirementEndsTheScenarioAsNotApplicable) {
   EXPECT_EQ(Received("rim.handshake"), 1u) << "the handshake is played: its answer decides";
   EXPECT_EQ(Received("rim.command.execute"), 0u) << "no step after the handshake answer ran";
   EXPECT_EQ(Received("rim.shutdown"), 1u) << "the scenario ends with the teardown sequence";
+  // The handshake as the last step: its answer settles the scenario all the same.
+  ScenarioResult last = Play(Requiring("{announced: /capabilities/tools}", ""), Accepting());
+  EXPECT_EQ(last.status, Status::kSkip);
+  EXPECT_NE(last.skip_reason.find("/capabilities/tools"), std::string::npos) << last.skip_reason;
 }
 
 TEST_F(PlayerTest, AMetAnnouncedRequirementPlaysTheSteps) {
