@@ -602,5 +602,26 @@ TEST_F(PlayerTest, AForEachOverACapturedFrameWithoutTheListMisses) {
   EXPECT_EQ(r.failures[0].reason, Reason::kWrongContent);
 }
 
+TEST_F(PlayerTest, ANamedRequestsIdIsAVariable) {
+  Play(AfterHandshake(R"(  - send:
+      method: rim.command.execute
+      params: {commandId: first, args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+    as: first
+  - send:
+      method: rim.command.execute
+      params: {commandId: second, args: {names: "${first.id}"}, invoker: "${principal}", initiator: user, confirmed: false}
+    as: second
+)"),
+       Accepting());
+  std::vector<rapidjson::Document> commands;
+  for (const std::string& p : received_) {
+    rapidjson::Document d;
+    if (json::Parse(p, &d).ok && IsCommand(d)) commands.push_back(std::move(d));
+  }
+  ASSERT_EQ(commands.size(), 2u);
+  EXPECT_TRUE(json::StrictEqual(commands[1]["params"]["args"]["names"], commands[0]["id"]))
+      << json::ToCompact(commands[1]);
+}
+
 }  // namespace
 }  // namespace fakehost::scenario
