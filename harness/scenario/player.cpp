@@ -96,10 +96,8 @@ const rapidjson::Value* Player::Lookup(std::string_view path) const {
     v = item_ ? &item_args_ : nullptr;
   } else if (auto c = captures_.find(std::string(head)); c != captures_.end()) {
     v = c->second.get();
-  } else if (auto n = named_.find(std::string(head)); n != named_.end()) {
-    // ${NAME.id}: the id a named request was sent with (a cancellation names it by id).
-    if (rest != "id") return nullptr;
-    return &n->second.id;
+  } else if (auto n = named_.find(std::string(head)); n != named_.end() && rest == "id") {
+    return &n->second.id;  // the id a named request was sent with (a cancellation names it so)
   } else {
     v = json::Find(vars_, head);
   }
