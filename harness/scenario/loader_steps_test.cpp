@@ -408,5 +408,18 @@ TEST(LoadForEach, RefusesItemsThatAreNotOneVariable) {
   }
 }
 
+TEST(LoadExpectNone, ReadsSinceANamedSend) {
+  const std::vector<Step> steps = Steps(
+      "  - send: {method: m}\n    as: set\n  - expect_none: {any: true}\n    since: set\n"
+      "    for: 1s\n");
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(std::get<ExpectNone>(steps[1].body).since, "set");
+  EXPECT_EQ(Error("  - expect_none: {any: true}\n    since: set\n    for: 1s\n"),
+            "s.yaml:6:12: since 'set' names no earlier send with 'as: set'");
+  EXPECT_EQ(Error("  - expect: {any: true}\n    as: got\n  - expect_none: {any: true}\n"
+                  "    since: got\n    for: 1s\n"),
+            "s.yaml:8:12: since 'got' names no earlier send with 'as: got'");
+}
+
 }  // namespace
 }  // namespace fakehost::scenario

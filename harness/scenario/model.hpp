@@ -96,6 +96,10 @@ struct ExpectNone {
   Filter filter;
   Ms window{0};
   bool barrier = false;
+  /// `since: NAME`: only frames after the answer to the request an earlier send named NAME (after
+  /// that request itself while it is unanswered) are judged; "" judges every frame still in the
+  /// inbox, those that came before the step too.
+  std::string since;
 };
 
 /// `answer`: replies to a plugin->host request captured earlier by an `expect` with `as`.

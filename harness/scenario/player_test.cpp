@@ -282,5 +282,36 @@ TEST_F(PlayerTest, ANamedRequestsIdIsAVariable) {
       << json::ToCompact(commands[1]);
 }
 
+// expect_none since: NAME judges what came after NAME's answer, not what the plugin sent before
+// it (MCP: log messages from before a logging/setLevel answer are not held to the new level).
+TEST_F(PlayerTest, ExpectNoneSinceANamedAnswerJudgesOnlyTheFramesAfterIt) {
+  const std::string steps = R"(  - send:
+      method: rim.command.execute
+      params: {commandId: sync, args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+    as: command
+  - expect: {reply_to: command, result: {$type: object}}
+  - expect_none: {request: rim.log}
+    since: command
+    for: 200ms
+)";
+  auto plugin = [](bool log_first) {
+    return [log_first](const rapidjson::Document& m) {
+      if (!IsCommand(m)) return Accepting()(m);
+      return log_first ? std::vector<std::string>{kLog, CommandAnswer(m)}
+                       : std::vector<std::string>{CommandAnswer(m), kLog};
+    };
+  };
+  ScenarioResult before = Play(AfterHandshake(steps), plugin(true));
+  EXPECT_EQ(before.status, Status::kPass)
+      << (before.failures.empty() ? "" : before.failures[0].message);
+  ScenarioResult after = Play(AfterHandshake(steps), plugin(false));
+  ASSERT_EQ(after.status, Status::kFail);
+  EXPECT_EQ(after.failures[0].reason, Reason::kForbiddenFrame);
+  std::string without = AfterHandshake(steps);
+  without.erase(without.find("    since: command\n"), std::string("    since: command\n").size());
+  ScenarioResult all = Play(without, plugin(true));
+  EXPECT_EQ(all.status, Status::kFail) << "without since, the log before the answer is judged";
+}
+
 }  // namespace
 }  // namespace fakehost::scenario

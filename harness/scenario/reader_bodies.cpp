@@ -343,6 +343,14 @@ bool Reader::ReadExpect(const Entry& body, const std::vector<Entry>& siblings, c
 bool Reader::ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings,
                             const Scope& scope, const YamlMark& step_mark, ExpectNone* out) {
   bool ok = ReadFilter(body, scope, &out->filter);
+  if (const Entry* since = Find(siblings, "since")) {
+    if (!Identifier(since->value, "since", &out->since)) return false;
+    if (auto it = scope.find(out->since); it == scope.end() || !it->second.is_send) {
+      Error(since->value.Mark(),
+            "since '" + out->since + "' names no earlier send with 'as: " + out->since + "'");
+      return false;
+    }
+  }
   const Entry* window = Find(siblings, "for");
   const Entry* barrier = Find(siblings, "barrier");
   if (window == nullptr && barrier == nullptr) {

@@ -60,6 +60,7 @@ steps:
   - expect: {any: true, message: {id: 3}}
   - expect_none: {any: true}
     for: 100ms
+    since: hs
   - expect_none: {notification: x}
     barrier: true
   - expect: {request: rim.host.call}
