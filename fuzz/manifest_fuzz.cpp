@@ -25,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   int lines = 1;
   for (char c : text) lines += c == '\n';
   for (const auto& profile : fakehost::fuzz::ShippedProfiles()) {
+    if (!profile->has_manifest()) continue;  // its plugins are command lines: nothing to read
     // The plugin directory does not exist: entrypoint rules report, never touch a real file.
     fakehost::plugin::ManifestCheck check = fakehost::plugin::CheckManifestText(
         *profile, text, profile->manifest().file, "/nonexistent/fakehost-fuzz-plugin");

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "harness/json/json.hpp"
 #include "harness/schema/schema.hpp"
@@ -169,6 +170,32 @@ TEST(Certify, ShardsOfAFlashCorpusMergeIntoTheWholeMatrix) {
   CheckAgainstSchema(p);
   ASSERT_TRUE(p.HasMember("missing_shards"));
   EXPECT_EQ(p["missing_shards"][0].GetInt(), 2);
+  fs::remove_all(out);
+}
+
+// A protocol without manifests: a corpus entry is a directory whose fakehost.yaml starts the
+// plugin (and names the protocol, so --protocol is not needed); each row is named by its
+// directory, so servers that share a program are told apart.
+TEST(Certify, ACorpusOfPluginsWithoutManifestsIsRunByTheirCommands) {
+  std::string out = MakeTempDir();
+  std::string mcp = FixturesDir() + "/mcp-stdio";
+  std::ofstream(out + "/corpus.txt") << mcp << "/reference\n" << mcp << "/broken/answer-null-id\n";
+  CommandResult r = Fakehost({"certify", out + "/corpus.txt", "--only",
+                              "ids/null-id-gets-no-null-answer", "--out", out + "/m"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  rapidjson::Document m = Json(out + "/m/certify.json");
+  ASSERT_TRUE(m.IsObject()) << r.out << r.err;
+  CheckAgainstSchema(m);
+  EXPECT_STREQ(m["protocol"].GetString(), "mcp-stdio");
+  ASSERT_EQ(m["plugins"].Size(), 2u);
+  std::set<std::string> ids;
+  for (const auto& p : m["plugins"].GetArray()) ids.insert(p["id"].GetString());
+  EXPECT_EQ(ids, (std::set<std::string>{"reference", "answer-null-id"}));
+  EXPECT_EQ(Verdict(m, "reference"), "pass");
+  EXPECT_EQ(Verdict(m, "answer-null-id"), "fail");
+  // No manifest, so no manifest/loads-in-host column.
+  for (const auto& c : m["scenarios"].GetArray())
+    EXPECT_STRNE(c["id"].GetString(), "manifest/loads-in-host");
   fs::remove_all(out);
 }
 

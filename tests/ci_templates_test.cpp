@@ -112,8 +112,10 @@ ActionRun RunAction(Vars inputs) {
 
 TEST(GithubAction, APassingPluginExitsZeroWithItsCountsAndSummaryAndNoAnnotation) {
   for (const auto& [protocol, only] :
-       {std::pair{"rim-v1", "handshake/*"}, std::pair{"flash-v1", "initialize/*"}}) {
-    // No protocol input: detected from the plugin's manifest.
+       {std::pair{"rim-v1", "handshake/*"}, std::pair{"flash-v1", "initialize/*"},
+        std::pair{"mcp-stdio", "lifecycle/*"}}) {
+    // No protocol input: detected from the plugin's manifest, or (mcp-stdio, which has none)
+    // from its fakehost.yaml.
     ActionRun a = RunAction({{"plugin", FixturesDir() + "/" + protocol + "/reference"},
                              {"args", std::string("--only '") + only + "' --jobs 2"}});
     EXPECT_EQ(a.r.exit_code, 0) << a.r.out << a.r.err;

@@ -162,3 +162,118 @@ TEST(SchemaCheck, AKeywordValijsonWouldIgnoreIsBadInputWithItsPointer) {
 
 }  // namespace
 }  // namespace fakehost::testing
+
+namespace fakehost::testing {
+namespace {
+
+// A plugin program that records its working directory and arguments beside itself, then runs
+// the MCP reference server: what a plugin was started with, seen from inside the plugin.
+std::string RecordingServer(const std::string& dir, const std::string& name) {
+  const std::string path = dir + "/" + name;
+  Write(path, "#!/bin/sh\npwd > \"$0.cwd\"\nprintf '%s\\n' \"$@\" > \"$0.args\"\nexec " +
+                  std::string("/usr/bin/python3 -I ") + FixturesDir() +
+                  "/mcp-stdio/reference/server\n");
+  fs::permissions(path, fs::perms::owner_all);
+  return path;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+const rapidjson::Value* ReportPlugin(const std::string& out, rapidjson::Document* report) {
+  if (!json::Parse(ReadFile(out + "/report.json"), report).ok || !report->IsObject())
+    return nullptr;
+  return json::Find(*report, "plugin");
+}
+
+constexpr const char* kOneMcpScenario = "lifecycle/unsupported-version-gets-a-supported-one";
+
+// Every word after `--` is the plugin's, however much it looks like one of fakehost's flags, and
+// also after a repeatable flag (`--only`), which once took the `--` as the end of its values.
+TEST(Cli, EveryWordAfterDoubleDashReachesThePluginVerbatim) {
+  const std::string dir = MakeTempDir();
+  const std::string program = RecordingServer(dir, "record-args");
+  const std::vector<std::string> words = {"-y", "@scope/server", "--only",    "x",
+                                          "--", "--help",        "--version", ""};
+  std::vector<std::string> args = {"run",   "--protocol", "mcp-stdio", "--only", kOneMcpScenario,
+                                   "--out", dir + "/out", "--",        program};
+  args.insert(args.end(), words.begin(), words.end());
+  CommandResult r = Fakehost(args);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Lines(ReadFile(program + ".args")), words);
+  rapidjson::Document report;
+  const rapidjson::Value* plugin = ReportPlugin(dir + "/out", &report);
+  ASSERT_TRUE(plugin) << r.out << r.err;
+  const rapidjson::Value* argv = json::Find(*plugin, "argv");
+  ASSERT_TRUE(argv && argv->IsArray());
+  ASSERT_EQ(argv->Size(), words.size() + 1);
+  for (rapidjson::SizeType i = 0; i < words.size(); ++i)
+    EXPECT_EQ((*argv)[i + 1].GetString(), words[i]);
+  fs::remove_all(dir);
+}
+
+// A bare command's plugin id, where the protocol has no manifest: derived from the command
+// (here the program's name), unless --plugin-id gives one.
+TEST(Cli, ABareCommandIsNamedByItsCommandUnlessPluginIdNamesIt) {
+  const std::string dir = MakeTempDir();
+  const std::string program = RecordingServer(dir, "weather-server");
+  for (const auto& [flags, id] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{}, "weather-server"},
+           {{"--plugin-id", "dev.example.weather"}, "dev.example.weather"}}) {
+    std::vector<std::string> args = {"run",           "--protocol", "mcp-stdio", "--only",
+                                     kOneMcpScenario, "--out",      dir + "/out"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    args.insert(args.end(), {"--", program});
+    CommandResult r = Fakehost(args);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    rapidjson::Document report;
+    const rapidjson::Value* plugin = ReportPlugin(dir + "/out", &report);
+    ASSERT_TRUE(plugin) << r.out << r.err;
+    EXPECT_STREQ(json::Find(*plugin, "id")->GetString(), id.c_str());
+  }
+  fs::remove_all(dir);
+}
+
+// A plugin directory of a protocol without manifests: its fakehost.yaml names the protocol and
+// the command, which runs in the directory with the arguments it gives; the directory names it.
+TEST(Cli, APluginDirectoryWithoutAManifestRunsItsCommandInTheDirectory) {
+  const std::string dir = fs::canonical(MakeTempDir()).string() + "/weather";
+  fs::create_directories(dir + "/bin");
+  RecordingServer(dir + "/bin", "start");
+  Write(dir + "/fakehost.yaml", "protocol: mcp-stdio\ncommand: [bin/start, --stdio, 8080]\n");
+  CommandResult r =
+      Fakehost({"run", "--plugin", dir, "--only", kOneMcpScenario, "--out", dir + "/out"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(Lines(ReadFile(dir + "/bin/start.args")),
+            (std::vector<std::string>{"--stdio", "8080"}));
+  EXPECT_EQ(Lines(ReadFile(dir + "/bin/start.cwd")), std::vector<std::string>{dir});
+  rapidjson::Document report;
+  const rapidjson::Value* plugin = ReportPlugin(dir + "/out", &report);
+  ASSERT_TRUE(plugin) << r.out << r.err;
+  EXPECT_STREQ(json::Find(*plugin, "id")->GetString(), "weather");
+  EXPECT_STREQ(json::Find(*plugin, "dir")->GetString(), dir.c_str());
+  fs::remove_all(fs::path(dir).parent_path());
+}
+
+// Bad input, nothing spawned: a directory whose fakehost.yaml has no command, or a command whose
+// program is not there (named with the file it came from).
+TEST(Cli, APluginDirectoryWithoutACommandOrWithAMissingProgramIsBadInput) {
+  const std::string dir = fs::canonical(MakeTempDir()).string();
+  Write(dir + "/fakehost.yaml", "protocol: mcp-stdio\n");
+  CommandResult none = Fakehost({"run", "--plugin", dir, "--out", dir + "/out"});
+  EXPECT_EQ(none.exit_code, 2) << none.out << none.err;
+  EXPECT_NE(none.err.find(dir + "/fakehost.yaml"), std::string::npos) << none.err;
+  Write(dir + "/fakehost.yaml", "protocol: mcp-stdio\ncommand: [./no-such-server]\n");
+  CommandResult missing = Fakehost({"run", "--plugin", dir, "--out", dir + "/out"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.out << missing.err;
+  EXPECT_NE(missing.err.find(dir + "/no-such-server"), std::string::npos) << missing.err;
+  EXPECT_FALSE(fs::exists(dir + "/out/report.json"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace fakehost::testing

@@ -66,6 +66,29 @@ TEST(Fuzz, FindsARimPluginThatChangesTheTypeOfIds) {
   FindsAndReplays("rim-v1", "stringify-ids", "reply-id-type");
 }
 
+TEST(Fuzz, FindsAnMcpServerThatDiesOnALineThatIsNotJson) {
+  FindsAndReplays("mcp-stdio", "crash-on-bad-json", "died");
+}
+
+// A plugin given as a command line: every word after -- is its own, and the directory's
+// fakehost.yaml (--config) still gives its triggers.
+TEST(Fuzz, TakesThePluginsCommandLineAfterDoubleDash) {
+  std::string out = MakeTempDir();
+  const std::string reference = FixturesDir() + "/mcp-stdio/reference";
+  CommandResult r =
+      RunCommand({FakehostBin(), "fuzz", "--protocol", "mcp-stdio", "--config",
+                  reference + "/fakehost.yaml", "--budget", "4s", "--seed", "3", "--out", out,
+                  "--quiet", "--", "/usr/bin/python3", "-I", reference + "/server", "-y"},
+                 std::chrono::seconds(55));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("no findings"), std::string::npos) << r.out;
+  CommandResult both = RunCommand({FakehostBin(), "fuzz", "--plugin", reference, "--budget", "1s",
+                                   "--out", out, "--", "/bin/true"},
+                                  std::chrono::seconds(20));
+  EXPECT_EQ(both.exit_code, 2) << both.out << both.err;
+  fs::remove_all(out);
+}
+
 void NoFindings(const std::string& plugin) {
   std::string out = MakeTempDir();
   CommandResult r = RunCommand({FakehostBin(), "fuzz", "--plugin", plugin, "--budget", "10s",

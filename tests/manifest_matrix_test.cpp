@@ -25,8 +25,19 @@ namespace {
 namespace fs = std::filesystem;
 constexpr auto kDeadline = std::chrono::seconds(30);
 
-// Every protocol of the source tree (protocol/registry.hpp).
-const std::vector<std::string> kProtocols = protocol::ProtocolNames(SourceDir());
+// Every protocol of the source tree (protocol/registry.hpp) whose profile has a manifest, and
+// those whose profile has none (their plugins are command lines: nothing here applies to them).
+std::vector<std::string> Protocols(bool with_manifest) {
+  std::vector<std::string> out;
+  for (const std::string& name : protocol::ProtocolNames(SourceDir())) {
+    std::string error;
+    auto profile = protocol::Profile::Load(protocol::ProfilePath(SourceDir(), name), &error);
+    EXPECT_NE(profile, nullptr) << error;
+    if (profile && profile->has_manifest() == with_manifest) out.push_back(name);
+  }
+  return out;
+}
+const std::vector<std::string> kProtocols = Protocols(true);
 
 // Every fixtures/<protocol>/broken-manifest/<rule>/; none when the folder is missing (then the
 // rules it should hold are caught by nothing, which fails).
@@ -89,6 +100,19 @@ TEST(ManifestMatrix, CatchesEveryRuleTheCheckerKnowsWithAFixture) {
       EXPECT_TRUE(caught.count(rule.id)) << protocol << ": no broken-manifest fixture catches rule "
                                          << rule.id << " (" << rule.source << ")";
     EXPECT_GE(known.size(), 20u) << protocol;
+  }
+}
+
+// A protocol without manifests has no manifest to check and no manifest/loads-in-host scenario.
+TEST(ManifestMatrix, AProtocolWithoutManifestsHasNoManifestCheck) {
+  for (const std::string& protocol : Protocols(false)) {
+    CommandResult r = RunCommand(
+        {FakehostBin(), "manifest", "check", MakeTempDir(), "--protocol", protocol}, kDeadline);
+    EXPECT_EQ(r.exit_code, 2) << protocol << "\n" << r.out << r.err;
+    CommandResult list = RunCommand({FakehostBin(), "list", "--protocol", protocol}, kDeadline);
+    EXPECT_EQ(list.exit_code, 0) << list.err;
+    EXPECT_NE(list.out.find("/"), std::string::npos) << "lists scenarios";
+    EXPECT_EQ(list.out.find("manifest/loads-in-host"), std::string::npos) << list.out;
   }
 }
 

@@ -26,19 +26,19 @@ std::string Absolute(const std::string& path) {
 }
 
 // A directory argument: the plugin itself, or the plugins one level below it.
-bool AddDirectory(const std::string& dir, const std::string& manifest_file,
+bool AddDirectory(const std::string& dir, const std::string& marker_file,
                   std::vector<std::string>* dirs, std::vector<std::string>* errors) {
   std::error_code ec;
-  if (fs::exists(fs::path(dir) / manifest_file, ec)) {
+  if (fs::exists(fs::path(dir) / marker_file, ec)) {
     dirs->push_back(Absolute(dir));
     return true;
   }
   std::vector<std::string> found;
   for (const auto& entry : fs::directory_iterator(dir, ec))
-    if (entry.is_directory(ec) && fs::exists(entry.path() / manifest_file, ec))
+    if (entry.is_directory(ec) && fs::exists(entry.path() / marker_file, ec))
       found.push_back(Absolute(entry.path().string()));
   if (found.empty()) {
-    errors->push_back(dir + ": neither a plugin directory (no " + manifest_file +
+    errors->push_back(dir + ": neither a plugin directory (no " + marker_file +
                       ") nor a directory of plugin directories");
     return false;
   }
@@ -62,14 +62,14 @@ std::vector<std::string> ParseCorpusList(std::string_view text, const std::strin
   return out;
 }
 
-bool ReadCorpus(const std::vector<std::string>& args, const std::string& manifest_file,
+bool ReadCorpus(const std::vector<std::string>& args, const std::string& marker_file,
                 std::vector<std::string>* dirs, std::vector<std::string>* errors) {
   std::size_t errors_before = errors->size();
   std::vector<std::string> all;
   for (const std::string& arg : args) {
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
-      AddDirectory(arg, manifest_file, &all, errors);
+      AddDirectory(arg, marker_file, &all, errors);
       continue;
     }
     if (!fs::is_regular_file(arg, ec)) {

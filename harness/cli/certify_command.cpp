@@ -19,6 +19,7 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/destination.hpp"
+#include "harness/run/plugin_config.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/interrupt.hpp"
 
@@ -71,12 +72,12 @@ bool DetectCorpusProtocol(const std::string& data_dir, const std::vector<std::st
       candidates = certify::ParseCorpusList(text, fs::absolute(arg).parent_path().string());
     }
     for (const std::string& dir : candidates) {
-      *protocol = plugin::DetectProtocol(dir, known, &error);
+      *protocol = DetectPluginProtocol(dir, known, &error);
       if (!protocol->empty()) return true;
     }
   }
   err << "fakehost: give --protocol (no plugin of the corpus names its protocol by its "
-         "manifest)\n";
+         "manifest or its fakehost.yaml)\n";
   return false;
 }
 
@@ -184,7 +185,11 @@ int Certify(CertifyFlags f, const Context& ctx) {
   if (!ParseReports(f.out_dir, f.reports, &reports, err)) return kBadInput;
   certify::CertifyRequest q;
   std::vector<std::string> errors;
-  if (!certify::ReadCorpus(f.corpus, profile->manifest().file, &q.dirs, &errors)) {
+  // A plugin directory is marked by its manifest, or where the protocol has none by the
+  // fakehost.yaml that says how to start it.
+  const std::string marker =
+      profile->has_manifest() ? profile->manifest().file : std::string(run::kPluginConfigName);
+  if (!certify::ReadCorpus(f.corpus, marker, &q.dirs, &errors)) {
     for (const auto& e : errors) err << "fakehost: " << e << "\n";
     return kBadInput;
   }

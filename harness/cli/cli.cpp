@@ -10,6 +10,8 @@
 #include "harness/cli/command.hpp"
 #include "harness/cli/flag_checks.hpp"
 #include "harness/cli/printable_stream.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/protocol/registry.hpp"
 #include "harness/run/suite_version.hpp"
 
 #ifndef FAKEHOST_VERSION
@@ -75,12 +77,19 @@ void PrintVersion(const std::string& data_dir, std::ostream& out, std::ostream& 
   for (const auto& suite : suites) {
     run::SuiteVersion v;
     std::string error;
-    // The count is `fakehost list`'s: the built-in manifest/loads-in-host heads every suite.
-    if (run::ReadSuiteVersion(suite.string(), &v, &error))
-      out << "suite " << suite.filename().string() << " " << v.scenarios + 1 << " scenarios "
-          << v.digest << "\n";
-    else
+    if (!run::ReadSuiteVersion(suite.string(), &v, &error)) {
       err << "fakehost: " << error << "\n";
+      continue;
+    }
+    // The count is `fakehost list`'s: the built-in manifest/loads-in-host heads the suite of a
+    // protocol whose plugins have a manifest. The pinned revision follows, when the profile has
+    // one.
+    const std::string name = suite.filename().string();
+    auto profile = protocol::Profile::Load(protocol::ProfilePath(data_dir, name), &error);
+    const bool manifest = !profile || profile->has_manifest();
+    out << "suite " << name << " " << v.scenarios + (manifest ? 1 : 0) << " scenarios " << v.digest;
+    if (profile && !profile->revision().empty()) out << " revision " << profile->revision();
+    out << "\n";
   }
 }
 
@@ -104,6 +113,7 @@ int Main(int argc, char** argv, std::ostream& out, std::ostream& raw_err) {
   AddFuzzCommand(app, &commands);
   AddScenarioCommands(app, &commands);
   RequireValues(app);
+  OneValuePerOccurrence(app);
 
   try {
     app.parse(argc, argv);

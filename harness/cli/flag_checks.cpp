@@ -25,6 +25,14 @@ void RequireValuesOf(CLI::App* app) {
   for (CLI::App* sub : app->get_subcommands({})) RequireValuesOf(sub);
 }
 
+void OneValuePerOccurrenceOf(CLI::App* app) {
+  for (CLI::Option* o : app->get_options()) {
+    if (o->get_positional()) continue;  // `run`'s ARGV takes every word after --
+    if (o->get_expected_max() > 1) o->allow_extra_args(false);
+  }
+  for (CLI::App* sub : app->get_subcommands({})) OneValuePerOccurrenceOf(sub);
+}
+
 }  // namespace
 
 int MaxJobs() { return kJobsPerCore * run::DefaultJobs(); }
@@ -50,12 +58,27 @@ std::string JobsHelp(const std::string& what) {
 
 void RequireValues(CLI::App& app) { RequireValuesOf(&app); }
 
+void OneValuePerOccurrence(CLI::App& app) { OneValuePerOccurrenceOf(&app); }
+
+CLI::Option* AddPluginCommandLine(CLI::App* app, std::vector<std::string>* argv) {
+  return app->add_option("argv", *argv,
+                         "after --: the plugin's command line, every word passed verbatim");
+}
+
+bool OnePlugin(const std::string& plugin_dir, const std::vector<std::string>& argv,
+               std::ostream& err) {
+  if (plugin_dir.empty() != argv.empty()) return true;
+  err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
+  return false;
+}
+
 bool CheckPluginId(const protocol::Profile& profile, const std::string& id, std::string* error) {
   const protocol::ManifestSpec& spec = profile.manifest();
-  // Both protocols keep the id at the top of the manifest ("/plugin_id", "/id").
+  // Without a manifest no schema says what an id is: any id names the plugin in reports.
+  if (!profile.has_manifest() || spec.schema.empty() || spec.id.size() < 2) return true;
+  // The protocols with a manifest keep the id at its top ("/plugin_id", "/id").
   std::string key = spec.id.substr(1);
-  if (spec.schema.empty() || spec.id.size() < 2 || key.find_first_of("/~") != std::string::npos)
-    return true;
+  if (key.find_first_of("/~") != std::string::npos) return true;
   std::unique_ptr<plugin::ManifestShape> shape = plugin::ManifestShape::Load(spec.schema, error);
   if (!shape) return false;
   // A manifest holding only the id: every finding at the id's own pointer is about its value.

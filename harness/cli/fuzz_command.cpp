@@ -5,6 +5,7 @@
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
+#include "harness/cli/flag_checks.hpp"
 #include "harness/cli/manifest_command.hpp"
 #include "harness/fuzz/fuzzer.hpp"
 #include "harness/json/json.hpp"
@@ -22,6 +23,9 @@ namespace {
 struct FuzzFlags {
   std::string protocol;
   std::string plugin_dir;
+  std::vector<std::string> argv;  ///< after --: the plugin's command line, verbatim
+  std::string plugin_id;
+  std::string config;  ///< --config FILE: the plugin's fakehost.yaml, when not beside it
   std::string budget = "60s";
   std::string shrink_budget = "60s";
   std::uint64_t seed = 1;
@@ -73,8 +77,23 @@ void Summarise(const fuzz::FuzzResult& r, const FuzzFlags& f, std::ostream& out)
   for (std::size_t k = 0; k < cases.size() && k < 40; ++k)
     out << " " << cases[k].second << " x" << cases[k].first << (k + 1 < cases.size() ? "," : "");
   out << "\n";
-  if (!r.issues.empty())
-    out << "replay: fakehost run --suite " << f.out_dir << " --plugin " << f.plugin_dir << "\n";
+  if (r.issues.empty()) return;
+  out << "replay: fakehost run --suite " << f.out_dir;
+  if (!f.plugin_dir.empty()) {
+    out << " --plugin " << f.plugin_dir << "\n";
+    return;
+  }
+  out << " --protocol " << f.protocol << " --";
+  for (const std::string& word : f.argv) out << " " << report::TerminalSafe(word);
+  out << "\n";
+}
+
+// What the fuzzer's scenarios say they were found on: the directory, or the command line.
+std::string PluginLabel(const FuzzFlags& f) {
+  if (!f.plugin_dir.empty()) return f.plugin_dir;
+  std::string label;
+  for (const std::string& word : f.argv) label += (label.empty() ? "" : " ") + word;
+  return label;
 }
 
 // Over 60 lines: the command's set-up, the run and its summary, in the order they happen.
@@ -103,13 +122,14 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
     return kBadInput;
   }
   scenario::PluginTarget plugin;
-  if (!run::ResolvePlugin(*profile, run::PluginSpec{f.plugin_dir, {}, {}, {}, {}}, &plugin,
+  if (!run::ResolvePlugin(*profile,
+                          run::PluginSpec{f.plugin_dir, f.argv, {}, f.plugin_id, f.config}, &plugin,
                           &error)) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
   if (!plugin.never_spawned.empty()) {
-    err << "fakehost: " << f.plugin_dir << ": " << plugin.never_spawned
+    err << "fakehost: " << PluginLabel(f) << ": " << plugin.never_spawned
         << ", so there is nothing to fuzz\n";
     return kBadInput;
   }
@@ -125,12 +145,17 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
     return kBadInput;
   }
   std::vector<std::string> triggers;
-  for (const auto& [name, value] : plugin.triggers) triggers.push_back(name);
+  std::vector<const rapidjson::Value*> requests;
+  for (const auto& [name, value] : plugin.triggers) {
+    triggers.push_back(name);
+    requests.push_back(value.get());
+  }
   fuzz::Catalog catalog;
   if (!fuzz::BuildCatalog(*profile, *schema, handshake, triggers, &catalog, &error)) {
     err << "fakehost: " << error << "\n";
     return kBadInput;
   }
+  catalog.trigger_vars = fuzz::ScenarioOnlyVariables(*profile, requests);
   fuzz::FuzzOptions o;
   o.budget = budget;
   o.shrink_budget = shrink;
@@ -140,7 +165,7 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
   o.max_findings = f.max_findings;
   o.max_sessions = f.max_sessions;
   o.progress = f.quiet ? nullptr : &err;
-  o.plugin_label = f.plugin_dir;
+  o.plugin_label = PluginLabel(f);
   process::InitProcessEnvironment();  // a plugin that died must not take us down with SIGPIPE
   fuzz::Fuzzer fuzzer(*profile, schema.get(), plugin, catalog, o);
   fuzz::FuzzResult result = fuzzer.Run();
@@ -155,7 +180,12 @@ void AddFuzzCommand(CLI::App& app, Commands* commands) {
   auto f = std::make_shared<FuzzFlags>();
   CLI::App* fuzz = app.add_subcommand(
       "fuzz", "generate sessions from the protocol's schema and shrink findings to scenarios");
-  fuzz->add_option("--plugin", f->plugin_dir, "plugin directory (with its manifest)")->required();
+  fuzz->add_option("--plugin", f->plugin_dir,
+                   "plugin directory (with its manifest, or a fakehost.yaml with command:)");
+  AddPluginCommandLine(fuzz, &f->argv);
+  fuzz->add_option("--plugin-id", f->plugin_id, "plugin id when there is no manifest");
+  fuzz->add_option("--config", f->config,
+                   "FILE: the plugin's fakehost.yaml (default: fakehost.yaml in --plugin DIR)");
   fuzz->add_option("--protocol,-p", f->protocol,
                    ProtocolsHelp(true) + " (default: detected from the --plugin directory)");
   fuzz->add_option("--budget", f->budget, "time spent fuzzing, shrinking not counted (60s)");
@@ -168,7 +198,10 @@ void AddFuzzCommand(CLI::App& app, Commands* commands) {
                    "plays of a failing session before shrinking, 1 to 100 (3)")
       ->check(CLI::Range(1, 100));
   fuzz->add_flag("--quiet,-q", f->quiet, "no progress lines");
-  commands->push_back({fuzz, [f](const Context& ctx) { return Fuzz(*f, ctx); }});
+  commands->push_back({fuzz, [f](const Context& ctx) {
+                         if (!OnePlugin(f->plugin_dir, f->argv, ctx.err)) return int{kBadInput};
+                         return Fuzz(*f, ctx);
+                       }});
 }
 
 }  // namespace fakehost::cli

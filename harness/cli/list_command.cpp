@@ -34,7 +34,7 @@ int List(const ListFlags& f, const Context& ctx) {
   bool ok =
       run::LoadSuites(run::SuiteDirs(f.suites, standard), standard, *profile, &scenarios, &errors);
   for (const auto& e : errors) err << e << "\n";
-  scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
+  if (profile->has_manifest()) scenarios.insert(scenarios.begin(), run::ManifestScenario(*profile));
   auto selected = run::Select(scenarios, f.selection);
   bool none = selected.empty();
   if (shards > 0) selected = run::Shard(selected, shard, shards);

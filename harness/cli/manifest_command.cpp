@@ -8,6 +8,7 @@
 #include "harness/protocol/profile.hpp"
 #include "harness/protocol/registry.hpp"
 #include "harness/report/text.hpp"
+#include "harness/run/plugin_config.hpp"
 
 namespace fakehost::cli {
 
@@ -18,7 +19,7 @@ std::vector<plugin::KnownProtocol> KnownProtocols(const std::string& data_dir) {
   for (const std::string& name : protocol::ProtocolNames(data_dir)) {
     std::string error;
     auto profile = protocol::Profile::Load(protocol::ProfilePath(data_dir, name), &error);
-    if (profile) known.push_back({profile->name(), profile->manifest().file});
+    if (profile) known.push_back({profile->name(), profile->manifest().file});  // "" if none
   }
   return known;
 }
@@ -29,6 +30,26 @@ std::string UnknownProtocol(const std::string& data_dir, const std::string& name
   return "unknown protocol '" + name + "' (known: " + (known.empty() ? "none" : known) + ")";
 }
 
+std::string DetectPluginProtocol(const std::string& plugin_dir,
+                                 const std::vector<plugin::KnownProtocol>& known,
+                                 std::string* error) {
+  std::string found = plugin::DetectProtocol(plugin_dir, known, error);
+  if (!found.empty()) return found;
+  // A plugin without a manifest (its protocol identifies plugins by command line) names its
+  // protocol in its fakehost.yaml; errors in that file are reported when the run reads it.
+  std::error_code ec;
+  const fs::path config = fs::path(plugin_dir) / run::kPluginConfigName;
+  run::PluginConfig parsed;
+  std::vector<scenario::LoadError> errors;
+  if (fs::exists(config, ec) && run::ReadPluginConfig(config.string(), &parsed, &errors) &&
+      !parsed.protocol.empty())
+    return parsed.protocol;
+  if (fs::is_directory(plugin_dir, ec))
+    *error += std::string(" (a plugin without a manifest names its protocol in ") +
+              run::kPluginConfigName + ")";
+  return "";
+}
+
 bool PickProtocol(const std::string& data_dir, std::string* protocol, const std::string& plugin_dir,
                   std::ostream& err) {
   if (!protocol->empty()) return true;
@@ -37,7 +58,7 @@ bool PickProtocol(const std::string& data_dir, std::string* protocol, const std:
     return false;
   }
   std::string error;
-  *protocol = plugin::DetectProtocol(plugin_dir, KnownProtocols(data_dir), &error);
+  *protocol = DetectPluginProtocol(plugin_dir, KnownProtocols(data_dir), &error);
   if (protocol->empty()) err << "fakehost: " << error << "\n";
   return !protocol->empty();
 }

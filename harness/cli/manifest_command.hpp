@@ -17,8 +17,15 @@ std::vector<plugin::KnownProtocol> KnownProtocols(const std::string& data_dir);
 /// "unknown protocol 'rim-v2' (known: flash-v1, rim-v1)", for a protocol with no profile.
 std::string UnknownProtocol(const std::string& data_dir, const std::string& name);
 
+/// The protocol whose manifest `plugin_dir` holds, else the `protocol:` of its fakehost.yaml (a
+/// plugin without a manifest). "" with `*error` when neither tells.
+std::string DetectPluginProtocol(const std::string& plugin_dir,
+                                 const std::vector<plugin::KnownProtocol>& known,
+                                 std::string* error);
+
 /// Leaves a given --protocol alone; otherwise sets it to the protocol whose manifest
-/// `plugin_dir` holds. False, with a message on `err`, when that cannot be told.
+/// `plugin_dir` holds, else to the `protocol:` of its fakehost.yaml (a plugin without a
+/// manifest). False, with a message on `err`, when that cannot be told.
 bool PickProtocol(const std::string& data_dir, std::string* protocol, const std::string& plugin_dir,
                   std::ostream& err);
 

@@ -136,8 +136,9 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
   run->add_option("--protocol,-p", rf->protocol,
                   ProtocolsHelp(true) + " (default: detected from --plugin)");
-  run->add_option("--plugin", rf->plugin_dir, "plugin directory (with its manifest)");
-  run->add_option("argv", rf->argv, "after --: a bare executable and its arguments");
+  run->add_option("--plugin", rf->plugin_dir,
+                  "plugin directory (with its manifest, or a fakehost.yaml with command:)");
+  AddPluginCommandLine(run, &rf->argv);
   run->add_option(
       "--suite", rf->suites,
       "scenario directory, repeatable; 'standard' is scenarios/<protocol>, the default");
@@ -152,7 +153,8 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
                   "DIR: every frame of every scenario, as JSON lines");
   run->add_option("--out", rf->out_dir, "directory for report.json (default reports/latest)");
   run->add_option("--env", rf->env, "KEY=VALUE added to the plugin's environment (repeatable)");
-  run->add_option("--plugin-id", rf->plugin_id, "plugin id when running a bare executable");
+  run->add_option("--plugin-id", rf->plugin_id,
+                  "plugin id when there is no manifest (default: derived from the command)");
   run->add_option("--timeout", rf->timeout, "hard limit per scenario (default: the profile's)");
   run->add_option("--repeat", rf->repeat,
                   "play each scenario N times, 1 to " + std::to_string(kMaxRepeat) + " (stability)")
@@ -163,7 +165,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
                   "address space per plugin process in MiB, 0 for none (default: the profile's)");
   run->add_flag("--strict", rf->strict, "should-level misses fail the run");
   run->add_option("--config", rf->config,
-                  "FILE: the plugin's fakehost.yaml (default: fakehost.yaml beside the manifest)");
+                  "FILE: the plugin's fakehost.yaml (default: fakehost.yaml in --plugin DIR)");
   run->add_flag("--fail-untested", rf->fail_untested,
                 "a scenario left untested (a trigger is missing) fails the run");
   run->add_flag("--no-color", rf->no_color, "no ANSI colours on the console");
@@ -172,10 +174,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_option("--write-expected-failures", rf->write_expected_failures,
                   "FILE: write this run's failures there, in --expected-failures' format");
   commands->push_back({run, [rf](const Context& ctx) {
-                         if (rf->plugin_dir.empty() == rf->argv.empty()) {
-                           ctx.err << "fakehost: give exactly one of --plugin DIR and -- ARGV...\n";
-                           return int{kBadInput};
-                         }
+                         if (!OnePlugin(rf->plugin_dir, rf->argv, ctx.err)) return int{kBadInput};
                          if (!PickProtocol(ctx.data_dir, &rf->protocol, rf->plugin_dir, ctx.err))
                            return int{kBadInput};
                          return Run(*rf, ctx);

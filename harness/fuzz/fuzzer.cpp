@@ -52,7 +52,9 @@ Fuzzer::Fuzzer(const protocol::Profile& profile, const schema::FrameSchema* sche
       catalog_(catalog),
       options_(std::move(options)) {}
 
-scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& header) {
+scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& given) {
+  Header header = given;
+  header.vars = catalog_.trigger_vars;
   std::string yaml = Render(plan, profile_, schema_, header, options_.render);
   scenario::Scenario sc;
   std::vector<scenario::LoadError> errors;
@@ -162,6 +164,7 @@ Issue Fuzzer::Investigate(const Plan& plan, const Finding& finding, std::uint64_
 void Fuzzer::Write(Issue* issue, const scenario::ScenarioResult& result) {
   RuleText text = DescribeRule(issue->finding, profile_);
   Header h;
+  h.vars = catalog_.trigger_vars;
   h.title = text.title;
   h.spec = text.spec;
   h.requirement = text.requirement;

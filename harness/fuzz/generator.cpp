@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "harness/fuzz/rng.hpp"
 #include "harness/json/json.hpp"
@@ -311,6 +312,43 @@ const std::vector<std::pair<std::string, Json>>& BoundaryValues() {
 }
 
 // Over 60 lines: the catalogue reads the profile and the schema's entries one kind at a time.
+namespace {
+
+// The first names of the variables in every string of `v` ("${text}" -> "text", "${a.b}" ->
+// "a"; the escape "$${" is no variable).
+void VariableHeads(const rapidjson::Value& v, std::set<std::string>* out) {
+  if (v.IsString()) {
+    std::string_view s(v.GetString(), v.GetStringLength());
+    for (std::size_t at = s.find("${"); at != std::string_view::npos; at = s.find("${", at + 2)) {
+      if (at > 0 && s[at - 1] == '$') continue;
+      std::size_t end = s.find('}', at);
+      if (end == std::string_view::npos) break;
+      std::string_view path = s.substr(at + 2, end - at - 2);
+      out->emplace(path.substr(0, path.find('.')));
+    }
+  } else if (v.IsArray()) {
+    for (const auto& e : v.GetArray()) VariableHeads(e, out);
+  } else if (v.IsObject()) {
+    for (const auto& m : v.GetObject()) VariableHeads(m.value, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> ScenarioOnlyVariables(
+    const protocol::Profile& profile, const std::vector<const rapidjson::Value*>& requests) {
+  std::set<std::string> heads;
+  for (const rapidjson::Value* r : requests)
+    if (r) VariableHeads(*r, &heads);
+  // What scenario::Player::BuildVars fills without a scenario's help.
+  std::set<std::string> known = {"plugin", "host", "scenario", "manifest", "item", "item_args"};
+  for (const auto& m : profile.vars().GetObject()) known.emplace(json::View(m.name));
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& head : heads)
+    if (!known.count(head)) out.emplace_back(head, "fakehost-fuzz-" + head);
+  return out;
+}
+
 bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& schema,
                   Json handshake_fragment, std::vector<std::string> triggers, Catalog* out,
                   std::string* error) {

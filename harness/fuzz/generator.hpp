@@ -36,6 +36,9 @@ struct Catalog {
   std::vector<Json> reply_bodies;  ///< {result: ...} / {error: ...} the host may answer with
   Json handshake;                  ///< the suite's handshake fragment (a JSON array of steps)
   std::vector<std::string> triggers;
+  /// Variables the plugin's triggers use that only a scenario's `vars:` gives (a trigger that
+  /// echoes `${text}`), each with a made-up string, so that every session can send every trigger.
+  std::vector<std::pair<std::string, std::string>> trigger_vars;
   std::string handshake_method, shutdown_method, barrier_method;
   /// The framing's raw faults (wire::Framing::raw_faults()), split by whether they lose the
   /// stream: `terminal` ones end a session, `resync` ones are drawn beside the payload faults.
@@ -49,6 +52,12 @@ struct Catalog {
 bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& schema,
                   Json handshake_fragment, std::vector<std::string> triggers, Catalog* out,
                   std::string* error);
+
+/// The variables `requests` (the triggers' {method, params}) use whose first name the player
+/// does not fill itself (the profile's vars, plugin, host, scenario, manifest, item: see
+/// scenario::Player), sorted, each with the value "fakehost-fuzz-NAME".
+std::vector<std::pair<std::string, std::string>> ScenarioOnlyVariables(
+    const protocol::Profile& profile, const std::vector<const rapidjson::Value*>& requests);
 
 /// The steps of the fragment under `fragment_dirs` whose first step sends the profile's
 /// handshake method, as JSON; null with `*error` when there is none.

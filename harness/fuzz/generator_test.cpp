@@ -108,6 +108,32 @@ TEST(Render, AwaitsAnAnswerOnlyToRequestsTheProtocolAccepts) {
   EXPECT_EQ(yaml.find("\"r2\""), std::string::npos) << yaml;
 }
 
+// A trigger may use a variable only a scenario gives (`${text}`); the fuzzer's sessions give it
+// one, and leave alone what the player fills (the profile's vars, ${plugin.id}) and escapes.
+TEST(ScenarioOnlyVariables, AreTheTriggersVariablesThePlayerDoesNotFill) {
+  testing::Protocol p = testing::LoadProtocol("rim-v1");
+  ASSERT_TRUE(p.profile && p.schema);
+  ASSERT_TRUE(p.profile->vars().IsObject() && p.profile->vars().MemberCount() > 0);
+  const std::string profile_var = p.profile->vars().MemberBegin()->name.GetString();
+  Json echo = JsonFromText(R"({"method":"m","params":{"t":"${text}","n":["${token.id}"]}})");
+  Json known = JsonFromText(R"({"method":"m","params":{"a":"${plugin.id} ${)" + profile_var +
+                            R"(}","b":"$${literal}"}})");
+  auto vars = ScenarioOnlyVariables(*p.profile, {&*known, &*echo});
+  EXPECT_EQ(vars, (std::vector<std::pair<std::string, std::string>>{
+                      {"text", "fakehost-fuzz-text"}, {"token", "fakehost-fuzz-token"}}));
+  // A session rendered with them declares them, and loads.
+  Plan plan;
+  plan.handshake = p.catalog.handshake;
+  Header header;
+  header.vars = vars;
+  std::string yaml = Render(plan, *p.profile, p.schema.get(), header);
+  EXPECT_NE(yaml.find("vars:\n  \"text\": \"fakehost-fuzz-text\"\n"), std::string::npos) << yaml;
+  scenario::Scenario sc;
+  std::vector<scenario::LoadError> errors;
+  EXPECT_TRUE(scenario::LoadScenarioText(yaml, "s.yaml", "s", {}, &sc, &errors))
+      << (errors.empty() ? yaml : errors.front().ToString());
+}
+
 TEST(ApplyMutations, SetsAddsAndRemovesMembersAndIgnoresEditsBelowMissingParents) {
   Json msg = JsonFromText(R"({"method":"m","params":{"a":1,"b":[1,2],"c~/d":0}})");
   std::vector<Mutation> edits = {{"/params/a", false, JsonFromText("\"x\""), ""},

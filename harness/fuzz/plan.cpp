@@ -392,6 +392,11 @@ std::string Render(const Plan& plan, const protocol::Profile& profile,
   out += "requirement: " + json::QuotedString(header.requirement) + "\n";
   out += "level: " + header.level + "\n";
   out += "tags: [fuzz]\n";
+  if (!header.vars.empty()) {
+    out += "vars:\n";
+    for (const auto& [name, value] : header.vars)
+      out += "  " + json::QuotedString(name) + ": " + json::QuotedString(value) + "\n";
+  }
   if (plan.host_reply) {
     rapidjson::Document replies(rapidjson::kObjectType);
     replies.AddMember("*", Value(*plan.host_reply, replies.GetAllocator()), replies.GetAllocator());

@@ -94,6 +94,8 @@ struct Header {
   std::string requirement = "The plugin keeps the protocol whatever the host sends.";
   std::string level = "must";
   std::vector<std::string> comments;  ///< "# " lines at the top
+  /// The scenario's `vars:`, NAME -> a string (Catalog::trigger_vars), in order.
+  std::vector<std::pair<std::string, std::string>> vars;
 };
 
 struct RenderOptions {

@@ -58,6 +58,10 @@ ManifestCheck CheckManifestText(const protocol::Profile& profile, std::string_vi
                                 const std::string& file, const std::string& plugin_dir) {
   ManifestCheck check;
   check.file = file;
+  if (!profile.has_manifest()) {
+    check.error = profile.name() + " plugins have no manifest (a plugin is its command line)";
+    return check;
+  }
   const std::string shown_file = profile.manifest().file;
   std::unique_ptr<ManifestShape> shape;
   if (!profile.manifest().schema.empty()) {
@@ -102,6 +106,7 @@ ManifestCheck CheckManifestText(const protocol::Profile& profile, std::string_vi
 }
 
 ManifestCheck CheckManifest(const protocol::Profile& profile, const std::string& plugin_dir) {
+  if (!profile.has_manifest()) return CheckManifestText(profile, "", plugin_dir, plugin_dir);
   const std::string file = (fs::path(plugin_dir) / profile.manifest().file).string();
   std::error_code ec;
   if (!fs::is_directory(plugin_dir, ec)) {
@@ -132,6 +137,7 @@ bool KnownRules(const protocol::Profile& profile, std::vector<RuleInfo>* out, st
   auto add = [&](const std::string& id, const std::string& source) {
     if (seen.insert(id).second) out->push_back({id, source});
   };
+  if (!profile.has_manifest()) return true;  // nothing to check, so no rule
   for (const RuleInfo& r : StructuralRules()) add(r.id, r.source);
   if (!profile.manifest().schema.empty()) {
     auto shape = ManifestShape::Load(profile.manifest().schema, error);
@@ -151,6 +157,7 @@ std::string DetectProtocol(const std::string& plugin_dir, const std::vector<Know
   std::vector<const KnownProtocol*> found;
   std::string files;
   for (const KnownProtocol& k : known) {
+    if (k.manifest_file.empty()) continue;  // its plugins have no manifest to be found by
     files += (files.empty() ? "" : " or ") + k.manifest_file;
     struct stat st {};
     if (::lstat((fs::path(plugin_dir) / k.manifest_file).c_str(), &st) == 0) found.push_back(&k);

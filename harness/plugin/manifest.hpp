@@ -52,6 +52,7 @@ struct ManifestCheck {
 };
 
 /// Checks `plugin_dir`'s manifest (the profile's manifest file) as the real host's loader would.
+/// A profile without a manifest: not readable, with `error` saying so.
 ManifestCheck CheckManifest(const protocol::Profile& profile, const std::string& plugin_dir);
 
 /// The same on a manifest held in memory (`file` names it in messages; entrypoint rules look
@@ -65,17 +66,17 @@ struct RuleInfo {
   std::string source;  ///< the sentence or section it enforces
 };
 /// Every rule CheckManifest can report for this profile: the structural ones, every x-rule of
-/// the manifest schema and every profile rule. False with `*error` if the schema or rules are
-/// broken.
+/// the manifest schema and every profile rule; none for a profile without a manifest. False with
+/// `*error` if the schema or rules are broken.
 bool KnownRules(const protocol::Profile& profile, std::vector<RuleInfo>* out, std::string* error);
 
 /// A protocol and the manifest file that marks its plugins.
 struct KnownProtocol {
   std::string name;           ///< "rim-v1"
-  std::string manifest_file;  ///< "rim-plugin.json"
+  std::string manifest_file;  ///< "rim-plugin.json"; "" when its plugins have no manifest
 };
-/// The protocol whose manifest file `plugin_dir` holds. "" with `*error` when it holds none or
-/// more than one of them.
+/// The protocol whose manifest file `plugin_dir` holds (protocols without a manifest are not
+/// looked for). "" with `*error` when it holds none or more than one of them.
 std::string DetectProtocol(const std::string& plugin_dir, const std::vector<KnownProtocol>& known,
                            std::string* error);
 

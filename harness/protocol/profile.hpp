@@ -167,10 +167,17 @@ class Profile {
 
   const std::string& name() const { return name_; }
   const std::string& title() const { return title_; }
+  /// The protocol revision the profile pins (member "revision": MCP's "2025-11-25"); "" if none.
+  const std::string& revision() const { return revision_; }
   const std::string& dir() const { return dir_; }  ///< directory of the profile file
   /// The framing the profile names (a registered one: wire::FindFraming).
   const wire::Framing& framing() const { return *framing_; }
   std::uint64_t max_payload() const { return max_payload_; }
+  /// Whether the protocol's plugins have a manifest (profile member "manifest"). A profile
+  /// without one identifies a plugin by its command line (fakehost.yaml `command:`, or `--
+  /// ARGV`), as a language server or an MCP server is configured: there is then no manifest
+  /// to read, no manifest/loads-in-host scenario, and manifest() is empty.
+  bool has_manifest() const { return has_manifest_; }
   const ManifestSpec& manifest() const { return manifest_; }
   /// The cross-field manifest rules (profile member manifest.rules, an array; see
   /// harness/plugin/cross_rules.hpp, which reads and checks them), or nullptr if none.
@@ -268,10 +275,11 @@ class Profile {
   const rapidjson::Value* host_members_ = nullptr;
   const rapidjson::Value* vars_ = nullptr;
   const rapidjson::Value* manifest_rules_ = nullptr;
-  std::string name_, title_, dir_, schema_path_;
+  std::string name_, title_, revision_, dir_, schema_path_;
   const wire::Framing* framing_ = nullptr;
   std::uint64_t max_payload_ = 0;
   bool null_id_is_notification_ = false;
+  bool has_manifest_ = false;
   ManifestSpec manifest_;
   EnvironmentSpec environment_;
   IdSequence default_ids_;

@@ -122,6 +122,7 @@ bool Profile::Init(const std::string& path, std::string* error) {
   dir_ = slash == std::string::npos ? "." : path.substr(0, slash);
   name_ = String(d, "name");
   title_ = String(d, "title");
+  revision_ = String(d, "revision");
   schema_path_ = Beside(dir_, String(d, "schema"));
   framing_ = wire::FindFraming(String(d, "framing"));
   if (!framing_) {
@@ -143,18 +144,20 @@ bool Profile::Init(const std::string& path, std::string* error) {
     request_members_.push_back({std::move(name), value});
   });
 
-  const Value& manifest = d["manifest"];
-  manifest_.file = String(manifest, "file");
-  manifest_.id = String(manifest, "id");
-  manifest_.version = String(manifest, "version");
-  manifest_.entrypoint = String(manifest, "entrypoint");
-  manifest_.exec = String(manifest, "exec");
-  manifest_.schema = Beside(dir_, String(manifest, "schema"));
-  if (const Value* scenario = json::Find(manifest, "scenario")) {
-    manifest_.spec = String(*scenario, "spec");
-    manifest_.requirement = String(*scenario, "requirement");
+  if (const Value* manifest = json::Find(d, "manifest")) {
+    has_manifest_ = true;
+    manifest_.file = String(*manifest, "file");
+    manifest_.id = String(*manifest, "id");
+    manifest_.version = String(*manifest, "version");
+    manifest_.entrypoint = String(*manifest, "entrypoint");
+    manifest_.exec = String(*manifest, "exec");
+    manifest_.schema = Beside(dir_, String(*manifest, "schema"));
+    if (const Value* scenario = json::Find(*manifest, "scenario")) {
+      manifest_.spec = String(*scenario, "spec");
+      manifest_.requirement = String(*scenario, "requirement");
+    }
+    manifest_rules_ = json::Find(*manifest, "rules");
   }
-  manifest_rules_ = json::Find(manifest, "rules");
 
   if (const Value* env = json::Find(d, "environment")) {
     environment_.scrub = String(*env, "mode", "inherit") == "scrub";
@@ -175,6 +178,9 @@ bool Profile::Init(const std::string& path, std::string* error) {
     deadlines_by_method_.emplace(method, Ms(v.GetInt64()));
   });
   if (const Value* rules = json::Find(deadlines, "from_manifest")) {
+    if (!has_manifest_)
+      return fail("/deadlines_ms/from_manifest",
+                  "deadlines from the manifest need a manifest member (this profile has none)");
     for (const auto& rule : rules->GetArray()) {
       ManifestDeadline md{
           String(rule, "method"), String(rule, "items"), String(rule, "value"), {}, {}};
@@ -197,6 +203,10 @@ bool Profile::Init(const std::string& path, std::string* error) {
       granted_pointer_ = json::View(*g);
     else
       granted_manifest_pointer_ = String(*g, "manifest");
+    if (!granted_manifest_pointer_.empty() && !has_manifest_)
+      return fail("/handshake/granted_capabilities",
+                  "capabilities granted from the manifest need a manifest member (this profile "
+                  "has none)");
   }
   if (const Value* a = json::Find(handshake, "announcements"))
     announcements_pointer_ = std::string(json::View(*a));

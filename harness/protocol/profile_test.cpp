@@ -253,7 +253,9 @@ TEST(Profile, NamesTheKnownFramingsForAnUnknownOne) {
 }
 
 TEST(ProfileChecks, RefusesAProfileWithoutWordingForACheckTheEngineRaises) {
-  for (const char* path : {"schema/rim-v1/profile.json", "schema/flash-v1/profile.json"}) {
+  ASSERT_FALSE(ProtocolNames(".").empty());
+  for (const std::string& name : ProtocolNames(".")) {
+    const std::string path = ProfilePath(".", name);
     rapidjson::Document doc;
     ASSERT_TRUE(json::Parse(ReadProfileText(path), &doc).ok) << path;
     doc["checks"].RemoveMember("unknown-reply-id");
@@ -296,7 +298,9 @@ TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
 // Every member the shipped profiles use is in the schema, and the schema holds them to it: a
 // member it does not know, anywhere, is an error naming its pointer; $comment members are not.
 TEST(Profile, RefusesAMemberTheSchemaDoesNotKnow) {
-  for (const char* path : {"schema/rim-v1/profile.json", "schema/flash-v1/profile.json"}) {
+  ASSERT_FALSE(ProtocolNames(".").empty());
+  for (const std::string& name : ProtocolNames(".")) {
+    const std::string path = ProfilePath(".", name);
     rapidjson::Document doc;
     ASSERT_TRUE(json::Parse(ReadProfileText(path), &doc).ok) << path;
     auto& a = doc.GetAllocator();
@@ -323,6 +327,38 @@ TEST(Profile, ReadsTheRequestMemberThatCarriesTheDeadline) {
   ASSERT_TRUE(rim);
   EXPECT_EQ(rim->deadline_member(), "");
   EXPECT_TRUE(rim->request_members().empty());
+}
+
+// A profile without a manifest identifies its plugins by command line: it loads, says so, and
+// keeps its revision; what only a manifest can feed is refused, naming the member.
+TEST(Profile, LoadsWithoutAManifestAndRefusesWhatOnlyAManifestFeeds) {
+  rapidjson::Document doc;
+  ASSERT_TRUE(json::Parse(ReadProfileText("schema/flash-v1/profile.json"), &doc).ok);
+  auto& a = doc.GetAllocator();
+  ASSERT_TRUE(doc.HasMember("manifest"));
+  std::string error;
+  auto with = Profile::LoadText(json::ToCompact(doc), "p.json", &error);
+  ASSERT_TRUE(with) << error;
+  EXPECT_TRUE(with->has_manifest());
+  EXPECT_EQ(with->revision(), "");
+  doc.RemoveMember("manifest");
+  // Flash grants from the manifest and reads deadlines from it: both need one.
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("p.json: /deadlines_ms/from_manifest"), std::string::npos) << error;
+  doc["deadlines_ms"].RemoveMember("from_manifest");
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("p.json: /handshake/granted_capabilities"), std::string::npos) << error;
+  doc["handshake"].RemoveMember("granted_capabilities");
+  doc.AddMember("revision", "2025-11-25", a);
+  auto without = Profile::LoadText(json::ToCompact(doc), "p.json", &error);
+  ASSERT_TRUE(without) << error;
+  EXPECT_FALSE(without->has_manifest());
+  EXPECT_TRUE(without->manifest().file.empty());
+  EXPECT_EQ(without->manifest_rules(), nullptr);
+  EXPECT_EQ(without->revision(), "2025-11-25");
+  doc["revision"].SetInt(20251125);
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("p.json: /revision"), std::string::npos) << error;
 }
 
 }  // namespace

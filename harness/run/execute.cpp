@@ -78,8 +78,9 @@ bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
   }
   // manifest/loads-in-host heads the suite of plugins that have a manifest: it is played here,
   // before anything is spawned, not by the interpreter.
-  s->manifests = std::any_of(q.plugins.begin(), q.plugins.end(),
-                             [](const PluginSpec& p) { return !p.dir.empty(); });
+  s->manifests =
+      profile.has_manifest() && std::any_of(q.plugins.begin(), q.plugins.end(),
+                                            [](const PluginSpec& p) { return !p.dir.empty(); });
   if (s->manifests) s->scenarios.insert(s->scenarios.begin(), ManifestScenario(profile));
   s->selected = Select(s->scenarios, q.selection);
   if (s->selected.empty()) {
@@ -156,7 +157,8 @@ bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std:
   PluginRun& run = e->run;
   e->prepared = true;
   plugin::ManifestCheck check;
-  if (!spec.dir.empty()) {
+  const bool has_manifest = !spec.dir.empty() && profile.has_manifest();
+  if (has_manifest) {
     auto t0 = Clock::now();
     check = plugin::CheckManifest(profile, spec.dir);
     if (!check.readable) return Unrunnable(q, s, check.error, err, e);
@@ -178,7 +180,7 @@ bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std:
     return std::any_of(check.problems.begin(), check.problems.end(),
                        [&](const plugin::ManifestProblem& m) { return m.rule == rule; });
   };
-  const bool refused = !spec.dir.empty() && !check.loads;
+  const bool refused = has_manifest && !check.loads;
   const bool unrunnable =
       refused && !q.corpus && !refused_for("entrypoint-inside") &&
       (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));

@@ -22,7 +22,7 @@ class ConfigReader {
   void Read(const rapidjson::Value& doc, PluginConfig* out) {
     if (doc.IsNull()) return;  // an empty file says nothing, which is allowed
     if (!doc.IsObject())
-      return Error("", "fakehost.yaml is a map of protocol, env, config, triggers, host");
+      return Error("", "fakehost.yaml is a map of protocol, command, env, config, triggers, host");
     for (const auto& m : doc.GetObject()) {
       std::string key(m.name.GetString(), m.name.GetStringLength());
       std::string at = "/" + json::EscapePointerToken(key);
@@ -32,6 +32,8 @@ class ConfigReader {
         else
           out->protocol = m.value.GetString();
         out->protocol_loc = Loc(at, false);
+      } else if (key == "command") {
+        Command(m.value, at, out);
       } else if (key == "env") {
         Env(m.value, at, out);
       } else if (key == "config") {
@@ -45,12 +47,39 @@ class ConfigReader {
       } else if (key == "host") {
         Host(m.value, at, out);
       } else {
-        Error(at, "unknown key '" + key + "' (known: protocol, env, config, triggers, host)", true);
+        Error(at,
+              "unknown key '" + key + "' (known: protocol, command, env, config, triggers, host)",
+              true);
       }
     }
   }
 
  private:
+  // command: [PROGRAM, ARGS...]; numbers and booleans are taken as the text they are written as
+  // (`[serve, --port, 8080]`), as in env:.
+  void Command(const rapidjson::Value& v, const std::string& at, PluginConfig* out) {
+    out->command_loc = Loc(at, false);
+    if (!v.IsArray() || v.Empty())
+      return Error(at, "command is a list [PROGRAM, ARGS...] with at least the program");
+    std::vector<std::string> argv;
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      const rapidjson::Value& word = v[i];
+      std::string here = at + "/" + std::to_string(i);
+      std::string text;
+      if (word.IsString())
+        text.assign(word.GetString(), word.GetStringLength());
+      else if (word.IsNumber() || word.IsBool())
+        text = json::ToCompact(word);
+      else
+        return Error(here, "each word of command is a string (or a number or boolean)");
+      if (text.find('\0') != std::string::npos)
+        return Error(here, "a word of command cannot hold a NUL byte");
+      if (i == 0 && text.empty()) return Error(here, "command's program is an empty string");
+      argv.push_back(std::move(text));
+    }
+    out->command = std::move(argv);
+  }
+
   void Env(const rapidjson::Value& v, const std::string& at, PluginConfig* out) {
     if (!v.IsObject()) return Error(at, "env is a map of NAME: value");
     for (const auto& e : v.GetObject()) {
@@ -267,6 +296,10 @@ bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& prof
   if (config.config && !passes_config)
     errors->push_back({config.config_loc, "config: is not passed to a " + profile.name() +
                                               " plugin (its host has no configuration object)"});
+  if (!config.command.empty() && profile.has_manifest())
+    errors->push_back({config.command_loc, "command: is for plugins without a manifest; a " +
+                                               profile.name() + " plugin is started as its " +
+                                               profile.manifest().file + " says"});
   CheckHostReplies(config, profile, errors);
   std::vector<std::string> known = profile.trigger_names();
   for (const auto& [name, loc] : config.trigger_locs) {

@@ -2,7 +2,8 @@
 //
 // Real hosts refuse manifest keys they do not know, so nothing fakehost needs may live in a
 // plugin's manifest. A plugin author puts it in `fakehost.yaml` beside the manifest (or passes
-// `--config FILE`): the protocol (when the directory does not make it plain), environment
+// `--config FILE`): the protocol (when the directory does not make it plain), for a protocol
+// whose plugins have no manifest the command that starts the plugin, environment
 // variables, the Flash configuration object, and the triggers — NAME -> the request that makes
 // the plugin act as the profile's trigger NAME promises (see the profiles' "triggers"), or
 // NAME: {none: "why"} for a trigger the plugin cannot have (its scenarios are then not
@@ -29,6 +30,10 @@ struct PluginConfig {
   std::string file;      ///< where it was read ("" = there is none)
   std::string protocol;  ///< "" = not given
   scenario::SourceLoc protocol_loc;
+  /// `command:` [PROGRAM, ARGS...]: how a plugin without a manifest is started (see
+  /// run::ResolvePlugin); empty when not given.
+  std::vector<std::string> command;
+  scenario::SourceLoc command_loc;
   std::vector<std::string> env;  ///< KEY=VALUE, in the file's order
   scenario::JsonPtr config;      ///< `config:`, or null
   scenario::SourceLoc config_loc;
@@ -50,7 +55,9 @@ bool ParsePluginConfig(std::string_view text, const std::string& file, PluginCon
 bool ReadPluginConfig(const std::string& path, PluginConfig* out,
                       std::vector<scenario::LoadError>* errors);
 
-/// Checks a parsed config against the protocol it is used with: `protocol:` names it, every
+/// Checks a parsed config against the protocol it is used with: `protocol:` names it,
+/// `command:` only where the profile has no manifest (a manifest says how to start its plugin),
+/// every
 /// trigger is one the profile knows, `config:` only where the profile passes one to the plugin,
 /// every `host: replies:` method is one the profile's host answers, shaped as its answers are.
 bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& profile,

@@ -242,3 +242,55 @@ TEST(FakehostSchema, NamesExactlyTheProtocolsAndTheTriggersTheirProfilesDefine) 
 
 }  // namespace
 }  // namespace fakehost::run
+
+namespace fakehost::run {
+namespace {
+
+TEST(PluginConfigCommand, ReadsTheProgramAndItsArgumentsNumbersAsWritten) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(ParsePluginConfig("protocol: mcp-stdio\ncommand: [./server, --port, 8080, -y]\n",
+                                "f.yaml", &c, &errors))
+      << Errors(errors);
+  EXPECT_EQ(c.command, (std::vector<std::string>{"./server", "--port", "8080", "-y"}));
+  auto profile = LoadProfile("mcp-stdio");
+  ASSERT_TRUE(profile);
+  EXPECT_TRUE(CheckPluginConfig(c, *profile, &errors)) << Errors(errors);
+}
+
+TEST(PluginConfigCommand, ABadCommandIsAnErrorAtItsLineAndColumn) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"protocol: mcp-stdio\ncommand: []\n", "f.yaml:2:10:"},
+      {"protocol: mcp-stdio\ncommand: ./server\n", "f.yaml:2:10:"},
+      {"protocol: mcp-stdio\ncommand:\n  - ./server\n  - {a: 1}\n", "f.yaml:4:5:"},
+      {"command: [\"\", x]\n", "f.yaml:1:11:"},
+  };
+  for (const auto& [text, where] : cases) {
+    PluginConfig c;
+    std::vector<scenario::LoadError> errors;
+    EXPECT_FALSE(ParsePluginConfig(text, "f.yaml", &c, &errors)) << text;
+    EXPECT_TRUE(c.command.empty()) << text;
+    std::string all = Errors(errors);
+    EXPECT_EQ(all.rfind(where, 0), 0u) << text << "\n" << all;
+  }
+}
+
+TEST(PluginConfigCommand, IsRefusedWhereTheProfileHasAManifest) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(ParsePluginConfig("env: {A: b}\ncommand: [./plugin]\n", "f.yaml", &c, &errors))
+      << Errors(errors);
+  for (const std::string& name : protocol::ProtocolNames(".")) {
+    auto profile = LoadProfile(name);
+    ASSERT_TRUE(profile);
+    std::vector<scenario::LoadError> found;
+    EXPECT_EQ(CheckPluginConfig(c, *profile, &found), !profile->has_manifest()) << name;
+    if (profile->has_manifest()) {
+      ASSERT_EQ(found.size(), 1u) << name << "\n" << Errors(found);
+      EXPECT_EQ(found[0].loc.line, 2) << name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fakehost::run

@@ -1,162 +1,19 @@
+// The run layer's pieces but plugin resolution (resolve_plugin.cpp): suites, selection, the one
+// way to play a scenario, limits, the summary.
 #include "harness/run/runner.hpp"
 
 #include <fnmatch.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
-#include "harness/json/json.hpp"
-#include "harness/json/text_file.hpp"
-#include "harness/plugin/launch.hpp"
-#include "harness/process/resolve.hpp"
 #include "harness/run/manifest_scenario.hpp"
-#include "harness/run/plugin_config.hpp"
 #include "harness/scenario/loader.hpp"
 
-extern char** environ;
-
 namespace fakehost::run {
-namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> BuildEnvironment(const protocol::Profile& profile,
-                                          const std::vector<std::string>& add) {
-  std::map<std::string, std::string> env;
-  for (char** e = environ; e && *e; ++e) {
-    std::string kv = *e;
-    auto eq = kv.find('=');
-    if (eq == std::string::npos) continue;
-    std::string key = kv.substr(0, eq);
-    if (profile.environment().scrub &&
-        std::find(profile.environment().allow.begin(), profile.environment().allow.end(), key) ==
-            profile.environment().allow.end())
-      continue;
-    env[key] = kv.substr(eq + 1);
-  }
-  for (const auto& kv : add) {
-    auto eq = kv.find('=');
-    env[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
-  }
-  std::vector<std::string> out;
-  for (const auto& [k, v] : env) out.push_back(k + "=" + v);
-  return out;
-}
-
-std::string String(const rapidjson::Value& doc, const std::string& pointer) {
-  const rapidjson::Value* v = pointer.empty() ? nullptr : json::Resolve(doc, pointer);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
-}
-
-bool CheckExecutable(const std::string& path, const std::string& what, std::string* error) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) {
-    *error = what + " " + path + " does not exist";
-    return false;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    *error = what + " " + path + " is a directory, not an executable file";
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *error = what + " " + path + " is not a regular file";
-    return false;
-  }
-  if (access(path.c_str(), X_OK) != 0) {
-    *error = what + " " + path +
-             " is not executable (chmod +x it: the host runs it directly, so a script needs "
-             "its exec bit and a #! line)";
-    return false;
-  }
-  return true;
-}
-
-// RIM §2: the host executes <plugin dir>/<entrypoint> directly, with no interpreter.
-bool ResolveEntrypoint(const protocol::Profile& profile, const fs::path& dir,
-                       const std::string& manifest_path, const rapidjson::Value& manifest,
-                       scenario::PluginTarget* out, std::string* error) {
-  std::string entry = String(manifest, profile.manifest().entrypoint);
-  if (entry.empty()) {
-    *error = manifest_path + ": no entrypoint at " + profile.manifest().entrypoint;
-    return false;
-  }
-  if (!plugin::PathStaysInside(entry)) {
-    *error = manifest_path + ": the entrypoint " + entry +
-             " is outside the plugin directory (the host executes <plugin dir>/<entrypoint>); "
-             "nothing was run. `fakehost manifest check` lists every manifest problem";
-    return false;
-  }
-  std::string resolved;
-  if (!plugin::ResolvesInside(dir.string(), entry, &resolved)) {
-    *error = manifest_path + ": the entrypoint " + entry + " leads to " + resolved +
-             ", outside the plugin directory (a symlink out of it is not the plugin's own "
-             "file); nothing was run. `fakehost manifest check` lists every manifest problem";
-    return false;
-  }
-  std::string path = (dir / entry).lexically_normal().string();
-  if (!CheckExecutable(path, "the entrypoint", error) ||
-      !plugin::CheckExecFormat(path, "the entrypoint", error))
-    return false;
-  out->spawn.argv = {path};
-  return true;
-}
-
-// Flash: exec is an argv array; ./-style paths resolve against the plugin root, bare names
-// through PATH, absolute paths are taken as they are. No exec: a manifest-only plugin, which
-// its host loads and never spawns (flash-manifest.md, Activation: "manifest-only: no exec,
-// never spawned"), so it resolves with nothing to spawn and every scenario is not applicable.
-bool ResolveExec(const protocol::Profile& profile, const fs::path& dir,
-                 const std::string& manifest_path, const rapidjson::Value& manifest,
-                 scenario::PluginTarget* out, std::string* error) {
-  const rapidjson::Value* exec = json::Resolve(manifest, profile.manifest().exec);
-  if (!exec) {
-    out->never_spawned = std::string(kNeverSpawnedManifestOnly) + " (" + profile.manifest().file +
-                         " has no " + profile.manifest().exec.substr(1) + ")";
-    return true;
-  }
-  if (!exec->IsArray() || exec->Empty()) {
-    *error = manifest_path + ": " + profile.manifest().exec + " must be a non-empty argv array";
-    return false;
-  }
-  for (const auto& arg : exec->GetArray()) {
-    if (!arg.IsString()) {
-      *error = manifest_path + ": every element of exec must be a string";
-      return false;
-    }
-    out->spawn.argv.emplace_back(arg.GetString(), arg.GetStringLength());
-  }
-  std::string& exe = out->spawn.argv[0];
-  if (exe.empty()) {
-    *error = manifest_path + ": exec[0] is empty";
-    return false;
-  }
-  if (exe[0] != '/' && exe.find('/') != std::string::npos) {
-    if (!plugin::PathStaysInside(exe)) {
-      *error = manifest_path + ": exec[0] " + exe +
-               " leaves the plugin directory (a relative exec resolves against the plugin "
-               "root); nothing was run";
-      return false;
-    }
-    exe = (dir / exe).lexically_normal().string();
-  }
-  std::string found = exe;
-  if (exe.find('/') == std::string::npos &&
-      !process::ResolveExecutable(exe, dir.string(), out->spawn.env, &found, error)) {
-    *error = manifest_path + ": exec[0] " + exe + ": " + *error;
-    return false;
-  }
-  return (exe.find('/') == std::string::npos || CheckExecutable(exe, "exec[0]", error)) &&
-         plugin::CheckExecFormat(found, "exec[0]", error);
-}
-
-}  // namespace
 
 void Summarise(RunReport* report) {
   Summary s;
@@ -196,110 +53,6 @@ void Summarise(RunReport* report) {
   report->summary = s;
 }
 
-namespace {
-
-// The plugin's fakehost.yaml (given, or beside the manifest): its environment, triggers and
-// configuration. Its environment comes before --env, so a flag overrides the file.
-bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
-                       scenario::PluginTarget* out, std::vector<std::string>* env,
-                       std::string* error) {
-  std::string path = spec.config_path;
-  std::error_code ec;
-  if (path.empty() && !spec.dir.empty()) {
-    fs::path beside = fs::path(spec.dir) / kPluginConfigName;
-    if (fs::exists(beside, ec)) path = beside.string();
-  }
-  if (path.empty()) return true;
-  PluginConfig config;
-  std::vector<scenario::LoadError> errors;
-  if (ReadPluginConfig(path, &config, &errors)) CheckPluginConfig(config, profile, &errors);
-  if (!errors.empty()) {
-    for (const auto& e : errors) *error += (error->empty() ? "" : "\n") + e.ToString();
-    return false;
-  }
-  env->insert(env->begin(), config.env.begin(), config.env.end());
-  out->triggers = std::move(config.triggers);
-  out->triggers_none = std::move(config.triggers_none);
-  out->host_replies = std::move(config.host_replies);
-  out->config = config.config;
-  out->config_file = path;
-  return true;
-}
-
-}  // namespace
-
-bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
-                   scenario::PluginTarget* out, std::string* error) {
-  std::vector<std::string> env = spec.env;
-  if (!ApplyPluginConfig(profile, spec, out, &env, error)) return false;
-  out->spawn.env = BuildEnvironment(profile, env);
-  if (spec.dir.empty()) {
-    if (spec.argv.empty()) {
-      *error = "no plugin: give --plugin DIR or -- ARGV...";
-      return false;
-    }
-    out->spawn.argv = spec.argv;
-    const std::string& exe = spec.argv[0];
-    if (exe.empty()) {
-      *error = "-- '': the plugin program is an empty string";
-      return false;
-    }
-    if (exe.find('/') != std::string::npos && !CheckExecutable(exe, "the plugin executable", error))
-      return false;
-    // A bare name is looked up in the PATH the plugin will have, as the spawn would: one that is
-    // not there is bad input now, not an error in every scenario after the run.
-    std::string resolved, cwd = fs::current_path().string();
-    if (exe.find('/') == std::string::npos &&
-        !process::ResolveExecutable(exe, cwd, out->spawn.env, &resolved, error)) {
-      *error = "-- " + exe + ": " + *error;
-      return false;
-    }
-    out->id = spec.id_override.empty() ? "dev.fakehost.unnamed" : spec.id_override;
-    out->dir = fs::current_path().string();
-    return true;
-  }
-  std::error_code ec;
-  fs::path dir = fs::absolute(spec.dir, ec);
-  if (!fs::is_directory(dir, ec)) {
-    *error = "plugin directory " + spec.dir + " does not exist";
-    return false;
-  }
-  dir = fs::canonical(dir, ec);
-  fs::path manifest_path = dir / profile.manifest().file;
-  std::string text;
-  if (!fs::exists(fs::symlink_status(manifest_path, ec))) {
-    *error = "plugin directory " + spec.dir + " has no " + profile.manifest().file;
-    return false;
-  }
-  if (!json::ReadFileCapped(manifest_path.string(), json::kInputFileCap, &text, error))
-    return false;
-  auto manifest = std::make_shared<rapidjson::Document>();
-  json::ParseResult parsed = json::Parse(text, manifest.get());
-  if (!parsed.ok) {
-    json::LineCol lc = json::LocateOffset(text, parsed.error_offset);
-    std::string what = parsed.error.substr(0, parsed.error.rfind(" at byte "));
-    *error = manifest_path.string() + ":" + std::to_string(lc.line) + ":" +
-             std::to_string(lc.column) + ": " + what;
-    return false;
-  }
-  if (!manifest->IsObject()) {
-    *error = manifest_path.string() + ": expected a JSON object";
-    return false;
-  }
-  out->manifest = manifest;
-  out->dir = dir.string();
-  out->id = spec.id_override.empty() ? String(*manifest, profile.manifest().id) : spec.id_override;
-  out->version = String(*manifest, profile.manifest().version);
-  if (out->id.empty()) {
-    *error = manifest_path.string() + ": no plugin id at " + profile.manifest().id;
-    return false;
-  }
-  out->spawn.cwd = dir.string();
-  if (!profile.manifest().entrypoint.empty())
-    return ResolveEntrypoint(profile, dir, manifest_path.string(), *manifest, out, error);
-  return ResolveExec(profile, dir, manifest_path.string(), *manifest, out, error);
-}
-
 bool LoadSuites(const std::vector<std::string>& suite_dirs, const std::string& standard_dir,
                 const protocol::Profile& profile, std::vector<scenario::Scenario>* out,
                 std::vector<std::string>* errors) {
@@ -307,7 +60,8 @@ bool LoadSuites(const std::vector<std::string>& suite_dirs, const std::string& s
   bool ok = true;
   std::map<std::string, std::string> file_of;  // id -> the file that defined it first
   for (const scenario::Scenario& s : *out) file_of.emplace(s.id, s.loc.file);
-  file_of.emplace(kManifestScenarioId, "the manifest check fakehost plays itself");
+  if (profile.has_manifest())
+    file_of.emplace(kManifestScenarioId, "the manifest check fakehost plays itself");
   for (const std::string& suite_dir : suite_dirs) {
     if (!fs::is_directory(suite_dir, ec)) {
       errors->push_back("suite " + suite_dir + " is not a directory");

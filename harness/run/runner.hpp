@@ -23,11 +23,16 @@ class FrameSchema;
 namespace fakehost::run {
 
 struct PluginSpec {
-  std::string dir;                ///< a plugin directory with the profile's manifest, or
-  std::vector<std::string> argv;  ///< a bare executable and its arguments
+  /// A plugin directory: with the profile's manifest, or, for a profile without one, with a
+  /// fakehost.yaml whose `command:` starts the plugin. Or:
+  std::string dir;
+  std::vector<std::string> argv;  ///< a bare executable and its arguments, verbatim
   std::vector<std::string> env;   ///< KEY=VALUE added to (or replacing in) its environment
-  std::string id_override;        ///< plugin id when there is no manifest
-  std::string config_path;        ///< --config FILE; "" = DIR/fakehost.yaml when it exists
+  /// --plugin-id: the plugin id when there is no manifest. Without it a bare executable is
+  /// dev.fakehost.unnamed where the profile has a manifest (its id format is the manifest's),
+  /// else derived from the command (run::DerivePluginId).
+  std::string id_override;
+  std::string config_path;  ///< --config FILE; "" = DIR/fakehost.yaml when it exists
 };
 
 /// The start of PluginTarget::never_spawned for a plugin whose manifest has no exec (Flash).
@@ -38,7 +43,10 @@ inline constexpr const char* kNeverSpawnedManifestOnly =
 /// message for bad input: a directory that does not exist, no or unreadable manifest, a missing
 /// or non-executable entrypoint, a fakehost.yaml with errors (each with file:line:col). A
 /// manifest without the profile's exec (a Flash manifest-only plugin) resolves with nothing to
-/// spawn: `never_spawned` says why.
+/// spawn: `never_spawned` says why. For a profile without a manifest, a directory's plugin is
+/// its fakehost.yaml's `command:`, run in the file's directory (a relative program with a '/'
+/// is a path from there, a bare one is looked up in PATH); `argv`, when given, wins over any
+/// `command:` of a --config file.
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
                    scenario::PluginTarget* out, std::string* error);
 

@@ -112,7 +112,12 @@ std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile,
   MessageKind kind = facts.classified->kind;
   bool allowed = (kind == MessageKind::kRequest || kind == MessageKind::kNotification) &&
                  profile.AllowedBeforeHandshake(facts.method);
-  if (allowed) return {};
+  // The first answer to a request the host sent is owed, whenever it comes: the host asked
+  // first (a ping while the handshake is pending), and a protocol that fixes no order of
+  // responses lets it come before the handshake's answer.
+  bool owed = kind == MessageKind::kResponse && facts.reply &&
+              facts.reply->what == Correlator::Case::kAnswers;
+  if (allowed || owed) return {};
   return {{Severity::kMust, "before-handshake",
            profile.CheckMessage("before-handshake", {{"what", What(facts)}}), facts.frame}};
 }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/protocol/registry.hpp"
+
 namespace fakehost::session {
 namespace {
 
@@ -121,6 +123,30 @@ TEST(FrameRules, OnlyTheProfilesAllowedMethodsMayPrecedeTheHandshakeAnswer) {
   EXPECT_NE(found[0].message.find("frame #3 (notification status)"), std::string::npos);
   status.facts.handshake_answered = true;
   EXPECT_TRUE(BeforeHandshakeRule(*profile, status.facts).empty());
+}
+
+// A response is never "before the handshake" when it answers an open host request: the host
+// asked for it (MCP lets a client ping while initialize is pending). Any other response is.
+TEST(FrameRules, AnAnswerTheHostIsOwedIsNeverBeforeTheHandshake) {
+  for (const std::string& name : protocol::ProtocolNames(FAKEHOST_SOURCE_DIR)) {
+    auto profile = Load(name.c_str());
+    ASSERT_TRUE(profile);
+    Parsed answer(*profile, R"({"jsonrpc":"2.0","id":7,"result":{}})");
+    ASSERT_EQ(answer.classified.kind, protocol::MessageKind::kResponse) << name;
+    Correlator::Reply reply;
+    answer.facts.reply = &reply;
+    reply.what = Correlator::Case::kAnswers;
+    EXPECT_TRUE(BeforeHandshakeRule(*profile, answer.facts).empty()) << name;
+    for (Correlator::Case other :
+         {Correlator::Case::kUnknownId, Correlator::Case::kAnsweredTwice,
+          Correlator::Case::kEchoesNoise, Correlator::Case::kIdTypeChanged}) {
+      reply.what = other;
+      EXPECT_EQ(Checks(BeforeHandshakeRule(*profile, answer.facts)), Ids{"before-handshake"})
+          << name << " case " << static_cast<int>(other);
+    }
+    answer.facts.reply = nullptr;
+    EXPECT_EQ(Checks(BeforeHandshakeRule(*profile, answer.facts)), Ids{"before-handshake"}) << name;
+  }
 }
 
 TEST(FrameRules, AfterShutdownNamesTheProfilesNotification) {
