@@ -206,6 +206,12 @@ class Profile {
   /// JSON pointer into the manifest to the capabilities it declares, when the host grants
   /// those instead (Flash: checked per process against the manifest); "" if none.
   const std::string& granted_from_manifest() const { return granted_manifest_pointer_; }
+  /// JSON pointer into the plugin's handshake answer to where it announces what it has (MCP:
+  /// "/result", holding capabilities and serverInfo): a scenario's {announced: POINTER} is
+  /// resolved below it. nullptr if the profile names no such place.
+  const std::string* announcements_pointer() const {
+    return announcements_pointer_ ? &*announcements_pointer_ : nullptr;
+  }
   /// Members added to every request the host sends, in file order (Flash: deadline_ms).
   const std::vector<RequestMember>& request_members() const { return request_members_; }
   /// The request member that carries the request's deadline in milliseconds (Flash:
@@ -292,6 +298,7 @@ class Profile {
   std::set<std::string, std::less<>> allowed_before_handshake_;
   std::string granted_pointer_;
   std::string granted_manifest_pointer_;
+  std::optional<std::string> announcements_pointer_;
   std::vector<RequestMember> request_members_;
   std::string deadline_member_;
   std::vector<std::pair<std::string, std::string>> plugin_env_;

@@ -208,6 +208,8 @@ bool Profile::Init(const std::string& path, std::string* error) {
                   "capabilities granted from the manifest need a manifest member (this profile "
                   "has none)");
   }
+  if (const Value* a = json::Find(handshake, "announcements"))
+    announcements_pointer_ = std::string(json::View(*a));
   if (const Value* after = json::Find(d, "after_handshake")) {
     AfterHandshake a;
     EachNamed(json::Find(*after, "when"),

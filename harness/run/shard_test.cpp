@@ -115,8 +115,9 @@ TEST(Shard, BreaksCostTiesById) {
 TEST(EstimatedCost, CountsWaitsThatCannotBeShortened) {
   double base = EstimatedCostMs(WithSteps("x", {}));
   EXPECT_GE(EstimatedCostMs(WithSteps("x", {scenario::Sleep{1000ms}})), base + 1000);
-  EXPECT_GE(EstimatedCostMs(WithSteps("x", {scenario::ExpectNone{{}, 300ms, false}})), base + 300);
-  EXPECT_LT(EstimatedCostMs(WithSteps("x", {scenario::ExpectNone{{}, 300ms, true}})),
+  EXPECT_GE(EstimatedCostMs(WithSteps("x", {scenario::ExpectNone{{}, 300ms, false, {}}})),
+            base + 300);
+  EXPECT_LT(EstimatedCostMs(WithSteps("x", {scenario::ExpectNone{{}, 300ms, true, {}}})),
             base + 300);  // a barrier ends as soon as the plugin answers
   scenario::SendRaw big;
   big.bytes = " ";

@@ -63,10 +63,13 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
   }
   if (const Entry* requires_list = Find(entries, "requires")) {
     if (!requires_list->value.IsSequence()) {
-      Error(requires_list->value.Mark(), "requires must be a list of JSON pointers");
+      Error(requires_list->value.Mark(),
+            "requires must be a list of JSON pointers into the manifest, {announced: POINTER} "
+            "and {not_announced: POINTER}");
     }
-    for (const YamlNode& pointer : requires_list->value) {
-      if (std::string text; Pointer(pointer, "requires", &text)) out->requires_.push_back(text);
+    for (const YamlNode& item : requires_list->value) {
+      Requirement requirement;
+      if (ReadRequirement(item, &requirement)) out->requires_.push_back(std::move(requirement));
     }
   }
   if (const Entry* vars = Find(entries, "vars")) {
@@ -119,6 +122,22 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
     Error(root.Mark(), "missing required key 'steps'");
   }
   ResolvePendingReplyTo();
+}
+
+bool Reader::ReadRequirement(const YamlNode& node, Requirement* out) {
+  out->loc = Loc(node.Mark());
+  if (!node.IsMap()) return Pointer(node, "requires", &out->pointer);
+  const std::vector<Entry> entries = Entries(node);
+  if (entries.size() != 1 || (entries[0].key != "announced" && entries[0].key != "not_announced")) {
+    Error(node.Mark(),
+          "a requirement is a JSON pointer into the manifest, {announced: POINTER} or "
+          "{not_announced: POINTER} (a pointer into what the plugin announces in its handshake "
+          "answer)");
+    return false;
+  }
+  out->source = entries[0].key == "announced" ? Requirement::Source::kAnnounced
+                                              : Requirement::Source::kNotAnnounced;
+  return Pointer(entries[0].value, entries[0].key, &out->pointer);
 }
 
 void Reader::ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out) {

@@ -360,12 +360,65 @@ TEST(LoadForEach, KeepsNamesDefinedInsideTheLoop) {
 
 TEST(LoadForEach, RejectsMissingPartsAndBadNestedSteps) {
   EXPECT_EQ(Error("  - for_each: {steps: [{sleep: 1s}]}\n"),
-            "s.yaml:5:5: for_each needs items: (a JSON pointer into the manifest)");
+            "s.yaml:5:5: for_each needs items: (a JSON pointer into the manifest, or "
+            "\"${CAPTURE.path}\" for a list in a frame an earlier expect captured)");
   EXPECT_EQ(Error("  - for_each: {items: /c}\n"), "s.yaml:5:5: for_each needs steps:");
   EXPECT_EQ(Error("  - for_each: {items: /c, steps: []}\n"),
             "s.yaml:5:34: for_each steps must not be empty");
   EXPECT_PRED2(StartsWith, Error("  - for_each: {items: /c, steps: [{slep: 1s}]}\n"),
                "s.yaml:5:36: unknown step kind 'slep' (known: se");
+}
+
+TEST(LoadForEach, ReadsItemsFromAnEarlierCapture) {
+  const std::vector<Step> steps = Steps(
+      "  - send: {method: tools/list}\n    as: ask\n  - expect: {reply_to: ask}\n"
+      "    as: list\n  - for_each:\n      items: \"${list.result.tools}\"\n"
+      "      steps:\n        - send: {method: tools/call, params: {name: \"${item.name}\"}}\n");
+  ASSERT_EQ(steps.size(), 3u);
+  ASSERT_TRUE(std::holds_alternative<ForEach>(steps[2].body));
+  const ForEach& each = std::get<ForEach>(steps[2].body);
+  EXPECT_EQ(each.items_var, "list.result.tools");
+  EXPECT_EQ(each.items, "");  // not the manifest's
+}
+
+TEST(LoadForEach, RefusesItemsThatNameNoEarlierCapture) {
+  // No capture at all, a capture made later, and a send's name (a request, not a frame).
+  EXPECT_EQ(Error("  - for_each:\n      items: \"${list.result.tools}\"\n"
+                  "      steps: [{sleep: 1ms}]\n"),
+            "s.yaml:6:14: for_each items '${list.result.tools}' names no earlier expect with "
+            "'as: list' (the list must be in a frame the scenario captured)");
+  EXPECT_PRED2(StartsWith,
+               Error("  - for_each:\n      items: \"${list.result}\"\n      steps: [{sleep: 1ms}]\n"
+                     "  - expect: {response: true}\n    as: list\n"),
+               "s.yaml:6:14: for_each items '${list.result}' names no earlier expect");
+  EXPECT_PRED2(StartsWith,
+               Error("  - send: {method: m}\n    as: ask\n  - for_each:\n"
+                     "      items: \"${ask.result}\"\n      steps: [{sleep: 1ms}]\n"),
+               "s.yaml:8:14: for_each items '${ask.result}' names no earlier expect");
+}
+
+TEST(LoadForEach, RefusesItemsThatAreNotOneVariable) {
+  for (const char* items : {"${}", "${list.result}.x", "${list..tools}", "${a}${b}"}) {
+    EXPECT_PRED2(StartsWith,
+                 Error("  - expect: {response: true}\n    as: list\n  - for_each:\n"
+                       "      items: \"" +
+                       std::string(items) + "\"\n      steps: [{sleep: 1ms}]\n"),
+                 "s.yaml:8:14: for_each items '" + std::string(items) + "' must be one variable")
+        << items;
+  }
+}
+
+TEST(LoadExpectNone, ReadsSinceANamedSend) {
+  const std::vector<Step> steps = Steps(
+      "  - send: {method: m}\n    as: set\n  - expect_none: {any: true}\n    since: set\n"
+      "    for: 1s\n");
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(std::get<ExpectNone>(steps[1].body).since, "set");
+  EXPECT_EQ(Error("  - expect_none: {any: true}\n    since: set\n    for: 1s\n"),
+            "s.yaml:6:12: since 'set' names no earlier send with 'as: set'");
+  EXPECT_EQ(Error("  - expect: {any: true}\n    as: got\n  - expect_none: {any: true}\n"
+                  "    since: got\n    for: 1s\n"),
+            "s.yaml:8:12: since 'got' names no earlier send with 'as: got'");
 }
 
 }  // namespace

@@ -113,7 +113,10 @@ steps:
   - sleep: 10ms
 )");
   EXPECT_EQ(s.level, Level::kShould);
-  EXPECT_EQ(s.requires_, (std::vector<std::string>{"/commands", "/a~1b"}));
+  ASSERT_EQ(s.requires_.size(), 2u);
+  EXPECT_EQ(s.requires_[0].pointer, "/commands");
+  EXPECT_EQ(s.requires_[0].source, Requirement::Source::kManifest);
+  EXPECT_EQ(s.requires_[1].pointer, "/a~1b");
   ASSERT_EQ(s.vars.size(), 3u);
   EXPECT_STREQ(s.vars.at("greeting")->GetString(), "hi");
   EXPECT_EQ(s.vars.at("n")->GetInt64(), 3);
@@ -125,6 +128,37 @@ steps:
   EXPECT_TRUE((*s.config)["debug"].IsTrue());
   EXPECT_EQ(s.timeout, Ms(1500));
   EXPECT_EQ(s.steps.at(0).level, Level::kShould);  // steps default to the scenario's level
+}
+
+TEST(LoadScenario, ReadsRequirementsOnWhatThePluginAnnounces) {
+  const Scenario s = Load(std::string(kHead) + R"(requires:
+  - /commands
+  - {announced: /capabilities/tools}
+  - {not_announced: /capabilities/resources}
+steps:
+  - sleep: 10ms
+)");
+  ASSERT_EQ(s.requires_.size(), 3u);
+  EXPECT_EQ(s.requires_[0].source, Requirement::Source::kManifest);
+  EXPECT_EQ(s.requires_[1].source, Requirement::Source::kAnnounced);
+  EXPECT_EQ(s.requires_[1].pointer, "/capabilities/tools");
+  EXPECT_EQ(s.requires_[1].loc.ToString(), "s.yaml:6:5");
+  EXPECT_EQ(s.requires_[2].source, Requirement::Source::kNotAnnounced);
+  EXPECT_EQ(s.requires_[2].pointer, "/capabilities/resources");
+}
+
+TEST(LoadScenario, RejectsABadAnnouncedRequirementAtItsPlace) {
+  const std::string steps = "steps:\n  - sleep: 1s\n";
+  EXPECT_EQ(Error(std::string(kHead) + "requires: [{announced: tools}]\n" + steps),
+            "s.yaml:4:24: announced must be a JSON pointer such as \"/commands\", not 'tools'");
+  EXPECT_EQ(Error(std::string(kHead) + "requires: [{declared: /tools}]\n" + steps),
+            "s.yaml:4:12: a requirement is a JSON pointer into the manifest, {announced: "
+            "POINTER} or {not_announced: POINTER} (a pointer into what the plugin announces in "
+            "its handshake answer)");
+  EXPECT_PRED2(
+      StartsWith,
+      Error(std::string(kHead) + "requires: [{announced: /a, not_announced: /b}]\n" + steps),
+      "s.yaml:4:12: a requirement is a JSON pointer into the manifest");
 }
 
 TEST(LoadScenario, RejectsAMissingRequiredKey) {

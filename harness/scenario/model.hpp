@@ -96,6 +96,10 @@ struct ExpectNone {
   Filter filter;
   Ms window{0};
   bool barrier = false;
+  /// `since: NAME`: only frames after the answer to the request an earlier send named NAME (after
+  /// that request itself while it is unanswered) are judged; "" judges every frame still in the
+  /// inbox, those that came before the step too.
+  std::string since;
 };
 
 /// `answer`: replies to a plugin->host request captured earlier by an `expect` with `as`.
@@ -139,12 +143,16 @@ struct Use {
 };
 
 struct Step;
-/// `for_each`: run `steps` once per item of a manifest list (e.g. "commands"), with the item
-/// bound to ${item...}; `where` filters items by a matcher.
+/// `for_each`: run `steps` once per item of a list, with the item bound to ${item...}; `where`
+/// filters items by a matcher. The list is the manifest's (`items: /commands`) or one the plugin
+/// returned in a frame an earlier step captured (`items: "${list.result.tools}"`). Exactly one of
+/// `items` and `items_var` is set.
 struct ForEach {
   std::string items;  ///< JSON pointer into the manifest, e.g. "/commands"
-  JsonPtr where;      ///< matcher on each item, may be null
-  JsonPtr defaults;   ///< members an item gets when it lacks them (e.g. subcommand ""), or null
+  std::string
+      items_var;     ///< a capture's path, e.g. "list.result.tools" (from "${list.result.tools}")
+  JsonPtr where;     ///< matcher on each item, may be null
+  JsonPtr defaults;  ///< members an item gets when it lacks them (e.g. subcommand ""), or null
   std::vector<Step> steps;
 };
 
@@ -204,14 +212,28 @@ struct HostReply {
   JsonPtr reply;  ///< {result: ...} or {error: ...} (RIM) / the result object (Flash)
 };
 
+/// One entry of `requires:`. A manifest requirement is settled before the plugin is spawned; an
+/// announced one when the plugin's handshake answer arrives, inside the scenario: the pointer is
+/// resolved at the profile's `handshake.announcements` location in that answer (MCP: "/result",
+/// so "/capabilities/tools" reads result.capabilities.tools).
+struct Requirement {
+  enum class Source {
+    kManifest,      ///< "/commands": the manifest has a non-empty value there
+    kAnnounced,     ///< {announced: "/capabilities/tools"}: the handshake answer has one there
+    kNotAnnounced,  ///< {not_announced: ...}: the handshake answer has nothing (or empty) there
+  };
+  Source source = Source::kManifest;
+  std::string pointer;
+  SourceLoc loc;
+};
+
 struct Scenario {
   std::string id;  ///< path below the suite root without ".yaml"
   std::string title, spec, requirement;
   Level level = Level::kMust;
   std::vector<std::string> tags;
-  /// Conditions on the plugin, each a JSON pointer into the manifest that must exist and be
-  /// non-empty (e.g. "/commands"); unmet, the scenario is skipped with the reason.
-  std::vector<std::string> requires_;
+  /// Conditions on the plugin; unmet, the scenario is skipped (not applicable) with the reason.
+  std::vector<Requirement> requires_;
   std::map<std::string, JsonPtr> vars;  ///< `vars:` block, available as ${name}
   std::map<std::string, HostReply> host_replies;
   JsonPtr config;  ///< Flash: the FLASH_PLUGIN_CONFIG object; may be null

@@ -96,6 +96,8 @@ const rapidjson::Value* Player::Lookup(std::string_view path) const {
     v = item_ ? &item_args_ : nullptr;
   } else if (auto c = captures_.find(std::string(head)); c != captures_.end()) {
     v = c->second.get();
+  } else if (auto n = named_.find(std::string(head)); n != named_.end() && rest == "id") {
+    return &n->second.id;  // the id a named request was sent with (a cancellation names it so)
   } else {
     v = json::Find(vars_, head);
   }
@@ -207,12 +209,22 @@ std::string Player::Summarise(const Inbound& in) const {
 }
 
 bool Player::DoForEach(const Step& step, const ForEach& each) {
-  const rapidjson::Value* items =
-      plugin_.manifest ? json::Resolve(*plugin_.manifest, each.items) : nullptr;
+  const bool returned = !each.items_var.empty();  // a list the plugin returned, not the manifest's
+  const rapidjson::Value* found = returned           ? Lookup(each.items_var)
+                                  : plugin_.manifest ? json::Resolve(*plugin_.manifest, each.items)
+                                                     : nullptr;
   rapidjson::Document where;
   if (!Instantiate(each.where, &where, step)) return false;
-  static const rapidjson::Value kNone(rapidjson::kArrayType);
-  if (!items || !items->IsArray()) items = &kNone;
+  if (returned && (!found || !found->IsArray())) {
+    Checked(step);
+    return Miss(step, session::Reason::kWrongContent,
+                "for_each: the captured frame has no list at ${" + each.items_var + "}", "a list",
+                found ? json::Abbreviate(json::ToCompact(*found), 300) : "nothing");
+  }
+  // A copy: the steps may capture again, and the list must stay as it was when the loop began.
+  rapidjson::Document list(rapidjson::kArrayType);
+  if (found && found->IsArray()) list.CopyFrom(*found, list.GetAllocator());
+  const rapidjson::Value* items = &list;
   std::size_t matched = 0;
   for (const auto& declared : items->GetArray()) {
     // The item as the host reads it: what the manifest leaves out takes its default.
@@ -238,7 +250,8 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
   if (matched == 0 && not_applicable_.empty()) {
     // Remembered, and the steps go on: if nothing else checks the plugin, this is why the
     // scenario does not apply to it.
-    not_applicable_ = "the manifest declares no item at " + each.items +
+    not_applicable_ = (returned ? "the plugin returned no item in ${" + each.items_var + "}"
+                                : "the manifest declares no item at " + each.items) +
                       (each.where ? " matching " + json::ToCompact(where) : std::string()) +
                       ", so there is nothing for this scenario to check";
   }
@@ -284,6 +297,13 @@ bool Player::RunStep(const Step& step) {
 bool Player::RunSteps(const std::vector<Step>& steps) {
   for (const Step& step : steps) {
     if (Interrupted()) return false;
+    if (!SettleAnnouncements()) return false;
+    if (!deferred_missing_.empty() && SendsMissingTrigger(step)) {
+      // Reached before the announcements were read (a scenario that sends the trigger before
+      // the handshake): untested, as if the trigger had been missed before the spawn.
+      ended_early_ = {Status::kUntested, deferred_missing_};
+      return false;
+    }
     if (Clock::now() >= hard_deadline_) {
       Miss(step, session::Reason::kHardLimit, HardLimitText() + " before this step could run");
       result_.failures.back().level = Level::kMust;

@@ -136,7 +136,21 @@ class Player {
   bool Interrupted() const { return options_.interrupted && options_.interrupted->load(); }
   void BuildVars();
   bool PluginEnvironment(process::SpawnSpec* spawn, std::string* error);
+  /// Why the manifest does not meet the scenario's manifest requirements; "" when it does.
   std::string Unmet() const;
+  /// Whether `requires:` has an {announced: ...} or {not_announced: ...}.
+  bool RequiresAnnouncements() const;
+  /// What the plugin announced: its handshake answer at the profile's handshake.announcements
+  /// pointer; nullptr before that answer, or when it has nothing there (an error answer).
+  const rapidjson::Value* Announcements() const;
+  /// Why `announced` does not meet the scenario's announced requirements; "" when it does.
+  std::string Unannounced(const rapidjson::Value& announced) const;
+  /// Run before each step: once the handshake answer with its announcements has arrived, settles
+  /// the announced requirements. Unmet, the scenario ends here as not applicable (ended_early_);
+  /// met with a trigger missing, as untested. False: the steps stop.
+  bool SettleAnnouncements();
+  /// Whether `step` (or a step inside it) sends a trigger the plugin's fakehost.yaml lacks.
+  bool SendsMissingTrigger(const Step& step) const;
   /// Why the scenario cannot be run on this plugin yet: a trigger it sends that the plugin's
   /// fakehost.yaml does not give, with the YAML to add; "" when every trigger is there.
   std::string MissingTrigger() const;
@@ -172,11 +186,18 @@ class Player {
   /// Indices in result_.failures of the step misses recorded before the fake host gave any
   /// stand-in answer (those stay failures: StandInAnswerReason).
   std::set<std::size_t> misses_before_stand_in_;
-  bool stopped_ = false;             // a `shutdown` step ran: the teardown is not needed
-  std::size_t checks_ = 0;           // steps run that check the plugin (not fragment set-up)
-  process::StandInParent stand_in_;  // the plugin's "host" when a step kills it
-  std::string not_applicable_;       // why the scenario's checks fell away (an empty for_each)
-  std::string untested_;             // why what the scenario scripts was never exercised
+  bool stopped_ = false;                // a `shutdown` step ran: the teardown is not needed
+  std::size_t checks_ = 0;              // steps run that check the plugin (not fragment set-up)
+  process::StandInParent stand_in_;     // the plugin's "host" when a step kills it
+  std::string not_applicable_;          // why the scenario's checks fell away (an empty for_each)
+  std::string untested_;                // why what the scenario scripts was never exercised
+  bool announcements_settled_ = false;  // the announced requirements were judged (and met)
+  /// A trigger the plugin lacks, for a scenario that may still turn out not to apply: untested
+  /// only once the plugin's announcements say it applies (SettleAnnouncements).
+  std::string deferred_missing_;
+  /// Set when the steps stopped because the scenario does not apply (kSkip) or cannot be
+  /// exercised (kUntested): the result's status and reason, whatever was recorded before.
+  std::optional<std::pair<Status, std::string>> ended_early_;
   /// The reason a scenario that scripts the host's answer to "*" is untested when the plugin's
   /// calls were all ones the host answers by itself (RIM rim.log, Flash storage).
   std::string WildcardUnused() const {

@@ -130,14 +130,70 @@ std::string Player::TriggerNotApplicable() const {
 }
 
 std::string Player::Unmet() const {
-  for (const auto& pointer : scenario_.requires_) {
+  for (const Requirement& r : scenario_.requires_) {
+    if (r.source != Requirement::Source::kManifest) continue;
     const rapidjson::Value* v =
-        plugin_.manifest ? json::Resolve(*plugin_.manifest, pointer) : nullptr;
+        plugin_.manifest ? json::Resolve(*plugin_.manifest, r.pointer) : nullptr;
     if (!v || IsEmptyValue(*v))
-      return plugin_.manifest ? "the plugin's manifest declares nothing at " + pointer
-                              : "the plugin has no manifest (needed: " + pointer + ")";
+      return plugin_.manifest ? "the plugin's manifest declares nothing at " + r.pointer
+                              : "the plugin has no manifest (needed: " + r.pointer + ")";
   }
   return {};
+}
+
+bool Player::RequiresAnnouncements() const {
+  return std::any_of(
+      scenario_.requires_.begin(), scenario_.requires_.end(),
+      [](const Requirement& r) { return r.source != Requirement::Source::kManifest; });
+}
+
+const rapidjson::Value* Player::Announcements() const {
+  const rapidjson::Value* answer = session_.handshake_answer();
+  const std::string* pointer = profile_.announcements_pointer();
+  return answer && pointer ? json::Resolve(*answer, *pointer) : nullptr;
+}
+
+std::string Player::Unannounced(const rapidjson::Value& announced) const {
+  for (const Requirement& r : scenario_.requires_) {
+    if (r.source == Requirement::Source::kManifest) continue;
+    const rapidjson::Value* v = json::Resolve(announced, r.pointer);
+    const bool has = v && !IsEmptyValue(*v);
+    if (r.source == Requirement::Source::kAnnounced && !has)
+      return "the plugin does not announce " + r.pointer + " in its handshake answer";
+    if (r.source == Requirement::Source::kNotAnnounced && has)
+      return "the plugin announces " + r.pointer + " in its handshake answer";
+  }
+  return {};
+}
+
+bool Player::SettleAnnouncements() {
+  if (announcements_settled_ || !RequiresAnnouncements()) return true;
+  if (!session_.handshake_answered()) return true;
+  const rapidjson::Value* announced = Announcements();
+  // An answer without the announcements (an error) settles nothing: the handshake's own
+  // expectation judges it, and the scenario fails there, not here.
+  if (!announced) return true;
+  announcements_settled_ = true;
+  if (std::string why = Unannounced(*announced); !why.empty()) {
+    ended_early_ = {Status::kSkip, "not applicable: " + why};
+    return false;
+  }
+  if (!deferred_missing_.empty()) {
+    ended_early_ = {Status::kUntested, deferred_missing_};
+    return false;
+  }
+  return true;
+}
+
+bool Player::SendsMissingTrigger(const Step& step) const {
+  auto missing = [&](const Step& s) {
+    std::string t = TriggerSentBy(s);
+    return !t.empty() && !plugin_.triggers.count(t);
+  };
+  bool sends = missing(step);
+  if (const auto* each = std::get_if<ForEach>(&step.body))
+    VisitSteps(each->steps, [&](const Step& s) { sends = sends || missing(s); });
+  return sends;
 }
 
 }  // namespace fakehost::scenario::player

@@ -55,8 +55,25 @@ bool Player::Prepare() {
     return false;
   }
   if (std::string missing = MissingTrigger(); !missing.empty()) {
-    result_.status = Status::kUntested;
-    result_.skip_reason = missing;
+    // Whether the scenario applies may still depend on what the plugin announces: then that is
+    // settled first, and a plugin that does not announce the feature is not applicable rather
+    // than untested for want of a trigger it could never have.
+    if (!RequiresAnnouncements()) {
+      result_.status = Status::kUntested;
+      result_.skip_reason = missing;
+      return false;
+    }
+    deferred_missing_ = missing;
+  }
+  if (RequiresAnnouncements() && !profile_.announcements_pointer()) {
+    result_.failures.push_back(
+        HarnessFailure("scenario",
+                       "the scenario requires what the plugin announces ({announced: ...} or "
+                       "{not_announced: ...}), but the " +
+                           profile_.name() +
+                           " profile names no handshake.announcements (where in its handshake "
+                           "answer a plugin announces what it has)"));
+    result_.status = Status::kError;
     return false;
   }
   hard_limit_ = options_.timeout.count()    ? options_.timeout
@@ -95,6 +112,8 @@ void Player::PlaySteps() {
   // counted against the plugin.
   hard_deadline_ = Clock::now() + hard_limit_;
   bool completed = RunSteps(scenario_.steps);
+  // The handshake may have been the last step: its answer still settles the scenario.
+  if (completed && !SettleAnnouncements()) completed = false;
   result_.steps_run = step_number_;
   // Any miss already explains what is missing; a request it left open is not news.
   bool clean = result_.failures.empty();
@@ -111,6 +130,14 @@ void Player::PlaySteps() {
     };
     session_.RunUntil([&] { return !unanswered() || session_.gone() || Interrupted(); },
                       Deadline(last));
+  }
+  if (completed && RequiresAnnouncements() && !announcements_settled_) {
+    // Nothing judged whether the scenario applies (no handshake answer with announcements was
+    // read): it may have passed checks that were never meant for this plugin.
+    untested_ =
+        "the scenario requires what the plugin announces in its handshake answer, and no "
+        "handshake answer with " +
+        *profile_.announcements_pointer() + " was read";
   }
   // After a graded shutdown the host has abandoned whatever was still open, as a real host
   // does; before it, every request must have had its answer.
@@ -171,6 +198,14 @@ void Player::Assemble() {
       result_.status = Status::kUntested;
       result_.skip_reason = why;
     }
+  }
+  if (ended_early_ && !Interrupted() && result_.status != Status::kError) {
+    // The steps stopped cleanly at the handshake answer: nothing after it was checked, so what
+    // may have been found on the way (before the scenario knew it does not apply) is not its.
+    result_.status = ended_early_->first;
+    result_.skip_reason = ended_early_->second;
+    result_.failures.clear();
+    return;
   }
   // A scenario passes only if it checked something the plugin did.
   if (result_.status == Status::kPass && !untested_.empty()) {

@@ -1,186 +1,11 @@
-// The player against a scripted plugin: the real RIM profile, frame schema and scenario files, a
-// FakeChild in place of the process (no fork, no pipes). What a scenario's result says about a
-// plugin is decided here; these tests pin it without an end-to-end run.
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <fstream>
-#include <functional>
-#include <sstream>
-#include <thread>
-
-#include <boost/asio/steady_timer.hpp>
-
-#include "harness/json/json.hpp"
-#include "harness/scenario/interpreter.hpp"
-#include "harness/scenario/loader.hpp"
-#include "harness/schema/schema.hpp"
-#include "harness/session/test_support/fake_child.hpp"
-#include "harness/wire/codec.hpp"
+// The player against a scripted plugin (player_test_support.hpp). What a scenario's result says
+// about a plugin is decided here; these tests pin it without an end-to-end run.
+#include "harness/scenario/player_test_support.hpp"
 
 namespace fakehost::scenario {
 namespace {
 
-using session::Reason;
-using session::testing::FakeChild;
-
-const std::string kSource = FAKEHOST_SOURCE_DIR;
-const std::string kPluginId = "dev.example.hello";
-
-// What the scripted plugin does with one message from the host: the payloads it writes back.
-using Script = std::function<std::vector<std::string>(const rapidjson::Document& message)>;
-
-// A plugin that accepts the handshake as RIM §7 asks, sends `after` once it has, and exits when
-// told to shut down; anything else it leaves unanswered.
-Script Accepting(std::string plugin_id = kPluginId, std::vector<std::string> after = {}) {
-  return [plugin_id, after](const rapidjson::Document& m) -> std::vector<std::string> {
-    const rapidjson::Value* method = json::Find(m, "method");
-    if (!method || !method->IsString() || std::string(method->GetString()) != "rim.handshake")
-      return {};
-    std::vector<std::string> out = {
-        R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) +
-        R"(,"result":{"accepted":true,"protocolVersion":1,"pluginId":")" + plugin_id + R"("}})"};
-    out.insert(out.end(), after.begin(), after.end());
-    return out;
-  };
-}
-
-// A scenario whose steps are the suite's handshake, then `steps` (YAML lines).
-std::string AfterHandshake(const std::string& steps) {
-  return "title: t\nspec: \"§7\"\nrequirement: r\nsteps:\n  - use: handshake\n" + steps;
-}
-
-class PlayerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string error;
-    profile_ = protocol::Profile::Load(kSource + "/schema/rim-v1/profile.json", &error);
-    ASSERT_TRUE(profile_) << error;
-    schema_ = schema::FrameSchema::Load(profile_->schema_path(), &error);
-    ASSERT_TRUE(schema_) << error;
-    target_.spawn.argv = {"fake-plugin"};
-    target_.id = kPluginId;
-    target_.version = "1.0.0";
-  }
-
-  // Plays `yaml` (as the file `file`) against a FakeChild running `script`.
-  ScenarioResult Play(const std::string& yaml, Script script, const std::string& file = "t.yaml") {
-    LoadContext context;
-    context.fragment_dirs = {kSource + "/scenarios/rim-v1/fragments"};
-    Scenario scenario;
-    std::vector<LoadError> errors;
-    EXPECT_TRUE(LoadScenarioText(yaml, file, "test/scenario", context, &scenario, &errors))
-        << (errors.empty() ? "" : errors[0].message);
-    PlayOptions options;
-    options.strict = strict_;
-    options.spawn = [this, script](boost::asio::io_context& io, const process::SpawnSpec& spec,
-                                   process::Callbacks callbacks, std::string* error) {
-      std::this_thread::sleep_for(spawn_delay_);  // a machine busy spawning
-      io_ = &io;
-      auto child =
-          session::testing::FakeChildFactory(&child_)(io, spec, std::move(callbacks), error);
-      Run(script);
-      return child;
-    };
-    return scenario::Play(scenario, *profile_, schema_.get(), target_, options);
-  }
-
-  // The plugin's side: decode what reaches its stdin, answer each message by `script`, exit on
-  // the shutdown notification (RIM §13).
-  void Run(Script script) {
-    decoder_ = profile_->framing().MakeDecoder(profile_->max_payload());
-    child_->OnStdin([this, script](std::string_view bytes) {
-      std::vector<wire::Event> events;
-      decoder_->Feed(bytes, &events);
-      for (auto& event : events) {
-        auto* frame = std::get_if<wire::Frame>(&event);
-        rapidjson::Document m;
-        if (!frame || !json::Parse(frame->payload, &m).ok || !m.IsObject()) continue;
-        received_.push_back(frame->payload);
-        for (const std::string& reply : script(m))
-          child_->PushStdout(profile_->framing().Encode(reply));
-        const rapidjson::Value* method = json::Find(m, "method");
-        if (method && method->IsString() && std::string(method->GetString()) == "rim.shutdown")
-          child_->Exit(0);
-      }
-    });
-  }
-
-  // The plugin calls rim.chat.read (guarded by chat.read, RIM §12) once the handshake is
-  // accepted; the scenario expects that call, then `then` (YAML lines). Returns what the plugin
-  // read back under the call's id.
-  std::vector<std::string> ChatRead(ScenarioResult* r, const std::string& then) {
-    *r = Play(
-        "title: t\nspec: \"§12\"\nrequirement: r\nsteps:\n  - use: handshake\n"
-        "  - expect: {request: rim.chat.read}\n" +
-            then,
-        Accepting(kPluginId,
-                  {R"({"jsonrpc":"2.0","id":"c1","method":"rim.chat.read","params":{}})"}));
-    std::vector<std::string> answers;
-    for (const std::string& p : received_)
-      if (p.find(R"("id":"c1")") != std::string::npos) answers.push_back(p);
-    return answers;
-  }
-
-  // The plugin writes `payload` `ms` after now (a plugin that takes its time).
-  void Later(int ms, std::string payload) {
-    auto timer = std::make_shared<boost::asio::steady_timer>(*io_, std::chrono::milliseconds(ms));
-    timer->async_wait([this, timer, payload](const boost::system::error_code& e) {
-      if (!e) child_->PushStdout(profile_->framing().Encode(payload));
-    });
-  }
-
-  // The RIM profile with short deadlines, so a test of the waits waits little: `default_ms`
-  // for any request without its own and for frames the plugin sends on its own, `command_ms`
-  // for rim.command.execute.
-  void ShortDeadlines(int default_ms, int command_ms) {
-    std::string path = kSource + "/schema/rim-v1/profile.json";
-    rapidjson::Document d;
-    ASSERT_TRUE(json::Parse(ReadFile(path), &d).ok);
-    d["deadlines_ms"]["default"].SetInt(default_ms);
-    d["deadlines_ms"]["by_method"]["rim.command.execute"].SetInt(command_ms);
-    std::string error;
-    profile_ = protocol::Profile::LoadText(json::ToCompact(d), path, &error);
-    ASSERT_TRUE(profile_) << error;
-  }
-
-  static std::string ReadFile(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  std::unique_ptr<protocol::Profile> profile_;
-  std::unique_ptr<schema::FrameSchema> schema_;
-  PluginTarget target_;
-  FakeChild* child_ = nullptr;
-  std::unique_ptr<wire::Decoder> decoder_;
-  std::vector<std::string> received_;  // payloads the plugin read, in order
-  std::chrono::milliseconds spawn_delay_{0};
-  boost::asio::io_context* io_ = nullptr;
-  bool strict_ = false;  // --strict: a should-level miss fails
-};
-
-// A command, then the plugin's own request while it serves that command, then its answer.
-const std::string kCallWhileServing = R"(  - send:
-      method: rim.command.execute
-      params: {commandId: sync, args: {}, invoker: "${principal}", initiator: user, confirmed: false}
-    as: command
-  - expect: {request: rim.log}
-  - expect: {reply_to: command, result: {$type: object}}
-)";
-const std::string kLog =
-    R"({"jsonrpc":"2.0","id":"log-1","method":"rim.log","params":{"level":"info","message":"x"}})";
-
-std::string CommandAnswer(const rapidjson::Document& m) {
-  return R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) + R"(,"result":{"payload":"ok"}})";
-}
-
-bool IsCommand(const rapidjson::Document& m) {
-  const rapidjson::Value* method = json::Find(m, "method");
-  return method && method->IsString() && std::string(method->GetString()) == "rim.command.execute";
-}
+using namespace player_testing;  // NOLINT: the fixture and the scripted plugins
 
 const std::string kAcceptsOffered = "/scenarios/rim-v1/handshake/accepts-offered-version.yaml";
 
@@ -326,12 +151,6 @@ TEST_F(PlayerTest, APluginThatCannotStartIsAHarnessErrorNotAFailure) {
   EXPECT_NE(r.failures[0].message.find("no such file"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace fakehost::scenario
-
-namespace fakehost::scenario {
-namespace {
-
 // What a plugin sends on its own while serving a request may come at any time before that
 // request's deadline: a host call 4x the default deadline into a command is waited for.
 TEST_F(PlayerTest, APluginsCallWhileItServesARequestIsWaitedForUntilThatRequestsDeadline) {
@@ -440,6 +259,58 @@ steps:
   });
   EXPECT_EQ(after.status, Status::kUntested);
   EXPECT_NE(after.skip_reason.find("rim.chat.read"), std::string::npos) << after.skip_reason;
+}
+
+TEST_F(PlayerTest, ANamedRequestsIdIsAVariable) {
+  Play(AfterHandshake(R"(  - send:
+      method: rim.command.execute
+      params: {commandId: first, args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+    as: first
+  - send:
+      method: rim.command.execute
+      params: {commandId: second, args: {names: "${first.id}"}, invoker: "${principal}", initiator: user, confirmed: false}
+    as: second
+)"),
+       Accepting());
+  std::vector<rapidjson::Document> commands;
+  for (const std::string& p : received_) {
+    rapidjson::Document d;
+    if (json::Parse(p, &d).ok && IsCommand(d)) commands.push_back(std::move(d));
+  }
+  ASSERT_EQ(commands.size(), 2u);
+  EXPECT_TRUE(json::StrictEqual(commands[1]["params"]["args"]["names"], commands[0]["id"]))
+      << json::ToCompact(commands[1]);
+}
+
+// expect_none since: NAME judges what came after NAME's answer, not what the plugin sent before
+// it (MCP: log messages from before a logging/setLevel answer are not held to the new level).
+TEST_F(PlayerTest, ExpectNoneSinceANamedAnswerJudgesOnlyTheFramesAfterIt) {
+  const std::string steps = R"(  - send:
+      method: rim.command.execute
+      params: {commandId: sync, args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+    as: command
+  - expect: {reply_to: command, result: {$type: object}}
+  - expect_none: {request: rim.log}
+    since: command
+    for: 200ms
+)";
+  auto plugin = [](bool log_first) {
+    return [log_first](const rapidjson::Document& m) {
+      if (!IsCommand(m)) return Accepting()(m);
+      return log_first ? std::vector<std::string>{kLog, CommandAnswer(m)}
+                       : std::vector<std::string>{CommandAnswer(m), kLog};
+    };
+  };
+  ScenarioResult before = Play(AfterHandshake(steps), plugin(true));
+  EXPECT_EQ(before.status, Status::kPass)
+      << (before.failures.empty() ? "" : before.failures[0].message);
+  ScenarioResult after = Play(AfterHandshake(steps), plugin(false));
+  ASSERT_EQ(after.status, Status::kFail);
+  EXPECT_EQ(after.failures[0].reason, Reason::kForbiddenFrame);
+  std::string without = AfterHandshake(steps);
+  without.erase(without.find("    since: command\n"), std::string("    since: command\n").size());
+  ScenarioResult all = Play(without, plugin(true));
+  EXPECT_EQ(all.status, Status::kFail) << "without since, the log before the answer is judged";
 }
 
 }  // namespace

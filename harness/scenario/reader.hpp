@@ -72,6 +72,9 @@ class Reader {
   /// Json() plus CheckPattern, with each pattern error placed at its YAML key or value.
   JsonPtr Pattern(const YamlNode& node);
 
+  /// One entry of `requires:` (loader.cpp).
+  bool ReadRequirement(const YamlNode& node, Requirement* out);
+
   // --- steps (reader_steps.cpp)
   void Steps(const YamlNode& list, Scope* scope, std::vector<Step>* out);
   void ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out);
@@ -89,6 +92,9 @@ class Reader {
   bool ReadShutdown(const Entry& body, Shutdown* out);
   bool ReadAnswer(const Entry& body, const Scope& scope, Answer* out);
   bool ReadForEach(const Entry& body, Scope* scope, ForEach* out);
+  /// for_each `items: "${CAPTURE.path}"`: the path ("list.result.tools"), whose head must be a
+  /// capture (an expect's `as:`) in scope.
+  bool ItemsFromCapture(const YamlNode& node, const Scope& scope, std::string* out);
   void ExpandUse(const Entry& body, Scope* scope, std::vector<Step>* out);
   bool DefineName(const std::string& name, const YamlMark& mark, bool is_send, Scope* scope);
   void ResolvePendingReplyTo();

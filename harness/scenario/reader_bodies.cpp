@@ -343,6 +343,14 @@ bool Reader::ReadExpect(const Entry& body, const std::vector<Entry>& siblings, c
 bool Reader::ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings,
                             const Scope& scope, const YamlMark& step_mark, ExpectNone* out) {
   bool ok = ReadFilter(body, scope, &out->filter);
+  if (const Entry* since = Find(siblings, "since")) {
+    if (!Identifier(since->value, "since", &out->since)) return false;
+    if (auto it = scope.find(out->since); it == scope.end() || !it->second.is_send) {
+      Error(since->value.Mark(),
+            "since '" + out->since + "' names no earlier send with 'as: " + out->since + "'");
+      return false;
+    }
+  }
   const Entry* window = Find(siblings, "for");
   const Entry* barrier = Find(siblings, "barrier");
   if (window == nullptr && barrier == nullptr) {
@@ -418,9 +426,35 @@ bool Reader::ReadShutdown(const Entry& body, Shutdown* out) {
   return ok;
 }
 
+bool Reader::ItemsFromCapture(const YamlNode& node, const Scope& scope, std::string* out) {
+  const std::string text = node.Scalar();
+  const std::string path =
+      text.size() > 3 && text.back() == '}' ? text.substr(2, text.size() - 3) : std::string();
+  const std::string head = path.substr(0, path.find('.'));
+  bool segments_ok = !path.empty() && path.back() != '.';
+  for (std::size_t i = 0; segments_ok && i < path.size(); ++i)
+    segments_ok = path[i] != '$' && path[i] != '{' && path[i] != '}' &&
+                  !(path[i] == '.' && i + 1 < path.size() && path[i + 1] == '.');
+  if (!segments_ok || head.empty()) {
+    Error(node.Mark(), "for_each items '" + text +
+                           "' must be one variable, \"${CAPTURE.member...}\", such as "
+                           "\"${list.result.tools}\"");
+    return false;
+  }
+  if (auto it = scope.find(head); it == scope.end() || it->second.is_send) {
+    Error(node.Mark(), "for_each items '" + text + "' names no earlier expect with 'as: " + head +
+                           "' (the list must be in a frame the scenario captured)");
+    return false;
+  }
+  *out = path;
+  return true;
+}
+
 bool Reader::ReadForEach(const Entry& body, Scope* scope, ForEach* out) {
   if (!body.value.IsMap()) {
-    Error(body.value.Mark(), "for_each takes a map: {items: POINTER, where: ..., steps: [...]}");
+    Error(body.value.Mark(),
+          "for_each takes a map: {items: POINTER or \"${CAPTURE.path}\", where: ..., steps: "
+          "[...]}");
     return false;
   }
   const std::vector<Entry> entries = Entries(body.value);
@@ -428,8 +462,12 @@ bool Reader::ReadForEach(const Entry& body, Scope* scope, ForEach* out) {
   const Entry* items = Find(entries, "items");
   const Entry* steps = Find(entries, "steps");
   if (items == nullptr) {
-    Error(body.key_node.Mark(), "for_each needs items: (a JSON pointer into the manifest)");
+    Error(body.key_node.Mark(),
+          "for_each needs items: (a JSON pointer into the manifest, or \"${CAPTURE.path}\" for a "
+          "list in a frame an earlier expect captured)");
     ok = false;
+  } else if (items->value.IsScalar() && items->value.Scalar().rfind("${", 0) == 0) {
+    ok = ItemsFromCapture(items->value, *scope, &out->items_var) && ok;
   } else {
     ok = Pointer(items->value, "items", &out->items) && ok;
   }

@@ -18,7 +18,7 @@ const std::vector<KindInfo>& Kinds() {
       {"notify", {"invalid", "level", "note"}},
       {"send_raw", {"as", "level", "note"}},
       {"expect", {"within", "counted_from", "not_before", "as", "reply", "level", "note", "why"}},
-      {"expect_none", {"for", "barrier", "level", "note", "why"}},
+      {"expect_none", {"for", "barrier", "since", "level", "note", "why"}},
       {"answer", {"level", "note"}},
       {"close_stdin", {"level", "note"}},
       {"kill_parent", {"level", "note"}},

@@ -19,7 +19,7 @@ spec: "§0"
 requirement: The schema and the loader agree.
 level: should
 tags: [a, b]
-requires: [/commands]
+requires: [/commands, {announced: /capabilities/tools}, {not_announced: /capabilities/x}]
 vars: {who: me, n: 2}
 host:
   replies:
@@ -60,10 +60,15 @@ steps:
   - expect: {any: true, message: {id: 3}}
   - expect_none: {any: true}
     for: 100ms
+    since: hs
   - expect_none: {notification: x}
     barrier: true
   - expect: {request: rim.host.call}
     as: call
+  - for_each:
+      items: "${call.params.list}"
+      steps:
+        - sleep: 1ms
   - answer: {to: call, result: {ok: true}}
   - close_stdin: {}
   - close_stdin:
@@ -136,12 +141,15 @@ TEST_F(ScenarioSchema, RejectsWhatTheLoaderRejects) {
       "  - send_raw: {hex: 0g}\n",
       "  - signal: TERMINATE\n",
       "  - send: {method: m}\n    level: MUST\n",
+      "  - for_each: {items: \"${a}${b}\", steps: [{sleep: 1ms}]}\n",
   };
   for (const char* steps : bad_steps) {
     EXPECT_NE(Violations(head + "steps:\n" + steps), "") << steps;
   }
   EXPECT_NE(Violations("title: T\nspec: S\nsteps: [{sleep: 1s}]\n"), "");  // no requirement
   EXPECT_NE(Violations(head + "colour: red\nsteps: [{sleep: 1s}]\n"), "");
+  EXPECT_NE(Violations(head + "requires: [{declared: /a}]\nsteps: [{sleep: 1s}]\n"), "");
+  EXPECT_NE(Violations(head + "requires: [{announced: a}]\nsteps: [{sleep: 1s}]\n"), "");
 }
 
 // The schema editors check scenario files with must accept every scenario fakehost ships: a step

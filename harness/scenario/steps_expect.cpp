@@ -177,10 +177,17 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
   } else {
     wanted = Clock::now() + none.window;
   }
+  // since: NAME judges only what came after NAME's answer (after NAME, while it is unanswered).
+  std::size_t judged_after = 0;
+  if (auto named = named_.find(none.since); !none.since.empty() && named != named_.end()) {
+    const session::PendingRequest* req = session_.RequestByFrame(named->second.frame);
+    judged_after = req && req->answer_frame ? *req->answer_frame : named->second.frame;
+  }
   std::optional<Inbound> offending;
   bool barrier_answered = false;
   StepWatch watch(session_, [&](const Inbound& in) {
     if (offending || barrier_answered) return false;
+    if (in.frame <= judged_after) return false;
     if (none.barrier && in.kind == MessageKind::kResponse) {
       const rapidjson::Value* id = json::Find(*in.doc, "id");
       if (id && json::StrictEqual(*id, barrier_id)) {

@@ -65,7 +65,8 @@ TEST(HostileScenario, AnAliasIsRefusedWhereItIsUsed) {
 TEST(HostileScenario, AMapWhereAListBelongsIsAnErrorAtTheMap) {
   const std::string steps = "steps: [sleep: 1ms]\n";
   EXPECT_EQ(FirstError(std::string(kHead) + "requires: {a: /b}\n" + steps),
-            "s.yaml:4:11: requires must be a list of JSON pointers");
+            "s.yaml:4:11: requires must be a list of JSON pointers into the manifest, {announced: "
+            "POINTER} and {not_announced: POINTER}");
   EXPECT_EQ(FirstError(std::string(kHead) + "tags: {a: b}\n" + steps),
             "s.yaml:4:7: tags must be a list of strings");
   EXPECT_EQ(FirstError(std::string(kHead) + "steps: {sleep: 1ms}\n"),

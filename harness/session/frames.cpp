@@ -73,7 +73,10 @@ void Session::OnFrame(wire::Frame& frame) {
   if (!f.parsed.ok) return;
   if (f.classified.kind == MessageKind::kRequest) f.in.answered_by_host = Answer(f.in);
   Deliver(std::move(f.in));
-  if (f.answers_handshake) AfterHandshake(*f.doc);
+  if (f.answers_handshake) {
+    handshake_answer_ = f.doc;
+    AfterHandshake(*f.doc);
+  }
 }
 
 Session::PluginFrame Session::Parse(wire::Frame& frame) {

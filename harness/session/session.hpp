@@ -169,6 +169,8 @@ class Session {
   const PendingRequest* RequestByFrame(std::size_t frame) const;
   /// The handshake request has its answer (frames before it are judged by the handshake rules).
   bool handshake_answered() const { return handshake_answered_; }
+  /// The frame that answered the handshake request (a result or an error), or nullptr before it.
+  const rapidjson::Value* handshake_answer() const { return handshake_answer_.get(); }
   bool exited() const { return exit_status().has_value(); }
   const std::optional<process::ExitStatus>& exit_status() const;
   bool stdout_closed() const { return stdout_eof_; }
@@ -276,6 +278,7 @@ class Session {
   std::uint64_t queued_frame_bytes_ = 0;
   std::uint64_t queued_raw_bytes_ = 0;
   std::string handshake_key_;  // IdKey of the handshake request
+  std::shared_ptr<const rapidjson::Document> handshake_answer_;
   std::optional<process::ExitStatus> no_status_;
   bool hosts_cut_ = false;  // the host's own stop ended the plugin: an EOF mid-frame is its cut
   bool graded_stop_running_ = false;  // a graded stop is running: judge cuts when it ends
