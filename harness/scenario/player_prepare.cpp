@@ -71,7 +71,10 @@ void Player::BuildVars() {
 }
 
 bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
-  for (const auto& [name, templ] : profile_.plugin_env()) {
+  for (const auto& entry : profile_.plugin_env()) {
+    // Named, not bound: clang 14 (ci/sanitize) does not let a lambda capture a binding.
+    const std::string& name = entry.first;
+    const std::string& templ = entry.second;
     rapidjson::Document value;
     const rapidjson::Value pattern(
         rapidjson::StringRef(templ.data(), static_cast<rapidjson::SizeType>(templ.size())));
