@@ -421,5 +421,14 @@ TEST(LoadExpectNone, ReadsSinceANamedSend) {
             "s.yaml:8:12: since 'got' names no earlier send with 'as: got'");
 }
 
+TEST(LoadExpect, ReadsAfterANamedSend) {
+  const std::vector<Step> steps =
+      Steps("  - send: {method: m}\n    as: asked\n  - expect: {any: true}\n    after: asked\n");
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(std::get<Expect>(steps[1].body).after, "asked");
+  EXPECT_EQ(Error("  - expect: {any: true}\n    after: asked\n"),
+            "s.yaml:6:12: after 'asked' names no earlier send with 'as: asked'");
+}
+
 }  // namespace
 }  // namespace fakehost::scenario

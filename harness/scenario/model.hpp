@@ -87,6 +87,9 @@ struct Expect {
   bool from_first_frame = false;
   std::string as;  ///< capture the frame under this name (a request: to reply)
   JsonPtr reply;   ///< for kRequest: the reply's {result: ...} or {error: ...}
+  /// `after: NAME`: only frames the plugin sent after the request an earlier send named NAME
+  /// (what it must do because it was asked); "" takes frames from before the step too.
+  std::string after;
 };
 
 /// `expect_none`: no frame matching `filter` arrives during `window`, or, when `barrier` is

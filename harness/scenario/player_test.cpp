@@ -317,5 +317,45 @@ TEST_F(PlayerTest, ExpectNoneSinceANamedAnswerJudgesOnlyTheFramesAfterIt) {
   EXPECT_EQ(all.status, Status::kFail) << "without since, the log before the answer is judged";
 }
 
+// expect after: NAME takes only what the plugin sent after NAME: a log it sent while serving an
+// earlier command is not the log this command was to make it send.
+TEST_F(PlayerTest, ExpectAfterANamedSendTakesOnlyTheFramesSentAfterIt) {
+  const std::string command = R"(
+      method: rim.command.execute
+      params: {commandId: sync, args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+)";
+  const std::string steps = "  - send:" + command + "    as: first\n" +
+                            "  - expect: {reply_to: first, result: {$type: object}}\n" +
+                            "  - send:" + command + "    as: second\n" + R"(  - expect:
+      any: true
+      message: {method: rim.log}
+    after: second
+    within: 300ms
+  - expect: {reply_to: second, result: {$type: object}}
+)";
+  auto plugin = [](bool logs_when_asked) {
+    return [logs_when_asked, commands = 0](const rapidjson::Document& m) mutable {
+      if (!IsCommand(m)) return Accepting()(m);
+      if (++commands == 1) return std::vector<std::string>{kLog, CommandAnswer(m)};
+      std::string log = kLog;
+      log.replace(log.find("log-1"), 5, "log-2");
+      return logs_when_asked ? std::vector<std::string>{log, CommandAnswer(m)}
+                             : std::vector<std::string>{CommandAnswer(m)};
+    };
+  };
+  ScenarioResult asked = Play(AfterHandshake(steps), plugin(true));
+  EXPECT_EQ(asked.status, Status::kPass)
+      << (asked.failures.empty() ? "" : asked.failures[0].message);
+  ScenarioResult silent = Play(AfterHandshake(steps), plugin(false));
+  ASSERT_EQ(silent.status, Status::kFail);
+  EXPECT_EQ(silent.failures[0].reason, Reason::kDeadlinePassed);
+  EXPECT_NE(silent.failures[0].actual.find("sent before second"), std::string::npos)
+      << silent.failures[0].actual;
+  std::string without = AfterHandshake(steps);
+  without.erase(without.find("    after: second\n"), std::string("    after: second\n").size());
+  ScenarioResult any = Play(without, plugin(false));
+  EXPECT_EQ(any.status, Status::kPass) << "without after, the earlier log is taken";
+}
+
 }  // namespace
 }  // namespace fakehost::scenario

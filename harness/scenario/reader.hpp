@@ -67,6 +67,9 @@ class Reader {
   bool Pointer(const YamlNode& node, const std::string& what, std::string* out);
   bool SignalOf(const YamlNode& node, int* number, std::string* name);
   bool Identifier(const YamlNode& node, const std::string& what, std::string* out);
+  /// `KEY: NAME` where NAME is an earlier send's `as: NAME` (expect's after, expect_none's since).
+  bool EarlierSend(const Entry& entry, const std::string& key, const Scope& scope,
+                   std::string* out);
   /// Converts to a document and checks the ${...} syntax of its strings; null on errors.
   JsonPtr Json(const YamlNode& node);
   /// Json() plus CheckPattern, with each pattern error placed at its YAML key or value.

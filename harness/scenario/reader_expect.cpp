@@ -107,6 +107,17 @@ bool Reader::ReadFilter(const Entry& body, const Scope& scope, Filter* out) {
   return ok;
 }
 
+bool Reader::EarlierSend(const Entry& entry, const std::string& key, const Scope& scope,
+                         std::string* out) {
+  if (!Identifier(entry.value, key, out)) return false;
+  if (auto it = scope.find(*out); it == scope.end() || !it->second.is_send) {
+    Error(entry.value.Mark(),
+          key + " '" + *out + "' names no earlier send with 'as: " + *out + "'");
+    return false;
+  }
+  return true;
+}
+
 bool Reader::ReadExpect(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
                         Expect* out) {
   bool ok = ReadFilter(body, scope, &out->filter);
@@ -140,6 +151,8 @@ bool Reader::ReadExpect(const Entry& body, const std::vector<Entry>& siblings, c
       ok = false;
     }
   }
+  if (const Entry* after = Find(siblings, "after"))
+    ok = EarlierSend(*after, "after", scope, &out->after) && ok;
   if (const Entry* as = Find(siblings, "as")) ok = Identifier(as->value, "as", &out->as) && ok;
   if (const Entry* reply = Find(siblings, "reply")) {
     if (out->filter.kind != Filter::Kind::kRequest) {
@@ -157,12 +170,7 @@ bool Reader::ReadExpectNone(const Entry& body, const std::vector<Entry>& sibling
                             const Scope& scope, const YamlMark& step_mark, ExpectNone* out) {
   bool ok = ReadFilter(body, scope, &out->filter);
   if (const Entry* since = Find(siblings, "since")) {
-    if (!Identifier(since->value, "since", &out->since)) return false;
-    if (auto it = scope.find(out->since); it == scope.end() || !it->second.is_send) {
-      Error(since->value.Mark(),
-            "since '" + out->since + "' names no earlier send with 'as: " + out->since + "'");
-      return false;
-    }
+    if (!EarlierSend(*since, "since", scope, &out->since)) return false;
   }
   const Entry* window = Find(siblings, "for");
   const Entry* barrier = Find(siblings, "barrier");

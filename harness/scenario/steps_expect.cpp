@@ -82,12 +82,22 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
   };
   Clock::time_point wanted = until();
 
+  // after: NAME takes only what the plugin sent after that request.
+  std::size_t taken_after = 0;
+  if (auto named = named_.find(expect.after); !expect.after.empty() && named != named_.end())
+    taken_after = named->second.frame;
+
   Outcome outcome = Outcome::kNo;
   std::vector<Mismatch> why;
   std::string nearest;
   StepWatch watch(session_, [&](const Inbound& in) {
     std::vector<Mismatch> local;
     Outcome o = Check(expect.filter, patterns, in, &local);
+    if (in.frame <= taken_after) {
+      if (o == Outcome::kYes && nearest.empty())
+        nearest = Summarise(in) + " — sent before " + expect.after + ", so not in answer to it";
+      return false;
+    }
     if (o == Outcome::kYes ||
         (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
       outcome = o;
