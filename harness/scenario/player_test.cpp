@@ -152,16 +152,22 @@ TEST_F(PlayerTest, APluginThatCannotStartIsAHarnessErrorNotAFailure) {
 }
 
 // What a plugin sends on its own while serving a request may come at any time before that
-// request's deadline: a host call 4x the default deadline into a command is waited for.
+// request's deadline: a host call 4x the default deadline into a command is waited for, whether
+// the step waits for a request or for any frame (a log sent as a request or a notification).
 TEST_F(PlayerTest, APluginsCallWhileItServesARequestIsWaitedForUntilThatRequestsDeadline) {
   ShortDeadlines(/*default_ms=*/200, /*command_ms=*/3000);
-  ScenarioResult r = Play(AfterHandshake(kCallWhileServing), [&](const rapidjson::Document& m) {
-    if (!IsCommand(m)) return Accepting()(m);
-    Later(800, kLog);
-    Later(1000, CommandAnswer(m));
-    return std::vector<std::string>{};
-  });
-  EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
+  std::string any = kCallWhileServing;
+  any.replace(any.find("{request: rim.log}"), 18, "{any: true, message: {method: rim.log}}");
+  for (const std::string& steps : {kCallWhileServing, any}) {
+    ScenarioResult r = Play(AfterHandshake(steps), [&](const rapidjson::Document& m) {
+      if (!IsCommand(m)) return Accepting()(m);
+      Later(800, kLog);
+      Later(1000, CommandAnswer(m));
+      return std::vector<std::string>{};
+    });
+    EXPECT_EQ(r.status, Status::kPass)
+        << steps << (r.failures.empty() ? "" : r.failures[0].message);
+  }
 }
 
 // Once the request is answered, the plugin has the default deadline for what it still sends.

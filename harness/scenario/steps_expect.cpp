@@ -71,12 +71,14 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
     if (within.count() == 0 || expect.from_first_frame) within = deadline;
   }
   if (within.count() == 0) within = profile_.default_deadline();
-  // What the plugin sends on its own while it serves a host request (a host call, a log) may
-  // come at any time before that request's deadline: with no window of its own, the wait lasts
-  // as long as a request is open, and the default deadline after its answer.
+  // What the plugin sends on its own while it serves a host request (a host call, a log, sent
+  // as a request or a notification: `any`) may come at any time before that request's
+  // deadline: with no window of its own, the wait lasts as long as a request is open, and the
+  // default deadline after its answer.
   const bool serving =
       expect.within.count() == 0 && (expect.filter.kind == Filter::Kind::kRequest ||
-                                     expect.filter.kind == Filter::Kind::kNotification);
+                                     expect.filter.kind == Filter::Kind::kNotification ||
+                                     expect.filter.kind == Filter::Kind::kAny);
   auto until = [&] {
     return serving ? std::max(base + within, ServingUntil(start)) : base + within;
   };
