@@ -11,6 +11,7 @@ const std::vector<EngineCheck>& EngineChecks() {
       {"duplicate-key", {"frame", "key"}},
       {"invalid-envelope", {"frame", "reason"}},
       {"null-reply-id", {"frame"}},
+      {"error-without-id", {"frame"}},
       {"bad-reply-id", {"frame", "type"}},
       {"reply-id-type", {"frame", "request", "method", "id", "type", "request_id"}},
       {"unknown-reply-id", {"frame", "id"}},

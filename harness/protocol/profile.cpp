@@ -84,7 +84,7 @@ Classified Profile::Classify(const rapidjson::Value& message) const {
     c.kind = has_id ? MessageKind::kRequest : MessageKind::kNotification;
     return c;
   }
-  if (id) {
+  if (id || (error_without_id_ && json::Find(message, "error"))) {
     c.kind = MessageKind::kResponse;
     return c;
   }

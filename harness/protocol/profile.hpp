@@ -200,6 +200,9 @@ class Profile {
   Ms default_deadline() const { return default_deadline_; }
 
   const std::string& handshake_method() const { return handshake_method_; }
+  /// envelope.error_without_id: an error response without an id is a response (the answer to
+  /// a frame whose id could not be read), not an invalid envelope.
+  bool error_without_id() const { return error_without_id_; }
   bool AllowedBeforeHandshake(std::string_view method) const;
   /// JSON pointer into the handshake request to the capabilities it grants ("" if none).
   const std::string& granted_capabilities_pointer() const { return granted_pointer_; }
@@ -279,6 +282,7 @@ class Profile {
   const wire::Framing* framing_ = nullptr;
   std::uint64_t max_payload_ = 0;
   bool null_id_is_notification_ = false;
+  bool error_without_id_ = false;
   bool has_manifest_ = false;
   ManifestSpec manifest_;
   EnvironmentSpec environment_;

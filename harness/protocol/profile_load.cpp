@@ -138,6 +138,8 @@ bool Profile::Init(const std::string& path, std::string* error) {
   host_members_ = &envelope["host_members"];
   null_id_is_notification_ = json::Find(envelope, "null_id_is_notification") &&
                              envelope["null_id_is_notification"].GetBool();
+  error_without_id_ =
+      json::Find(envelope, "error_without_id") && envelope["error_without_id"].GetBool();
   EachNamed(json::Find(d, "request_members"), [&](std::string name, const Value& m) {
     const Value* value = json::Find(m, "value");
     if (!value) deadline_member_ = name;  // {"carries": "deadline_ms"}, the schema's one kind

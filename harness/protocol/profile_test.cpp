@@ -81,6 +81,24 @@ TEST(Profile, ClassifiesTheFourEnvelopeShapesAsRimSectionFourDoes) {
   EXPECT_NE(c.reason.find("integer"), std::string::npos) << c.reason;
 }
 
+// envelope.error_without_id (MCP: "except in error cases where the ID could not be read"): an
+// error without an id is a response the correlator judges, not an invalid envelope; a result
+// without one stays invalid, and in RIM an error without an id does too.
+TEST(Profile, AnErrorWithoutAnIdIsAResponseOnlyWhereTheProfileSaysSo) {
+  std::string error;
+  auto mcp = Profile::Load("schema/mcp-stdio/profile.json", &error);
+  ASSERT_TRUE(mcp) << error;
+  auto rim = LoadRim();
+  ASSERT_TRUE(rim);
+  rapidjson::Document d;
+  const char* idless = R"({"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}})";
+  Classified c = ClassifyText(*mcp, idless, &d);
+  EXPECT_EQ(c.kind, MessageKind::kResponse);
+  EXPECT_EQ(c.id, nullptr);
+  EXPECT_EQ(ClassifyText(*mcp, R"({"jsonrpc":"2.0","result":{}})", &d).kind, MessageKind::kInvalid);
+  EXPECT_EQ(ClassifyText(*rim, idless, &d).kind, MessageKind::kInvalid);
+}
+
 // Every protocol of the source tree (protocol/registry.hpp) loads under its folder's name and
 // states the limits of its plugin processes, which the loader reads.
 TEST(Profile, EveryProtocolLoadsUnderItsNameAndReadsItsPluginResourceLimits) {

@@ -128,7 +128,7 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
     index = session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note),
                                     hard_deadline_);
   }
-  if (is_message) session_.TrackRawRequest(index, message);
+  session_.TrackRawRequest(index, is_message ? &message : nullptr);
   if (!raw.as.empty()) {
     const session::PendingRequest* req = session_.RequestByFrame(index);
     const rapidjson::Value* id = req && is_message ? json::Find(message, "id") : nullptr;

@@ -96,6 +96,11 @@ Correlator::Reply Correlator::Classify(const rapidjson::Value& id) const {
   return Of(Case::kAnsweredTwice, &first->second);
 }
 
+Correlator::Reply Correlator::ClassifyIdlessError(const rapidjson::Value* id) const {
+  if (!unreadable_.empty()) return Of(Case::kAnswersUnreadable, nullptr, {}, unreadable_.front());
+  return id ? Classify(*id) : Of(Case::kNoId);
+}
+
 void Correlator::Settle(const Reply& reply, std::size_t frame,
                         std::chrono::steady_clock::time_point at) {
   switch (reply.what) {
@@ -115,6 +120,10 @@ void Correlator::Settle(const Reply& reply, std::size_t frame,
       if (auto noise = noise_as_integer_.find(reply.key); noise != noise_as_integer_.end())
         noise_as_integer_.erase(noise);
       return;
+    case Case::kAnswersUnreadable:
+      if (!unreadable_.empty()) unreadable_.pop_front();
+      return;
+    case Case::kNoId:
     case Case::kNullId:
     case Case::kBadIdType:
     case Case::kIdTypeChanged:

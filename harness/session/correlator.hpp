@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -48,6 +49,9 @@ class Correlator {
   /// that is not an integer but has an integer's value (3.0, 3e0), an answer under that integer
   /// is kAnswersNoiseAsInteger (once, and only while no request is open under the integer).
   void Noise(const rapidjson::Value& id, std::size_t frame);
+  /// A frame the host wrote that has no id to read (not JSON, not a message): an error response
+  /// without an id, or with id null, may answer it, once.
+  void Unreadable(std::size_t frame) { unreadable_.push_back(frame); }
 
   enum class Case {
     kAnswers,      ///< the first answer to an open request
@@ -60,6 +64,9 @@ class Correlator {
     kIdTypeChanged,  ///< the digits of a request's id under the other JSON type
     kUnknownId,      ///< no request was sent under this id
     kAnsweredTwice,  ///< every request under this id already has its answer
+    /// an error without an id (or id null) answering an unreadable frame (noise_frame)
+    kAnswersUnreadable,
+    kNoId,  ///< an error without an id when no unreadable frame is left to answer
   };
   struct Reply {
     Case what = Case::kUnknownId;
@@ -75,6 +82,9 @@ class Correlator {
   /// Which case a reply with `id` (never null: a response always has one) is, changing
   /// nothing: the session words the frame's entry from it before the frame has a number.
   Reply Classify(const rapidjson::Value& id) const;
+  /// Which case an error response with `id` absent (nullptr) or null is: the answer to the
+  /// oldest unreadable frame still unanswered, else kNoId or kNullId.
+  Reply ClassifyIdlessError(const rapidjson::Value* id) const;
   /// Settles `reply`, which Classify just returned, as frame `frame` arriving at `at`: a
   /// kAnswers marks its request answered, an echo of noise uses that noise up.
   void Settle(const Reply& reply, std::size_t frame,
@@ -100,6 +110,7 @@ class Correlator {
   };
   std::multimap<std::string, NoiseRequest> noise_as_integer_;  // by the IdKey of its integer
   std::map<std::string, std::int64_t> next_ids_;               // by "start/step"
+  std::deque<std::size_t> unreadable_;                         // frames, oldest first
 };
 
 }  // namespace fakehost::session

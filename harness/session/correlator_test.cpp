@@ -40,6 +40,27 @@ TEST(Correlator, TheFirstAnswerTakesTheRequestAndASecondIsAnsweredTwice) {
   EXPECT_EQ(second.request->answer_frame, 1u) << "the first answer stays the answer";
 }
 
+// Each frame the host wrote with no id to read may be answered once by an error without an id
+// (MCP) or with id null (JSON-RPC 2.0 §5), oldest first; past them, neither answers anything.
+TEST(Correlator, EachUnreadableFrameMayBeAnsweredOnceByAnErrorWithoutAnId) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  c.Unreadable(3);
+  c.Unreadable(4);
+  rapidjson::Document null_id = Id("null");
+  Correlator::Reply first = c.ClassifyIdlessError(nullptr);
+  ASSERT_EQ(first.what, Correlator::Case::kAnswersUnreadable);
+  EXPECT_EQ(first.noise_frame, 3u);
+  EXPECT_EQ(c.ClassifyIdlessError(nullptr).noise_frame, 3u) << "Classify changes nothing";
+  c.Settle(first, 5);
+  Correlator::Reply second = c.ClassifyIdlessError(&null_id);
+  ASSERT_EQ(second.what, Correlator::Case::kAnswersUnreadable);
+  EXPECT_EQ(second.noise_frame, 4u);
+  c.Settle(second, 6);
+  EXPECT_EQ(c.ClassifyIdlessError(nullptr).what, Correlator::Case::kNoId);
+  EXPECT_EQ(c.ClassifyIdlessError(&null_id).what, Correlator::Case::kNullId);
+}
+
 // The session words a frame's entry from Classify before the frame has its number, and settles
 // the reply under the number Record gave it.
 TEST(Correlator, ClassifyChangesNothingUntilTheReplyIsSettled) {

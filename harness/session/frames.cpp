@@ -101,9 +101,16 @@ void Session::Correlate(PluginFrame& f) {
   f.in.method = c.method;
   if (c.kind == MessageKind::kResponse) {
     f.is_reply = true;
-    f.reply = correlator_.Classify(*c.id);  // Classify: a response has an id
+    // An error without a usable id may answer a frame the host wrote unreadable (a profile
+    // with error_without_id classifies it a response); every other response has an id.
+    const bool idless_error = profile_.error_without_id() && (!c.id || c.id->IsNull()) &&
+                              json::Find(*f.doc, "error") != nullptr;
+    f.reply = idless_error ? correlator_.ClassifyIdlessError(c.id) : correlator_.Classify(*c.id);
     if (f.reply.request) f.in.method = f.reply.request->method;
   }
+  if (f.is_reply && f.reply.what == Correlator::Case::kAnswersUnreadable)
+    f.entry.notes.push_back("answers #" + std::to_string(f.reply.noise_frame) +
+                            ", a frame the host wrote with no id to read");
   if (f.is_reply && f.reply.what == Correlator::Case::kEchoesNoise) {
     // The Flash Rust SDK's older generation echoed such ids; its current one drops them.
     // Either is conforming: the scenario's requirement is that the plugin goes on serving.

@@ -56,7 +56,13 @@ std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
 
 // One finding per way a reply's id can be wrong, each with the ids and methods it quotes.
 std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFacts& facts) {
-  if (!facts.reply || !facts.classified || !facts.classified->id) return {};
+  if (!facts.reply || !facts.classified) return {};
+  if (facts.reply->what == Correlator::Case::kNoId)
+    return {{Severity::kMust, "error-without-id",
+             profile.CheckMessage("error-without-id", {{"frame", std::to_string(facts.frame)}}),
+             facts.frame}};
+  if (facts.reply->what == Correlator::Case::kAnswersUnreadable || !facts.classified->id)
+    return {};  // JSON-RPC 2.0 §5 answers what it could not read with id null, MCP without one
   const rapidjson::Value& id = *facts.classified->id;
   const PendingRequest* req = facts.reply->request;
   std::string n = std::to_string(facts.frame);
@@ -101,6 +107,8 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
                facts.frame}};
     case Correlator::Case::kAnswers:
     case Correlator::Case::kEchoesNoise:  // allowed, not judged
+    case Correlator::Case::kAnswersUnreadable:
+    case Correlator::Case::kNoId:
       return {};
   }
   return {};

@@ -79,7 +79,8 @@ TEST(FrameRules, EveryWrongReplyIdHasItsOwnCheck) {
       {Correlator::Case::kBadIdType, "bad-reply-id"},
       {Correlator::Case::kIdTypeChanged, "reply-id-type"},
       {Correlator::Case::kUnknownId, "unknown-reply-id"},
-      {Correlator::Case::kAnsweredTwice, "duplicate-reply"}};
+      {Correlator::Case::kAnsweredTwice, "duplicate-reply"},
+      {Correlator::Case::kNoId, "error-without-id"}};
   for (const auto& [what, check] : cases) {
     reply.what = what;
     EXPECT_EQ(Checks(ReplyIdRule(*profile, p.facts)), Ids{check}) << check;
@@ -88,6 +89,8 @@ TEST(FrameRules, EveryWrongReplyIdHasItsOwnCheck) {
   EXPECT_TRUE(ReplyIdRule(*profile, p.facts).empty());
   reply.what = Correlator::Case::kEchoesNoise;
   EXPECT_TRUE(ReplyIdRule(*profile, p.facts).empty()) << "an echo of noise is not judged";
+  reply.what = Correlator::Case::kAnswersUnreadable;
+  EXPECT_TRUE(ReplyIdRule(*profile, p.facts).empty()) << "what could not be read may be answered";
 }
 
 // The severity is the data that decides it: the host's own invalid request makes the answer

@@ -93,9 +93,13 @@ bool Session::AcceptedAsRequest(const rapidjson::Value& frame) const {
          schema_->Validate("envelope.request", frame).empty();
 }
 
-void Session::TrackRawRequest(std::size_t index, const rapidjson::Value& doc) {
-  protocol::Classified c = profile_.Classify(doc);
+void Session::TrackRawRequest(std::size_t index, const rapidjson::Value* raw) {
+  protocol::Classified c;
+  if (raw) c = profile_.Classify(*raw);
+  // Not JSON, or not a message: there is no id to read, and an error without one may answer it.
+  if (profile_.error_without_id() && c.kind == MessageKind::kInvalid) correlator_.Unreadable(index);
   if (c.kind != MessageKind::kRequest || !c.id) return;
+  const rapidjson::Value& doc = *raw;
   if (!EchoableId(json::ClassifyId(c.id)) || !AcceptedAsRequest(doc)) {
     correlator_.Noise(*c.id, index);  // an answer echoing it is allowed, none owed
     return;

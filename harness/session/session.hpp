@@ -125,10 +125,12 @@ class Session {
   /// queued (the plugin reads at its own pace); that wait ends at `until` at the latest.
   std::size_t SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note,
                              Clock::time_point until = Clock::time_point::max());
-  /// A raw write that carried one well-framed message (`doc`, its payload parsed): register it
-  /// if it is a request, so its answer is matched (and a missing answer noticed) like that of a
-  /// request sent with Send.
-  void TrackRawRequest(std::size_t index, const rapidjson::Value& doc);
+  /// A raw write: `doc` is the one well-framed message it carried (its payload parsed), or
+  /// nullptr for bytes that are no such message. A request is registered, so its answer is
+  /// matched (and a missing answer noticed) like that of a request sent with Send; with the
+  /// profile's error_without_id, a write with no id to read (not JSON, not a message) may be
+  /// answered by an error without one.
+  void TrackRawRequest(std::size_t index, const rapidjson::Value* doc);
   /// Answers a plugin->host request with `body` (the reply's members: result or error).
   void Reply(const Inbound& request, const rapidjson::Value& body);
   /// The next id the profile assigns to a host request of `method`.
