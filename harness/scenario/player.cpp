@@ -153,7 +153,7 @@ Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in
       break;
     }
     case Filter::Kind::kResponse:
-      if (in.kind != MessageKind::kResponse) return Outcome::kNo;
+      if (in.kind != MessageKind::kResponse || in.answers_unreadable) return Outcome::kNo;
       break;
     case Filter::Kind::kRequest:
       if (in.kind != MessageKind::kRequest || (in.method != filter.name && filter.name != "*"))

@@ -128,7 +128,8 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
     index = session_.SendRawChunked(std::move(bytes), raw.chunk, raw.delay, std::move(note),
                                     hard_deadline_);
   }
-  session_.TrackRawRequest(index, is_message ? &message : nullptr);
+  // A piece written unframed ends no frame: only a framed write can be one the plugin answers.
+  if (is_message || raw.framed) session_.TrackRawRequest(index, is_message ? &message : nullptr);
   if (!raw.as.empty()) {
     const session::PendingRequest* req = session_.RequestByFrame(index);
     const rapidjson::Value* id = req && is_message ? json::Find(message, "id") : nullptr;

@@ -79,8 +79,9 @@ class Correlator {
     /// kAnswersNoiseAsInteger: that request's id as the host sent it (abbreviated), "3.0"
     std::string noise_id;
   };
-  /// Which case a reply with `id` (never null: a response always has one) is, changing
-  /// nothing: the session words the frame's entry from it before the frame has a number.
+  /// Which case a reply with `id` is, changing nothing: the session words the frame's entry
+  /// from it before the frame has a number. (An error without an id, or with id null, where
+  /// the profile allows one, is ClassifyIdlessError's.)
   Reply Classify(const rapidjson::Value& id) const;
   /// Which case an error response with `id` absent (nullptr) or null is: the answer to the
   /// oldest unreadable frame still unanswered, else kNoId or kNullId.

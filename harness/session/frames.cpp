@@ -108,9 +108,11 @@ void Session::Correlate(PluginFrame& f) {
     f.reply = idless_error ? correlator_.ClassifyIdlessError(c.id) : correlator_.Classify(*c.id);
     if (f.reply.request) f.in.method = f.reply.request->method;
   }
-  if (f.is_reply && f.reply.what == Correlator::Case::kAnswersUnreadable)
+  if (f.is_reply && f.reply.what == Correlator::Case::kAnswersUnreadable) {
+    f.in.answers_unreadable = true;
     f.entry.notes.push_back("answers #" + std::to_string(f.reply.noise_frame) +
                             ", a frame the host wrote with no id to read");
+  }
   if (f.is_reply && f.reply.what == Correlator::Case::kEchoesNoise) {
     // The Flash Rust SDK's older generation echoed such ids; its current one drops them.
     // Either is conforming: the scenario's requirement is that the plugin goes on serving.

@@ -41,6 +41,10 @@ struct Inbound {
   /// against a schema; or under the integer its id denotes (3 for 3.0), which the frame rules
   /// warn of (reply-to-invalid-request).
   bool echoes_noise = false;
+  /// An error without an id (or id null) answering a frame the host wrote with no id to read
+  /// (profile envelope.error_without_id): allowed, and no answer to anything a step sent, so no
+  /// step's `response: true` takes it.
+  bool answers_unreadable = false;
 };
 
 /// What a session calls with each plugin message, in the order they arrived.

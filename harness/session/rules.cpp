@@ -124,7 +124,8 @@ std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile,
   // first (a ping while the handshake is pending), and a protocol that fixes no order of
   // responses lets it come before the handshake's answer.
   bool owed = kind == MessageKind::kResponse && facts.reply &&
-              facts.reply->what == Correlator::Case::kAnswers;
+              (facts.reply->what == Correlator::Case::kAnswers ||
+               facts.reply->what == Correlator::Case::kAnswersUnreadable);
   if (allowed || owed) return {};
   return {{Severity::kMust, "before-handshake",
            profile.CheckMessage("before-handshake", {{"what", What(facts)}}), facts.frame}};
