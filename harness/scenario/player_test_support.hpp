@@ -9,6 +9,8 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <string>
+#include <string_view>
 #include <thread>
 
 #include <boost/asio/steady_timer.hpp>
@@ -173,6 +175,13 @@ inline const std::string kCallWhileServing = R"(  - send:
 )";
 inline const std::string kLog =
     R"({"jsonrpc":"2.0","id":"log-1","method":"rim.log","params":{"level":"info","message":"x"}})";
+
+/// `yaml` without the first occurrence of `line` (a step's option): the scenario as it would be
+/// without that option, to show what the option changes.
+inline std::string Without(std::string yaml, std::string_view line) {
+  yaml.erase(yaml.find(line), line.size());
+  return yaml;
+}
 
 inline std::string CommandAnswer(const rapidjson::Document& m) {
   return R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) + R"(,"result":{"payload":"ok"}})";

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
@@ -24,20 +25,29 @@ rapidjson::Document ReportSchema() {
   return schema;
 }
 
+// Every value of E up to `last` is named as the report schema's enum at `pointer` lists it, in
+// the enum's order, and its name parses back to it.
+template <class E>
+void ExpectNamedAsTheReportSchema(const char* pointer, E last, const char* (*name)(E),
+                                  bool (*parse)(std::string_view, E*)) {
+  rapidjson::Document schema = ReportSchema();
+  const rapidjson::Value* names = json::Resolve(schema, pointer);
+  ASSERT_TRUE(names && names->IsArray());
+  ASSERT_EQ(names->Size(), static_cast<rapidjson::SizeType>(last) + 1);
+  for (rapidjson::SizeType i = 0; i < names->Size(); ++i) {
+    auto value = static_cast<E>(i);
+    EXPECT_STREQ(name(value), (*names)[i].GetString());
+    E back = last;
+    ASSERT_TRUE(parse(name(value), &back));
+    EXPECT_EQ(back, value);
+  }
+}
+
 // The kind's names are the ones schema/report.schema.json promises, each on its own kind, and a
 // classified message keeps the name the profile gives it.
 TEST(EntryKind, NamesEveryKindAsTheReportSchemaDoesAndParsesItBack) {
-  rapidjson::Document schema = ReportSchema();
-  const rapidjson::Value* names = json::Resolve(schema, "/$defs/entry/properties/kind/enum");
-  ASSERT_TRUE(names && names->IsArray());
-  ASSERT_EQ(names->Size(), static_cast<rapidjson::SizeType>(EntryKind::kTally) + 1);
-  for (rapidjson::SizeType i = 0; i < names->Size(); ++i) {
-    auto kind = static_cast<EntryKind>(i);
-    EXPECT_STREQ(EntryKindName(kind), (*names)[i].GetString());
-    EntryKind back = EntryKind::kTally;
-    ASSERT_TRUE(ParseEntryKind(EntryKindName(kind), &back));
-    EXPECT_EQ(back, kind);
-  }
+  ExpectNamedAsTheReportSchema("/$defs/entry/properties/kind/enum", EntryKind::kTally,
+                               &EntryKindName, &ParseEntryKind);
   EntryKind unknown;
   EXPECT_FALSE(ParseEntryKind("frame", &unknown));
   for (auto m : {protocol::MessageKind::kRequest, protocol::MessageKind::kNotification,
@@ -51,17 +61,8 @@ TEST(EntryKind, NamesEveryKindAsTheReportSchemaDoesAndParsesItBack) {
 
 // A failure's reason is named as schema/report.schema.json promises, each name on its reason.
 TEST(Reason, NamesEveryReasonAsTheReportSchemaDoesAndParsesItBack) {
-  rapidjson::Document schema = ReportSchema();
-  const rapidjson::Value* names = json::Resolve(schema, "/$defs/failure/properties/reason/enum");
-  ASSERT_TRUE(names && names->IsArray());
-  ASSERT_EQ(names->Size(), static_cast<rapidjson::SizeType>(Reason::kHarnessFault) + 1);
-  for (rapidjson::SizeType i = 0; i < names->Size(); ++i) {
-    auto reason = static_cast<Reason>(i);
-    EXPECT_STREQ(ReasonName(reason), (*names)[i].GetString());
-    Reason back = Reason::kHarnessFault;
-    ASSERT_TRUE(ParseReason(ReasonName(reason), &back));
-    EXPECT_EQ(back, reason);
-  }
+  ExpectNamedAsTheReportSchema("/$defs/failure/properties/reason/enum", Reason::kHarnessFault,
+                               &ReasonName, &ParseReason);
   Reason unknown = Reason::kCheckFired;
   EXPECT_FALSE(ParseReason("timeout", &unknown));
   EXPECT_EQ(unknown, Reason::kCheckFired);
