@@ -75,6 +75,11 @@ struct Fixture {
   std::string protocol, name, dir;
   std::vector<std::string> must_fail;  ///< must-level catches: status "fail"
   std::vector<std::string> must_warn;  ///< should-level catches: status "warn" (fail if strict)
+  /// `checks`: scenario id -> the always-on check (a failure's `check`) that catches the fault,
+  /// for a scenario whose own check is such a finding raised from the plugin's first frame (a
+  /// big-endian length prefix breaks the handshake too); the others must fail at a step of their
+  /// own (NotAtItsOwnCheck).
+  std::map<std::string, std::string> checks;
   std::string problem;  ///< why it cannot be judged (its test fails with it); "" when it can
 };
 
@@ -94,6 +99,18 @@ bool Strings(const rapidjson::Value& meta, const char* key, std::vector<std::str
   return true;
 }
 
+// The `checks` object (absent: none); false for anything but strings by scenario id.
+bool Checks(const rapidjson::Value& meta, std::map<std::string, std::string>* out) {
+  const auto* v = json::Find(meta, "checks");
+  if (!v) return true;
+  if (!v->IsObject()) return false;
+  for (const auto& m : v->GetObject()) {
+    if (!m.value.IsString()) return false;
+    (*out)[m.name.GetString()] = m.value.GetString();
+  }
+  return true;
+}
+
 // Every fixtures/<protocol>/broken/<name>/ of the source tree, run from where the build lays it
 // out (FixturesDir()/<protocol>/broken/<name>).
 std::vector<Fixture> BrokenFixtures() {
@@ -105,7 +122,7 @@ std::vector<Fixture> BrokenFixtures() {
     for (const auto& entry : fs::directory_iterator(root)) {
       if (!entry.is_directory()) continue;
       std::string name = entry.path().filename().string();
-      Fixture f{protocol, name, FixturesDir() + "/" + protocol + "/broken/" + name, {}, {}, {}};
+      Fixture f{protocol, name, FixturesDir() + "/" + protocol + "/broken/" + name, {}, {}, {}, {}};
       std::string meta_path = (entry.path() / "fixture.json").string();
       rapidjson::Document meta;
       if (!json::Parse(ReadFile(meta_path), &meta).ok || !meta.IsObject())
@@ -113,6 +130,14 @@ std::vector<Fixture> BrokenFixtures() {
       else if (!Strings(meta, "must_fail", &f.must_fail) ||
                !Strings(meta, "must_warn", &f.must_warn))
         f.problem = meta_path + ": must_fail and must_warn are lists of scenario ids";
+      else if (!Checks(meta, &f.checks))
+        f.problem = meta_path + ": checks maps scenario ids to the check ids that catch them";
+      else if (std::any_of(f.checks.begin(), f.checks.end(), [&](const auto& c) {
+                 return std::count(f.must_fail.begin(), f.must_fail.end(), c.first) +
+                            std::count(f.must_warn.begin(), f.must_warn.end(), c.first) ==
+                        0;
+               }))
+        f.problem = meta_path + ": checks names a scenario that must_fail and must_warn do not";
       else if (f.must_fail.empty() && f.must_warn.empty())
         f.problem = meta_path + " names no scenario in must_fail or must_warn: it shows nothing";
       else if (!fs::is_directory(f.dir, ec))
@@ -383,6 +408,40 @@ class Broken : public ::testing::TestWithParam<Fixture> {
   static inline std::map<std::string, Outcome> outcomes_;
 };
 
+// Why scenario `id` of `report` did not fail at a check of its own, "" when it did: a step written
+// in its own file (a `use:` fragment's step, the handshake, is set-up), or an always-on finding
+// once no set-up step had missed. A fixture that breaks only the set-up (a handshake answer with
+// a stringified id fails every scenario there) shows nothing of what the scenario checks.
+std::string NotAtItsOwnCheck(const rapidjson::Document& report, const std::string& id,
+                             const std::string& check_expected = "") {
+  const rapidjson::Value* scenarios = json::Find(report, "scenarios");
+  if (!scenarios || !scenarios->IsArray()) return "the report has no scenarios";
+  for (const auto& s : scenarios->GetArray()) {
+    if (json::View(s["id"]) != id) continue;
+    const std::string file(json::View(s["file"]));
+    bool own_step = false, own_finding = false, setup_missed = false;
+    std::string seen;
+    for (const auto& f : s["failures"].GetArray()) {
+      const std::string check(json::View(f["check"]));
+      const rapidjson::Value* at = json::Find(f, "location");
+      const std::string location = at && at->IsString() ? std::string(json::View(*at)) : "";
+      const bool own = location.rfind(file + ":", 0) == 0;
+      if (check == "step") (own ? own_step : setup_missed) = true;
+      if (check != "step") own_finding = true;
+      seen += "\n  " + check + (location.empty() ? "" : " at " + location) + ": " +
+              std::string(json::View(f["message"]));
+    }
+    if (!check_expected.empty())
+      return seen.find("\n  " + check_expected + ":") != std::string::npos ||
+                     seen.find("\n  " + check_expected + " at ") != std::string::npos
+                 ? ""
+                 : id + " did not fail the check " + check_expected + " its fixture names:" + seen;
+    if (own_step || (own_finding && !setup_missed)) return {};
+    return id + " failed only " + (setup_missed ? "at a set-up step (a fragment's)" : "so:") + seen;
+  }
+  return "no scenario " + id + " in the report";
+}
+
 TEST_P(Broken, FailsEveryScenarioItDeclares) {
   const Fixture& f = GetParam();
   ASSERT_TRUE(f.problem.empty()) << f.problem;
@@ -392,10 +451,12 @@ TEST_P(Broken, FailsEveryScenarioItDeclares) {
   for (const auto& id : f.must_fail) {
     ASSERT_TRUE(o.status.count(id)) << "no scenario " << id << "\n" << Dump(o);
     EXPECT_EQ(o.status[id], "fail") << id << "\n" << Dump(o);
+    EXPECT_EQ(NotAtItsOwnCheck(o.report, id, f.checks.count(id) ? f.checks.at(id) : ""), "");
   }
   for (const auto& id : f.must_warn) {
     ASSERT_TRUE(o.status.count(id)) << "no scenario " << id << "\n" << Dump(o);
     EXPECT_EQ(o.status[id], "warn") << id << "\n" << Dump(o);
+    EXPECT_EQ(NotAtItsOwnCheck(o.report, id, f.checks.count(id) ? f.checks.at(id) : ""), "");
   }
 }
 

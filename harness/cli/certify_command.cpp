@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 
 struct CertifyFlags {
   std::vector<std::string> corpus;
-  std::string protocol, suite, since, candidate, shard, timeout;
+  std::string protocol, suite, since, candidate, shard, timeout, revision;
   std::vector<std::string> only, skip, reports;
   std::string out_dir = "reports/certify";
   int jobs = 0;
@@ -203,6 +203,7 @@ int Certify(CertifyFlags f, const Context& ctx) {
   q.run.selection_flags = "--only/--skip";
   q.run.jobs = f.jobs;
   q.run.strict = f.strict;
+  q.run.revision = f.revision;
   q.run.timeout = f.timeout;
   q.run.interrupted = &session::InterruptFlag();
   q.run.tool_version = FAKEHOST_VERSION;
@@ -294,6 +295,8 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
   c->add_option("--shard", cf->shard, "K/N: only the K-th of N shares of the (sorted) corpus");
   c->add_option("--timeout", cf->timeout, "hard limit per scenario (default: the profile's)");
   c->add_flag("--strict", cf->strict, "should-level misses fail");
+  c->add_option("--revision", cf->revision,
+                "R: offer protocol revision R, and judge only the plugins that speak it");
 
   auto mf = std::make_shared<MergeFlags>();
   CLI::App* merge = c->add_subcommand("merge", "merge certify matrices (shards) into one");

@@ -82,13 +82,16 @@ void PrintVersion(const std::string& data_dir, std::ostream& out, std::ostream& 
       continue;
     }
     // The count is `fakehost list`'s: the built-in manifest/loads-in-host heads the suite of a
-    // protocol whose plugins have a manifest. The pinned revision follows, when the profile has
-    // one.
+    // protocol whose plugins have a manifest. The pinned revision, or the revisions the profile
+    // knows, follow.
     const std::string name = suite.filename().string();
     auto profile = protocol::Profile::Load(protocol::ProfilePath(data_dir, name), &error);
     const bool manifest = !profile || profile->has_manifest();
     out << "suite " << name << " " << v.scenarios + (manifest ? 1 : 0) << " scenarios " << v.digest;
     if (profile && !profile->revision().empty()) out << " revision " << profile->revision();
+    if (profile && profile->revisions())
+      out << " revisions " << profile->revisions()->KnownList() << " (offers "
+          << profile->revisions()->offer << ")";
     out << "\n";
   }
 }

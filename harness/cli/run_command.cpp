@@ -40,6 +40,7 @@ struct RunFlags {
   std::optional<std::int64_t> limit_cpu;     ///< --limit-cpu SECONDS (0: none)
   std::optional<std::int64_t> limit_memory;  ///< --limit-memory MIB (0: none)
   bool strict = false;
+  std::string revision;        ///< --revision R
   bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
   bool no_color = false;
   std::string expected_failures;        ///< --expected-failures FILE: the known-failure baseline
@@ -99,6 +100,7 @@ int Run(const RunFlags& f, const Context& ctx) {
   q.jobs = f.jobs;
   q.repeat = f.repeat;
   q.strict = f.strict;
+  q.revision = f.revision;
   q.fail_untested = f.fail_untested;
   q.timeout = f.timeout;
   q.limits = {f.limit_cpu, f.limit_memory};
@@ -164,6 +166,9 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_option("--limit-memory", rf->limit_memory,
                   "address space per plugin process in MiB, 0 for none (default: the profile's)");
   run->add_flag("--strict", rf->strict, "should-level misses fail the run");
+  run->add_option("--revision", rf->revision,
+                  "R: offer protocol revision R and judge the plugin only if it speaks R "
+                  "(default: offer the newest, judge by the one it answers)");
   run->add_option("--config", rf->config,
                   "FILE: the plugin's fakehost.yaml (default: fakehost.yaml in --plugin DIR)");
   run->add_flag("--fail-untested", rf->fail_untested,

@@ -2,6 +2,8 @@
 // sequences, triggers and the host's table (loading is profile_load.cpp).
 #include "harness/protocol/profile.hpp"
 
+#include <algorithm>
+
 #include "harness/json/json.hpp"
 #include "harness/text/template.hpp"
 
@@ -131,6 +133,16 @@ std::optional<Ms> Profile::ManifestDeadlineFor(const rapidjson::Value& request,
     }
   }
   return std::nullopt;
+}
+
+bool Revisions::Knows(std::string_view revision) const {
+  return std::find(known.begin(), known.end(), revision) != known.end();
+}
+
+std::string Revisions::KnownList() const {
+  std::string list;
+  for (const std::string& r : known) list += (list.empty() ? "" : ", ") + r;
+  return list;
 }
 
 bool Profile::AllowedBeforeHandshake(std::string_view method) const {

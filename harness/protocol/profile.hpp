@@ -157,6 +157,17 @@ struct HostSpec {
   std::string CapabilityFor(std::string_view method) const;
 };
 
+/// The revisions of a protocol fakehost knows (profile member "revisions"), each judged by its
+/// own text: the handshake settles one, and a scenario applies to the revisions it cites.
+struct Revisions {
+  std::string label;               ///< how a report names the text: "MCP" in "MCP 2025-06-18, ..."
+  std::string negotiated;          ///< pointer into the handshake answer to the revision it speaks
+  std::string offer;               ///< the revision offered unless --revision names another
+  std::vector<std::string> known;  ///< oldest first
+  bool Knows(std::string_view revision) const;
+  std::string KnownList() const;  ///< "A, B, C"
+};
+
 class Profile {
  public:
   /// Loads and checks a profile file; on error returns nullptr with a message naming the file
@@ -169,6 +180,8 @@ class Profile {
   const std::string& title() const { return title_; }
   /// The protocol revision the profile pins (member "revision": MCP's "2025-11-25"); "" if none.
   const std::string& revision() const { return revision_; }
+  /// The revisions the profile knows (member "revisions"); nullptr for a profile without them.
+  const Revisions* revisions() const { return revisions_ ? &*revisions_ : nullptr; }
   const std::string& dir() const { return dir_; }  ///< directory of the profile file
   /// The framing the profile names (a registered one: wire::FindFraming).
   const wire::Framing& framing() const { return *framing_; }
@@ -303,6 +316,7 @@ class Profile {
   std::string granted_pointer_;
   std::string granted_manifest_pointer_;
   std::optional<std::string> announcements_pointer_;
+  std::optional<Revisions> revisions_;
   std::vector<RequestMember> request_members_;
   std::string deadline_member_;
   std::vector<std::pair<std::string, std::string>> plugin_env_;

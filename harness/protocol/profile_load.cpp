@@ -212,6 +212,18 @@ bool Profile::Init(const std::string& path, std::string* error) {
   }
   if (const Value* a = json::Find(handshake, "announcements"))
     announcements_pointer_ = std::string(json::View(*a));
+  if (const Value* r = json::Find(d, "revisions")) {
+    Revisions revisions;
+    revisions.label = json::Find(*r, "label") ? String(*r, "label") : name_;
+    revisions.negotiated = String(*r, "negotiated");
+    revisions.offer = String(*r, "offer");
+    for (const auto& known : (*r)["known"].GetArray())
+      revisions.known.push_back(String(known, "name"));
+    if (!revisions.Knows(revisions.offer))
+      return fail("/revisions/offer", "'" + revisions.offer + "' is not one of the known (" +
+                                          revisions.KnownList() + ")");
+    revisions_ = std::move(revisions);
+  }
   if (const Value* after = json::Find(d, "after_handshake")) {
     AfterHandshake a;
     EachNamed(json::Find(*after, "when"),

@@ -100,9 +100,11 @@ TEST(Versioning, EveryShippedProfileCarriesAReadableTable) {
     ASSERT_NE(profile->versioning(), nullptr) << p;
     const Versioning& v = *profile->versioning();
     // The table's version is the one the profile is of: a revision date's digits (MCP's
-    // 2025-11-25 is 20251125), else the N of a name ending in -vN.
+    // newest, the one it offers, 2025-11-25, is 20251125), else the N of a name ending in -vN.
     std::string expected;
-    for (char c : profile->revision())
+    const std::string revision =
+        profile->revisions() ? profile->revisions()->offer : profile->revision();
+    for (char c : revision)
       if (c != '-') expected += c;
     if (expected.empty() && p.rfind("-v") != std::string::npos)
       expected = p.substr(p.rfind("-v") + 2);

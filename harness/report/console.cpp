@@ -61,6 +61,8 @@ class ConsoleReporter : public Reporter {
     if (m.xfailed) out_ << ", " << m.xfailed << " expected failures";
     if (m.stale) out_ << ", " << m.stale << " stale";
     out_ << " in " << Duration(m.duration_ms) << "\n";
+    if (std::string judged = JudgedUnder(r.scenarios); !judged.empty())
+      out_ << "judged under " << Safe(judged) << "\n";
     out_.flush();
     return true;
   }
@@ -121,7 +123,8 @@ class ConsoleReporter : public Reporter {
 
   void Details(const ScenarioResult& r) {
     out_ << "\n" << Tag(r.status) << " " << Safe(r.id) << " — " << Safe(r.title) << "\n";
-    out_ << "  " << Safe(r.spec) << ": " << Safe(r.requirement) << "\n";
+    out_ << "  " << Safe(r.spec) << ": " << Safe(RequirementText(r.sentence, r.requirement))
+         << "\n";
     out_ << "  " << Safe(r.loc.ToString()) << "\n";
     // A cause once, with the steps it broke; its consequences are in the JSON report in full.
     for (const CauseGroup& g : GroupByCause(r)) {

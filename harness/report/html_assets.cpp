@@ -115,6 +115,16 @@ std::string_view HtmlScript() {
       data.started_at + (data.strict ? ' · strict' : '')));
   add(header, el('div', 'meta', 'suite ' + data.suite + ' · ' +
       (p.dir ? p.dir : p.argv.join(' '))));
+  var judged = {};
+  data.scenarios.forEach(function (s) {
+    var played = ['skip', 'not-run', 'untested'].indexOf(s.status) < 0;
+    if (s.revision && played) judged[s.revision] = (judged[s.revision] || 0) + 1;
+  });
+  var revisions = Object.keys(judged).sort(function (a, b) { return judged[b] - judged[a]; });
+  if (revisions.length)
+    add(header, el('div', 'meta', 'judged under ' + revisions.map(function (r) {
+      return 'revision ' + r + ' (' + judged[r] + (judged[r] === 1 ? ' scenario)' : ' scenarios)');
+    }).join(', ')));
 
   var state = {status: {}, level: '', tag: '', text: ''};
   var S = data.summary;
@@ -202,7 +212,8 @@ std::string_view HtmlScript() {
     var b = add(d, el('div', 'body'));
     var req = add(b, el('div', 'req'));
     add(req, el('strong', null, s.spec));
-    add(req, document.createTextNode(' (' + s.level + '): ' + s.requirement));
+    add(req, document.createTextNode(' (' + s.level + '): ' +
+        (s.sentence ? '"' + s.sentence + '" ' : '') + s.requirement));
     add(b, el('div', 'loc', s.file));
     if (s.tags.length) {
       var tg = add(b, el('div', 'tags'));

@@ -175,6 +175,14 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcri
   Str(w, r.requirement);
   Key(w, "level");
   Str(w, scenario::LevelName(r.level));
+  if (!r.revision.empty()) {
+    Key(w, "revision");
+    Str(w, r.revision);
+  }
+  if (!r.sentence.empty()) {
+    Key(w, "sentence");
+    Str(w, r.sentence);
+  }
   Key(w, "tags");
   w.StartArray();
   for (const auto& t : r.tags) Str(w, t);

@@ -210,6 +210,8 @@ void ReadScenario(Reader& in, const Value& v, const std::string& at, scenario::S
   in.String(v, at, "spec", &r->spec, true);
   in.String(v, at, "requirement", &r->requirement);
   in.Level(v, at, "level", &r->level, true);
+  in.String(v, at, "revision", &r->revision);
+  in.String(v, at, "sentence", &r->sentence);
   in.Strings(v, at, "tags", &r->tags);
   in.String(v, at, "file", &r->loc.file);
   // A scenario is located at its file's start (the loader's, and the manifest check's, choice).

@@ -5,6 +5,7 @@
 #include "harness/report/causes.hpp"
 #include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/report/text.hpp"
 #include "harness/report/xml_writer.hpp"
 
 namespace fakehost::report {
@@ -54,7 +55,8 @@ std::string Misses(const ScenarioResult& r) {
 }
 
 std::string SystemOut(const ScenarioResult& r) {
-  std::string out = r.spec + ": " + r.requirement + "\n" + r.loc.ToString() + "\n";
+  std::string out =
+      r.spec + ": " + RequirementText(r.sentence, r.requirement) + "\n" + r.loc.ToString() + "\n";
   if (r.status == Status::kWarn) out += "warning (a should-level miss; fails under --strict):\n";
   if (r.status == Status::kXfail && r.expected_failure)
     out += "expected failure (" + r.expected_failure->loc.ToString() +

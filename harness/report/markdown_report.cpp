@@ -93,8 +93,8 @@ std::string ScenarioEntry(const ScenarioResult& r) {
   md += "#### " + std::string(StatusIcon(r.status)) + " " + Word(r.status) + " " + CodeSpan(r.id) +
         " — " + MarkdownText(Clip(r.title, 300)) + "\n\n";
   md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
-        "): " + MarkdownText(Clip(r.requirement, 600)) + "<br>\n" + CodeSpan(r.loc.ToString()) +
-        "\n\n";
+        "): " + MarkdownText(Clip(RequirementText(r.sentence, r.requirement), 900)) + "<br>\n" +
+        CodeSpan(r.loc.ToString()) + "\n\n";
   if (r.expected_failure)
     md += std::string(r.expected_failure->expired ? "Expected failure (expired) "
                                                   : "Expected failure ") +
@@ -222,7 +222,8 @@ const char* Severity(const ScenarioResult& r, const CauseGroup& g, bool strict) 
 // The root's explanation in full: what missed, expected and actual, the frame, what it broke.
 std::string AnnotationMessage(const ScenarioResult& r, const CauseGroup& g) {
   const Failure& f = r.failures[g.root];
-  std::string message = r.spec + ": " + r.requirement + "\n" + FailureLine(f);
+  std::string message =
+      r.spec + ": " + RequirementText(r.sentence, r.requirement) + "\n" + FailureLine(f);
   if (!f.expected.empty()) message += "\nexpected: " + f.expected;
   if (!f.actual.empty()) message += "\nactual: " + f.actual;
   if (f.frame && *f.frame < r.transcript.size())
@@ -290,6 +291,8 @@ Doc Render(const run::RunReport& report, std::size_t item_limit) {
         (m.stale ? std::to_string(m.stale) + " stale" : "") + "** of " + std::to_string(m.total) +
         (m.total == 1 ? " scenario" : " scenarios") + " in " + Duration(m.duration_ms) +
         (report.strict ? " (strict)" : "") + "\n\n";
+  if (std::string judged = JudgedUnder(report.scenarios); !judged.empty())
+    md += "Judged under " + MarkdownText(Clip(judged, 300)) + "\n\n";
   // The expected-failure columns only where a baseline was in play.
   bool baseline = m.xfailed > 0 || m.stale > 0;
   md += "| passed | failed | warned | untested | not applicable | errored | not run |";

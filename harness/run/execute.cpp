@@ -113,6 +113,17 @@ bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
     return false;
   }
   s->play.strict = q.strict;
+  if (!q.revision.empty()) {
+    const protocol::Revisions* revisions = profile.revisions();
+    if (!revisions || !revisions->Knows(q.revision)) {
+      err << "fakehost: --revision " << q.revision << ": "
+          << (revisions ? "the " + profile.name() + " profile knows " + revisions->KnownList()
+                        : "the " + profile.name() + " profile has no revisions")
+          << "\n";
+      return false;
+    }
+    s->play.revision = q.revision;
+  }
   s->play.interrupted = q.interrupted;
   s->play.spawn = q.spawn;
   if (!q.timeout.empty() && !scenario::ParseDuration(q.timeout, &s->play.timeout, &error)) {

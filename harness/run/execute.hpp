@@ -92,6 +92,9 @@ struct RunRequest {
   int jobs = 0;         ///< scenarios at once, over all plugins; 0: DefaultJobs()
   int repeat = 1;       ///< plays of every scenario (a stability check)
   bool strict = false;  ///< a should-level miss fails its scenario (Grade)
+  /// `--revision R`: offer R and judge only a plugin that speaks it (a profile with revisions);
+  /// "": offer the profile's and judge by whatever known revision the plugin answers.
+  std::string revision;
   bool fail_untested = false;
   std::string timeout;  ///< `--timeout`, a duration: the hard limit per scenario; "" the profile's
   LimitFlags limits;

@@ -52,6 +52,9 @@ struct PluginTarget {
 
 struct PlayOptions {
   bool strict = false;
+  /// The revision the host offers and requires (`--revision R`), for a profile with revisions;
+  /// "": the profile's offer, and whatever known revision the plugin answers.
+  std::string revision;
   Ms timeout{0};  ///< hard limit override; 0: the scenario's, else the profile's
   /// Set from outside (SIGINT) to end the scenario at its next event.
   const std::atomic<bool>* interrupted = nullptr;

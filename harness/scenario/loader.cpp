@@ -41,17 +41,34 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
   }
   const std::vector<Entry> entries = Entries(root);
   OnlyKeys(entries,
-           {"title", "spec", "requirement", "level", "tags", "requires", "vars", "host", "config",
-            "timeout", "steps"},
+           {"title", "cites", "judged_by", "spec", "requirement", "level", "tags", "requires",
+            "vars", "host", "config", "timeout", "steps"},
            "a scenario");
-  if (const Entry* level = Find(entries, "level")) LevelOf(level->value, &out->level);
+  const Entry* cites = Find(entries, "cites");
+  if (cites) ReadCites(cites->value, out);
+  if (const Entry* judged = Find(entries, "judged_by")) {
+    std::string by;
+    if (String(judged->value, "judged_by", &by) && by != "offered" && by != "negotiated")
+      Error(judged->value.Mark(), "judged_by is offered or negotiated, not '" + by + "'");
+    else if (!cites)
+      Error(judged->key_node.Mark(), "judged_by needs cites (the revisions it judges by)");
+    out->judged_by_offered = by == "offered";
+  }
+  if (const Entry* level = Find(entries, "level")) {
+    if (cites)
+      Error(level->key_node.Mark(),
+            "a scenario with cites takes its level from the keyword of the sentence it cites for "
+            "the revision in play; it has no level of its own");
+    else
+      LevelOf(level->value, &out->level);
+  }
   default_level_ = out->level;
   const std::pair<const char*, std::string*> required[] = {
       {"title", &out->title}, {"spec", &out->spec}, {"requirement", &out->requirement}};
   for (const auto& [key, target] : required) {
     if (const Entry* entry = Find(entries, key)) {
       String(entry->value, key, target);
-    } else {
+    } else if (!(cites && std::string_view(key) == "spec")) {
       Error(root.Mark(), std::string("missing required key '") + key + "'");
     }
   }
@@ -122,6 +139,57 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
     Error(root.Mark(), "missing required key 'steps'");
   }
   ResolvePendingReplyTo();
+}
+
+// A sentence is a requirement only with a keyword, and its level is that keyword's: `level:`
+// only picks one where the sentence has keywords of two levels.
+void Reader::ReadCites(const YamlNode& node, Scenario* out) {
+  if (!node.IsSequence() || node.size() == 0) {
+    Error(node.Mark(), "cites must be a non-empty list of {revisions, section, sentence}");
+    return;
+  }
+  for (const YamlNode& item : node) {
+    Cite cite;
+    cite.loc = Loc(item.Mark());
+    const std::vector<Entry> entries = Entries(item);
+    if (!item.IsMap() ||
+        !OnlyKeys(entries, {"revisions", "section", "sentence", "level"}, "a cite"))
+      continue;
+    const Entry* revisions = Find(entries, "revisions");
+    const Entry* section = Find(entries, "section");
+    const Entry* sentence = Find(entries, "sentence");
+    if (!revisions || !section || !sentence) {
+      Error(item.Mark(), "a cite needs revisions, section and sentence");
+      continue;
+    }
+    if (!revisions->value.IsSequence() || revisions->value.size() == 0)
+      Error(revisions->value.Mark(), "revisions must be a non-empty list of revision names");
+    for (const YamlNode& r : revisions->value)
+      if (std::string name; String(r, "a revision", &name)) cite.revisions.push_back(name);
+    if (!String(section->value, "section", &cite.section) ||
+        !String(sentence->value, "sentence", &cite.sentence))
+      continue;
+    const std::vector<Level> levels = KeywordLevels(cite.sentence);
+    if (levels.empty()) {
+      Error(sentence->value.Mark(),
+            "the sentence has no keyword (MUST, SHOULD, MAY, ...): a sentence without one states "
+            "no requirement, so no verdict can cite it");
+      continue;
+    }
+    cite.level = levels.front();
+    if (const Entry* level = Find(entries, "level")) {
+      if (LevelOf(level->value, &cite.level) &&
+          std::find(levels.begin(), levels.end(), cite.level) == levels.end())
+        Error(level->value.Mark(), std::string("the sentence has no ") + LevelName(cite.level) +
+                                       "-level keyword: a cite's level is its sentence's keyword");
+    } else if (levels.size() > 1) {
+      Error(sentence->value.Mark(),
+            "the sentence has keywords of more than one level: say which one the scenario checks "
+            "with level:");
+    }
+    out->cites.push_back(std::move(cite));
+  }
+  if (!out->cites.empty()) out->level = out->cites.front().level;
 }
 
 bool Reader::ReadRequirement(const YamlNode& node, Requirement* out) {

@@ -168,9 +168,63 @@ TEST(LoadScenario, RejectsAMissingRequiredKey) {
 }
 
 TEST(LoadScenario, RejectsAnUnknownTopLevelKey) {
-  EXPECT_EQ(Error(std::string(kHead) + "stpes: []\nsteps:\n  - sleep: 1s\n"),
-            "s.yaml:4:1: unknown key 'stpes' in a scenario (allowed: title, spec, requirement, "
-            "level, tags, requires, vars, host, config, timeout, steps)");
+  EXPECT_EQ(
+      Error(std::string(kHead) + "stpes: []\nsteps:\n  - sleep: 1s\n"),
+      "s.yaml:4:1: unknown key 'stpes' in a scenario (allowed: title, cites, judged_by, spec, "
+      "requirement, level, tags, requires, vars, host, config, timeout, steps)");
+}
+
+TEST(LoadScenario, TakesALevelFromTheKeywordOfEachCitedSentence) {
+  const Scenario s = Load(R"(title: T
+cites:
+  - revisions: [a, b]
+    section: "Basic › Pings"
+    sentence: "The receiver SHOULD NOT wait."
+  - revisions: [c]
+    section: "Basic › Pings"
+    sentence: "The receiver MUST respond promptly, and MAY log it."
+    level: must
+requirement: R
+steps:
+  - sleep: 1s
+  - sleep: 1s
+    level: may
+)");
+  ASSERT_EQ(s.cites.size(), 2u);
+  EXPECT_EQ(s.cites[0].level, Level::kShould);
+  EXPECT_EQ(s.cites[1].level, Level::kMust);
+  EXPECT_EQ(s.level, Level::kShould) << "the first cite's, until a revision is in play";
+  EXPECT_EQ(s.CiteFor("c"), &s.cites[1]);
+  EXPECT_EQ(s.CiteFor("z"), nullptr);
+  EXPECT_FALSE(s.steps[0].level_given);
+  EXPECT_TRUE(s.steps[1].level_given);
+  EXPECT_EQ(KeywordLevels("MUST NOT, or NOT RECOMMENDED, or OPTIONAL"),
+            (std::vector<Level>{Level::kMust, Level::kShould, Level::kMay}));
+  EXPECT_TRUE(KeywordLevels("servers should, and may, but must-have lowercase").empty());
+}
+
+TEST(LoadScenario, RefusesACiteWhoseSentenceIsNoRequirement) {
+  const std::string head = "title: T\nrequirement: R\ncites:\n  - revisions: [a]\n    section: S\n";
+  const std::string steps = "steps:\n  - sleep: 1s\n";
+  EXPECT_EQ(
+      Error(head + "    sentence: \"Templates allow servers to expose resources.\"\n" + steps),
+      "s.yaml:6:15: the sentence has no keyword (MUST, SHOULD, MAY, ...): a sentence without "
+      "one states no requirement, so no verdict can cite it");
+  EXPECT_EQ(Error(head + "    sentence: \"It MUST answer and SHOULD log.\"\n" + steps),
+            "s.yaml:6:15: the sentence has keywords of more than one level: say which one the "
+            "scenario checks with level:");
+  EXPECT_EQ(Error(head + "    sentence: \"It MUST answer.\"\n    level: should\n" + steps),
+            "s.yaml:7:12: the sentence has no should-level keyword: a cite's level is its "
+            "sentence's keyword");
+  EXPECT_EQ(Error(head + "    sentence: \"It MUST answer.\"\nlevel: must\n" + steps),
+            "s.yaml:7:1: a scenario with cites takes its level from the keyword of the sentence it "
+            "cites for the revision in play; it has no level of its own");
+  EXPECT_EQ(Error(head + "    sentence: \"It MUST answer.\"\njudged_by: them\n" + steps),
+            "s.yaml:7:12: judged_by is offered or negotiated, not 'them'");
+  EXPECT_EQ(Error("title: T\nrequirement: R\nspec: S\njudged_by: offered\n" + steps),
+            "s.yaml:4:1: judged_by needs cites (the revisions it judges by)");
+  EXPECT_EQ(Error("title: T\nrequirement: R\ncites: []\n" + steps),
+            "s.yaml:3:8: cites must be a non-empty list of {revisions, section, sentence}");
 }
 
 TEST(LoadScenario, RejectsABadLevel) {

@@ -1,9 +1,48 @@
 #include "harness/scenario/model.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include "harness/scenario/load_error.hpp"
 
 namespace fakehost::scenario {
 
 std::string LoadError::ToString() const { return loc.ToString() + ": " + message; }
+
+std::vector<Level> KeywordLevels(std::string_view sentence) {
+  // "MUST NOT", "SHOULD NOT" and "NOT RECOMMENDED" weigh as their first or last word does, so
+  // single words are enough; only upper case counts, as RFC 2119 (with RFC 8174) reads them.
+  static const std::pair<std::string_view, Level> kWords[] = {
+      {"MUST", Level::kMust},     {"SHALL", Level::kMust},         {"REQUIRED", Level::kMust},
+      {"SHOULD", Level::kShould}, {"RECOMMENDED", Level::kShould}, {"MAY", Level::kMay},
+      {"OPTIONAL", Level::kMay}};
+  std::vector<Level> levels;
+  std::size_t i = 0;
+  while (i < sentence.size()) {
+    auto letter = [&](std::size_t at) {
+      return std::isalnum(static_cast<unsigned char>(sentence[at])) != 0;
+    };
+    if (!letter(i)) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < sentence.size() && letter(end)) ++end;
+    std::string_view word = sentence.substr(i, end - i);
+    for (const auto& [keyword, level] : kWords)
+      if (word == keyword && std::find(levels.begin(), levels.end(), level) == levels.end())
+        levels.push_back(level);
+    i = end;
+  }
+  std::sort(levels.begin(), levels.end());
+  return levels;
+}
+
+const Cite* Scenario::CiteFor(std::string_view revision) const {
+  for (const Cite& cite : cites)
+    if (std::find(cite.revisions.begin(), cite.revisions.end(), revision) != cite.revisions.end())
+      return &cite;
+  return nullptr;
+}
 
 }  // namespace fakehost::scenario

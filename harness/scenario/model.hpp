@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -173,6 +174,9 @@ struct Step {
   SourceLoc loc;
   /// Expanded from a `use:` fragment (the handshake): set-up, not what the scenario checks.
   bool from_fragment = false;
+  /// The step says its own `level:`; otherwise it takes the scenario's level, which follows the
+  /// revision in play for a scenario with `cites`.
+  bool level_given = false;
 };
 
 /// A visitor of StepBody made of one callable per kind, for std::visit: `Exhaustive{[](const Send&)
@@ -230,10 +234,34 @@ struct Requirement {
   SourceLoc loc;
 };
 
+/// One sentence of a protocol revision's text that a scenario holds the plugin to (`cites:`).
+/// Its level is the sentence's own keyword (RFC 2119), or the one `level:` picks among several.
+struct Cite {
+  std::vector<std::string> revisions;  ///< the revisions whose text holds the sentence
+  std::string section, sentence;
+  Level level = Level::kMust;
+  SourceLoc loc;
+};
+
+/// The levels of the RFC 2119 keywords in a sentence (MUST, MUST NOT, REQUIRED, SHALL: must;
+/// SHOULD, RECOMMENDED: should; MAY, OPTIONAL: may), each once, strongest first: empty for a
+/// sentence that states no requirement.
+std::vector<Level> KeywordLevels(std::string_view sentence);
+
 struct Scenario {
   std::string id;  ///< path below the suite root without ".yaml"
   std::string title, spec, requirement;
   Level level = Level::kMust;
+  /// The sentences the scenario cites, per revision (a protocol with revisions); it applies only
+  /// to the revisions they name. Empty: the scenario's `spec` and `level` hold under any.
+  std::vector<Cite> cites;
+  /// `judged_by: offered`: the scenario checks the negotiation itself, so it is judged by the
+  /// revision the host offered and played whatever revision the plugin answers (known or not);
+  /// otherwise by the revision answered.
+  bool judged_by_offered = false;
+  /// The first cite naming `revision` (it gives the scenario's level and section there), or
+  /// nullptr when the scenario does not apply to it.
+  const Cite* CiteFor(std::string_view revision) const;
   std::vector<std::string> tags;
   /// Conditions on the plugin; unmet, the scenario is skipped (not applicable) with the reason.
   std::vector<Requirement> requires_;

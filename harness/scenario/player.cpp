@@ -51,7 +51,7 @@ bool Player::Miss(const Step& step, session::Reason reason, std::string message,
                   std::string expected, std::string actual, std::optional<std::size_t> frame) {
   Failure f;
   f.reason = reason;
-  f.level = step.level;
+  f.level = StepLevel(step);
   f.check = "step";
   f.step = step_number_;
   f.step_kind = step.kind;
@@ -65,7 +65,7 @@ bool Player::Miss(const Step& step, session::Reason reason, std::string message,
   // A miss before the fake host made up any answer cannot be that answer's fault.
   if (session_.host().stand_ins().empty()) misses_before_stand_in_.insert(result_.failures.size());
   result_.failures.push_back(std::move(f));
-  return step.level != Level::kMust;
+  return result_.failures.back().level != Level::kMust;
 }
 
 std::string Player::NoteText(const std::string& note) const {
@@ -297,7 +297,7 @@ bool Player::RunStep(const Step& step) {
 bool Player::RunSteps(const std::vector<Step>& steps) {
   for (const Step& step : steps) {
     if (Interrupted()) return false;
-    if (!SettleAnnouncements()) return false;
+    if (!SettleRevision() || !SettleAnnouncements()) return false;
     if (!deferred_missing_.empty() && SendsMissingTrigger(step)) {
       // Reached before the announcements were read (a scenario that sends the trigger before
       // the handshake): untested, as if the trigger had been missed before the spawn.

@@ -149,6 +149,15 @@ class Player {
   /// the announced requirements. Unmet, the scenario ends here as not applicable (ended_early_);
   /// met with a trigger missing, as untested. False: the steps stop.
   bool SettleAnnouncements();
+  /// Run before each step too: once the handshake answer names the revision the plugin speaks
+  /// (at the profile's revisions.negotiated), judges the scenario by that revision's cite, or
+  /// ends it as not applicable (a revision fakehost does not know, another than --revision
+  /// pins, one the scenario cites nothing of). False: the steps stop.
+  bool SettleRevision();
+  /// Puts the revision in play, its cite's section, sentence and level, into the result.
+  void JudgeUnder(const std::string& revision);
+  /// The level of a step that names none: the scenario's, under the revision in play.
+  Level StepLevel(const Step& step) const;
   /// Whether `step` (or a step inside it) sends a trigger the plugin's fakehost.yaml lacks.
   bool SendsMissingTrigger(const Step& step) const;
   /// Why the scenario cannot be run on this plugin yet: a trigger it sends that the plugin's
@@ -192,6 +201,8 @@ class Player {
   std::string not_applicable_;          // why the scenario's checks fell away (an empty for_each)
   std::string untested_;                // why what the scenario scripts was never exercised
   bool announcements_settled_ = false;  // the announced requirements were judged (and met)
+  std::string revision_;                // the revision in play: offered, then the one answered
+  bool revision_settled_ = false;       // the handshake answer named it
   /// A trigger the plugin lacks, for a scenario that may still turn out not to apply: untested
   /// only once the plugin's announcements say it applies (SettleAnnouncements).
   std::string deferred_missing_;

@@ -21,14 +21,6 @@ class AnnouncedPlayerTest : public PlayerTest {
     ASSERT_TRUE(profile_) << error;
     ASSERT_NE(profile_->announcements_pointer(), nullptr);
   }
-
-  // How many messages with method `method` the plugin read.
-  std::size_t Received(const std::string& method) const {
-    return static_cast<std::size_t>(
-        std::count_if(received_.begin(), received_.end(), [&](const std::string& p) {
-          return p.find(R"("method":")" + method + R"(")") != std::string::npos;
-        }));
-  }
 };
 
 // After the handshake, one command the Accepting plugin never answers: a scenario that got as

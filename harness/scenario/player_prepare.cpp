@@ -57,6 +57,11 @@ void Player::BuildVars() {
   std::string config = given ? json::ToCompact(*given) : "{}";
   sc.AddMember("config_json", rapidjson::Value(config.c_str(), a), a);
   vars_.AddMember("scenario", sc, a);
+  if (!revision_.empty()) {
+    rapidjson::Value revision(rapidjson::kObjectType);
+    revision.AddMember("offered", rapidjson::Value(revision_.c_str(), a), a);
+    vars_.AddMember("revision", revision, a);
+  }
   rapidjson::Value manifest;
   if (plugin_.manifest) manifest.CopyFrom(*plugin_.manifest, a);
   vars_.AddMember("manifest", manifest, a);
@@ -185,6 +190,61 @@ bool Player::SettleAnnouncements() {
     ended_early_ = {Status::kUntested, deferred_missing_};
     return false;
   }
+  return true;
+}
+
+void Player::JudgeUnder(const std::string& revision) {
+  revision_ = revision;
+  result_.revision = revision;
+  const Cite* cite = scenario_.CiteFor(revision);
+  if (!cite && !scenario_.cites.empty()) cite = &scenario_.cites.front();
+  if (cite) {
+    result_.spec = profile_.revisions()->label + " " + revision + ", " + cite->section;
+    result_.sentence = cite->sentence;
+    result_.level = cite->level;
+  }
+}
+
+Level Player::StepLevel(const Step& step) const {
+  if (step.level_given || scenario_.cites.empty()) return step.level;
+  const Cite* cite = scenario_.CiteFor(revision_);
+  return cite ? cite->level : scenario_.level;
+}
+
+bool Player::SettleRevision() {
+  const protocol::Revisions* revisions = profile_.revisions();
+  if (revision_settled_ || !revisions || !session_.handshake_answered()) return true;
+  const rapidjson::Value* answer = session_.handshake_answer();
+  const rapidjson::Value* named = answer ? json::Resolve(*answer, revisions->negotiated) : nullptr;
+  // An answer that names no revision (an error) settles nothing: the handshake's own
+  // expectation judges it, under the revision offered.
+  if (!named || !named->IsString()) return true;
+  revision_settled_ = true;
+  // A scenario about the negotiation itself stays under the revision offered; its steps judge
+  // what was answered.
+  if (scenario_.judged_by_offered) return true;
+  const std::string spoken(json::View(*named));
+  std::string why;
+  if (!revisions->Knows(spoken)) {
+    // The plugin's text, cut to a revision's length: the reporters make it safe to show.
+    const std::string shown = spoken.size() > 64 ? spoken.substr(0, 64) + "..." : spoken;
+    why = "the plugin answered revision '" + shown + "', which fakehost does not know (it knows " +
+          revisions->KnownList() + "): there is no text to judge it by";
+  } else if (!options_.revision.empty() && spoken != options_.revision) {
+    why = "--revision " + options_.revision + " was asked for, and the plugin answered " + spoken;
+  } else if (!scenario_.cites.empty() && !scenario_.CiteFor(spoken)) {
+    std::string cited;
+    for (const Cite& cite : scenario_.cites)
+      for (const std::string& r : cite.revisions)
+        if (cited.find(r) == std::string::npos) cited += (cited.empty() ? "" : ", ") + r;
+    why = "the plugin speaks " + revisions->label + " " + spoken +
+          ", and this scenario cites a sentence only of " + cited;
+  }
+  if (!why.empty()) {
+    ended_early_ = {Status::kSkip, "not applicable: " + why};
+    return false;
+  }
+  JudgeUnder(spoken);
   return true;
 }
 

@@ -85,6 +85,22 @@ bool Player::Prepare() {
     result_.status = Status::kError;
     return false;
   }
+  if (const protocol::Revisions* revisions = profile_.revisions()) {
+    JudgeUnder(options_.revision.empty() ? revisions->offer : options_.revision);
+    if (!options_.revision.empty() && !scenario_.cites.empty() &&
+        !scenario_.CiteFor(options_.revision)) {
+      result_.status = Status::kSkip;
+      result_.skip_reason = "not applicable: --revision " + options_.revision +
+                            " was asked for, and this scenario cites no sentence of it";
+      return false;
+    }
+  } else if (!scenario_.cites.empty()) {
+    result_.failures.push_back(HarnessFailure(
+        "scenario", "the scenario cites sentences of revisions, but the " + profile_.name() +
+                        " profile knows no revisions (profile member revisions)"));
+    result_.status = Status::kError;
+    return false;
+  }
   if (!profile_.plugin_env().empty()) {
     char templ[] = "/tmp/fakehost-data-XXXXXX";
     if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
@@ -113,7 +129,7 @@ void Player::PlaySteps() {
   hard_deadline_ = Clock::now() + hard_limit_;
   bool completed = RunSteps(scenario_.steps);
   // The handshake may have been the last step: its answer still settles the scenario.
-  if (completed && !SettleAnnouncements()) completed = false;
+  if (completed && (!SettleRevision() || !SettleAnnouncements())) completed = false;
   result_.steps_run = step_number_;
   // Any miss already explains what is missing; a request it left open is not news.
   bool clean = result_.failures.empty();

@@ -1,6 +1,6 @@
-// The player's test fixture, shared by player_test.cpp and player_announce_test.cpp: the real RIM
-// profile, frame schema and scenario files, a FakeChild in place of the process (no fork, no
-// pipes), and a scripted plugin behind it.
+// The player's test fixture, shared by player_test.cpp, player_announce_test.cpp and
+// player_revision_test.cpp: the real RIM profile, frame schema and scenario files, a FakeChild in
+// place of the process (no fork, no pipes), and a scripted plugin behind it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -66,6 +66,14 @@ class PlayerTest : public ::testing::Test {
     target_.version = "1.0.0";
   }
 
+  // How many messages with method `method` the plugin read.
+  std::size_t Received(const std::string& method) const {
+    return static_cast<std::size_t>(
+        std::count_if(received_.begin(), received_.end(), [&](const std::string& p) {
+          return p.find(R"("method":")" + method + R"(")") != std::string::npos;
+        }));
+  }
+
   // Plays `yaml` (as the file `file`) against a FakeChild running `script`.
   ScenarioResult Play(const std::string& yaml, Script script, const std::string& file = "t.yaml") {
     LoadContext context;
@@ -76,6 +84,7 @@ class PlayerTest : public ::testing::Test {
         << (errors.empty() ? "" : errors[0].message);
     PlayOptions options;
     options.strict = strict_;
+    options.revision = revision_;
     options.spawn = [this, script](boost::asio::io_context& io, const process::SpawnSpec& spec,
                                    process::Callbacks callbacks, std::string* error) {
       std::this_thread::sleep_for(spawn_delay_);  // a machine busy spawning
@@ -162,7 +171,8 @@ class PlayerTest : public ::testing::Test {
   std::vector<std::string> received_;  // payloads the plugin read, in order
   std::chrono::milliseconds spawn_delay_{0};
   boost::asio::io_context* io_ = nullptr;
-  bool strict_ = false;  // --strict: a should-level miss fails
+  std::string revision_;  // --revision R: offer R and judge only a plugin that speaks it
+  bool strict_ = false;   // --strict: a should-level miss fails
 };
 
 // A command, then the plugin's own request while it serves that command, then its answer.

@@ -77,6 +77,7 @@ class Reader {
 
   /// One entry of `requires:` (loader.cpp).
   bool ReadRequirement(const YamlNode& node, Requirement* out);
+  void ReadCites(const YamlNode& node, Scenario* out);
 
   // --- steps (reader_steps.cpp)
   void Steps(const YamlNode& list, Scope* scope, std::vector<Step>* out);

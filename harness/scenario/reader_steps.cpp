@@ -128,6 +128,7 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
       ok = false;
     } else if (entry.key == "level") {
       ok = LevelOf(entry.value, &step.level) && ok;
+      step.level_given = true;
     } else if (entry.key == "note") {
       ok = String(entry.value, "note", &step.note) && ok;
     } else if (entry.key == "why") {
@@ -145,7 +146,10 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
     ExpandUse(*body, scope, &expanded);
     for (Step& s : expanded) {
       s.from_fragment = true;
-      if (Find(entries, "level") != nullptr) s.level = step.level;
+      if (Find(entries, "level") != nullptr) {
+        s.level = step.level;
+        s.level_given = true;
+      }
       if (s.note.empty()) s.note = step.note;
       out->push_back(std::move(s));
     }

@@ -85,6 +85,10 @@ struct ExpectedFailure {
 struct ScenarioResult {
   std::string id, title, spec, requirement;
   Level level = Level::kMust;
+  /// The protocol revision the scenario was judged under (the one the handshake settled, else
+  /// the one offered), and the sentence of that revision's text it cites; "" for a protocol
+  /// without revisions.
+  std::string revision, sentence;
   std::vector<std::string> tags;
   SourceLoc loc;
   Status status = Status::kNotRun;

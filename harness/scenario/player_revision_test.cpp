@@ -1,0 +1,144 @@
+// The player and protocol revisions: a scenario's cites settled on the revision the plugin's
+// handshake answer names, its level the keyword of the sentence cited for that revision, and
+// not applicable under a revision it cites nothing of, one fakehost does not know, or one other
+// than --revision asks for.
+#include "harness/scenario/player_test_support.hpp"
+
+namespace fakehost::scenario {
+namespace {
+
+using namespace player_testing;  // NOLINT: the fixture and the scripted plugins
+
+class RevisionPlayerTest : public PlayerTest {
+ protected:
+  // The RIM profile, given revisions "dev.rev.r1" and "dev.rev.r2" named at the handshake
+  // answer's /result/pluginId (RIM has one revision; the plugin's id stands in for a revision
+  // name, so the Accepting plugin given the id "dev.rev.r1" speaks dev.rev.r1).
+  void SetUp() override {
+    PlayerTest::SetUp();
+    std::string path = kSource + "/schema/rim-v1/profile.json";
+    rapidjson::Document d;
+    ASSERT_TRUE(json::Parse(ReadFile(path), &d).ok);
+    rapidjson::Document r;
+    ASSERT_TRUE(
+        json::Parse(R"({"label": "RIM", "negotiated": "/result/pluginId", "offer": "dev.rev.r2",
+                               "known": [{"name": "dev.rev.r1"}, {"name": "dev.rev.r2"}]})",
+                    &r)
+            .ok);
+    d.AddMember("revisions", rapidjson::Value(r, d.GetAllocator()), d.GetAllocator());
+    std::string error;
+    profile_ = protocol::Profile::LoadText(json::ToCompact(d), path, &error);
+    ASSERT_TRUE(profile_) << error;
+    ASSERT_NE(profile_->revisions(), nullptr);
+  }
+
+  // A plugin that speaks `revision` (its handshake answer names it).
+  Script Speaking(const std::string& revision) {
+    target_.id = revision;
+    return Accepting(revision);
+  }
+};
+
+// dev.rev.r1's sentence is a SHOULD, dev.rev.r2's a MUST; the step after the handshake misses
+// against any plugin.
+const std::string kCited = R"(title: t
+cites:
+  - revisions: [dev.rev.r1]
+    section: "Old › Pings"
+    sentence: "A plugin SHOULD answer the ping."
+  - revisions: [dev.rev.r2]
+    section: "New › Pings"
+    sentence: "A plugin MUST answer the ping."
+requirement: r
+steps:
+  - use: handshake
+  - expect_none: {notification: fakehost.never}
+    for: 20ms
+  - expect: {notification: fakehost.never}
+    within: 50ms
+)";
+
+TEST_F(RevisionPlayerTest, TheLevelIsTheKeywordOfTheSentenceCitedForTheRevisionAnswered) {
+  ScenarioResult r2 = Play(kCited, Speaking("dev.rev.r2"));
+  EXPECT_EQ(r2.status, Status::kFail);
+  EXPECT_EQ(r2.revision, "dev.rev.r2");
+  EXPECT_EQ(r2.level, Level::kMust);
+  EXPECT_EQ(r2.spec, "RIM dev.rev.r2, New › Pings");
+  EXPECT_EQ(r2.sentence, "A plugin MUST answer the ping.");
+  ScenarioResult r1 = Play(kCited, Speaking("dev.rev.r1"));
+  EXPECT_EQ(r1.status, Status::kWarn) << "dev.rev.r1's sentence is a SHOULD";
+  EXPECT_EQ(r1.revision, "dev.rev.r1");
+  EXPECT_EQ(r1.spec, "RIM dev.rev.r1, Old › Pings");
+  ASSERT_FALSE(r1.failures.empty());
+  EXPECT_EQ(r1.failures.back().level, Level::kShould);
+}
+
+TEST_F(RevisionPlayerTest, ARevisionTheScenarioCitesNothingOfIsNotApplicable) {
+  std::string only_r2 = kCited;
+  only_r2.erase(
+      only_r2.find("  - revisions: [dev.rev.r1]"),
+      only_r2.find("  - revisions: [dev.rev.r2]") - only_r2.find("  - revisions: [dev.rev.r1]"));
+  ScenarioResult r = Play(only_r2, Speaking("dev.rev.r1"));
+  EXPECT_EQ(r.status, Status::kSkip);
+  EXPECT_TRUE(r.failures.empty());
+  EXPECT_NE(r.skip_reason.find("speaks RIM dev.rev.r1"), std::string::npos) << r.skip_reason;
+  EXPECT_EQ(Received("rim.handshake"), 1u) << "the handshake answer decided it";
+}
+
+TEST_F(RevisionPlayerTest, ARevisionFakehostDoesNotKnowIsNotApplicableWithTheReason) {
+  ScenarioResult r = Play(kCited, Speaking("dev.rev.r9"));
+  EXPECT_EQ(r.status, Status::kSkip);
+  EXPECT_NE(r.skip_reason.find(
+                "'dev.rev.r9', which fakehost does not know (it knows dev.rev.r1, dev.rev.r2)"),
+            std::string::npos)
+      << r.skip_reason;
+}
+
+TEST_F(RevisionPlayerTest, ARevisionAskedForIsOfferedAndRequired) {
+  revision_ = "dev.rev.r1";
+  std::string offered;
+  std::string yaml = kCited;
+  yaml.replace(yaml.find("  - expect_none"), std::string::npos,
+               "  - expect_none: {notification: \"${revision.offered}\"}\n    for: 20ms\n");
+  ScenarioResult other = Play(yaml, Speaking("dev.rev.r2"));
+  EXPECT_EQ(other.status, Status::kSkip);
+  EXPECT_NE(other.skip_reason.find(
+                "--revision dev.rev.r1 was asked for, and the plugin answered dev.rev.r2"),
+            std::string::npos)
+      << other.skip_reason;
+  ScenarioResult same = Play(yaml, Speaking("dev.rev.r1"));
+  EXPECT_EQ(same.status, Status::kPass) << (same.failures.empty() ? "" : same.failures[0].message);
+  EXPECT_EQ(same.revision, "dev.rev.r1");
+  // A scenario that cites nothing of the revision asked for is not applicable before the spawn.
+  received_.clear();
+  revision_ = "dev.rev.r3";
+  std::string only_r2 = kCited;
+  only_r2.erase(
+      only_r2.find("  - revisions: [dev.rev.r1]"),
+      only_r2.find("  - revisions: [dev.rev.r2]") - only_r2.find("  - revisions: [dev.rev.r1]"));
+  revision_ = "dev.rev.r1";
+  ScenarioResult none = Play(only_r2, Speaking("dev.rev.r1"));
+  EXPECT_EQ(none.status, Status::kSkip);
+  EXPECT_EQ(Received("rim.handshake"), 0u) << "nothing was spawned";
+}
+
+TEST_F(RevisionPlayerTest, AScenarioJudgedByTheRevisionOfferedIsPlayedWhateverIsAnswered) {
+  std::string yaml = kCited;
+  yaml.replace(yaml.find("requirement:"), 0, "judged_by: offered\n");
+  ScenarioResult r = Play(yaml, Speaking("dev.rev.r9"));
+  EXPECT_EQ(r.status, Status::kFail) << r.skip_reason;
+  EXPECT_EQ(r.revision, "dev.rev.r2") << "judged by the revision offered";
+  EXPECT_EQ(r.level, Level::kMust);
+}
+
+TEST_F(RevisionPlayerTest, AnErrorAnswerSettlesNothingAndTheHandshakeJudgesIt) {
+  ScenarioResult r = Play(kCited, [](const rapidjson::Document& m) -> std::vector<std::string> {
+    return {R"({"jsonrpc":"2.0","id":)" + json::ToCompact(m["id"]) +
+            R"(,"error":{"code":-32602,"message":"no"}})"};
+  });
+  EXPECT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.revision, "dev.rev.r2") << "the revision offered";
+}
+
+}  // namespace
+}  // namespace fakehost::scenario
