@@ -2,8 +2,6 @@
 // sequences, triggers and the host's table (loading is profile_load.cpp).
 #include "harness/protocol/profile.hpp"
 
-#include <algorithm>
-
 #include "harness/json/json.hpp"
 #include "harness/text/template.hpp"
 
@@ -135,14 +133,22 @@ std::optional<Ms> Profile::ManifestDeadlineFor(const rapidjson::Value& request,
   return std::nullopt;
 }
 
-bool Revisions::Knows(std::string_view revision) const {
-  return std::find(known.begin(), known.end(), revision) != known.end();
+const Revision* Revisions::Find(std::string_view revision) const {
+  for (const Revision& r : known)
+    if (r.name == revision) return &r;
+  return nullptr;
 }
 
 std::string Revisions::KnownList() const {
   std::string list;
-  for (const std::string& r : known) list += (list.empty() ? "" : ", ") + r;
+  for (const Revision& r : known) list += (list.empty() ? "" : ", ") + r.name;
   return list;
+}
+
+std::string Revisions::NewestWithoutHandshake() const {
+  for (auto r = known.rbegin(); r != known.rend(); ++r)
+    if (!r->handshake) return r->name;
+  return {};
 }
 
 bool Profile::AllowedBeforeHandshake(std::string_view method) const {

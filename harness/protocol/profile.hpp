@@ -159,13 +159,38 @@ struct HostSpec {
 
 /// The revisions of a protocol fakehost knows (profile member "revisions"), each judged by its
 /// own text: the handshake settles one, and a scenario applies to the revisions it cites.
+struct Revision {
+  std::string name;
+  /// false: the revision has no handshake (MCP 2026-07-28: every request says its version in
+  /// its own members); a plugin speaks it when the run's probe lists it.
+  bool handshake = true;
+  /// Members every request the host sends under this revision carries: a pointer into the
+  /// request and the members (templates, filled at send time) of the object there; a member
+  /// the request already has is kept.
+  std::vector<std::pair<std::string, const rapidjson::Value*>> request_members;
+};
+
+/// How the host learns, once per run, which handshake-less revisions a plugin speaks (MCP:
+/// server/discover, as the 2026-07-28 stdio binding's backward-compatibility probe).
+struct RevisionProbe {
+  std::string method;        ///< sent with the members of the newest handshake-less revision
+  std::string listed;        ///< pointer into a result to the list of revisions the plugin speaks
+  std::string error_listed;  ///< pointer into an error (of error_codes) to that list
+  std::vector<std::int64_t> error_codes;
+  Ms within{0};  ///< no answer within this: the plugin speaks only handshake revisions
+};
+
 struct Revisions {
-  std::string label;               ///< how a report names the text: "MCP" in "MCP 2025-06-18, ..."
-  std::string negotiated;          ///< pointer into the handshake answer to the revision it speaks
-  std::string offer;               ///< the revision offered unless --revision names another
-  std::vector<std::string> known;  ///< oldest first
-  bool Knows(std::string_view revision) const;
+  std::string label;            ///< how a report names the text: "MCP" in "MCP 2025-06-18, ..."
+  std::string negotiated;       ///< pointer into the handshake answer to the revision it speaks
+  std::string offer;            ///< the revision offered unless --revision names another
+  std::vector<Revision> known;  ///< oldest first
+  std::optional<RevisionProbe> probe;  ///< absent: every revision has a handshake
+  bool Knows(std::string_view revision) const { return Find(revision) != nullptr; }
+  const Revision* Find(std::string_view revision) const;
   std::string KnownList() const;  ///< "A, B, C"
+  /// The newest known revision without a handshake ("" if none): the one a probe asks in.
+  std::string NewestWithoutHandshake() const;
 };
 
 class Profile {

@@ -217,11 +217,36 @@ bool Profile::Init(const std::string& path, std::string* error) {
     revisions.label = json::Find(*r, "label") ? String(*r, "label") : name_;
     revisions.negotiated = String(*r, "negotiated");
     revisions.offer = String(*r, "offer");
-    for (const auto& known : (*r)["known"].GetArray())
-      revisions.known.push_back(String(known, "name"));
-    if (!revisions.Knows(revisions.offer))
-      return fail("/revisions/offer", "'" + revisions.offer + "' is not one of the known (" +
+    for (const auto& known : (*r)["known"].GetArray()) {
+      Revision revision;
+      revision.name = String(known, "name");
+      if (const Value* h = json::Find(known, "handshake")) revision.handshake = h->GetBool();
+      EachNamed(json::Find(known, "request_members"), [&](std::string pointer, const Value& v) {
+        revision.request_members.emplace_back(std::move(pointer), &v);
+      });
+      revisions.known.push_back(std::move(revision));
+    }
+    const Revision* offered = revisions.Find(revisions.offer);
+    if (!offered || !offered->handshake)
+      return fail("/revisions/offer", "'" + revisions.offer +
+                                          "' is not one of the known revisions with a handshake (" +
                                           revisions.KnownList() + ")");
+    if (const Value* p = json::Find(*r, "probe")) {
+      RevisionProbe probe;
+      probe.method = String(*p, "method");
+      probe.listed = String(*p, "listed");
+      probe.error_listed = String(*p, "error_listed");
+      if (const Value* codes = json::Find(*p, "error_codes"))
+        for (const auto& c : codes->GetArray()) probe.error_codes.push_back(c.GetInt64());
+      probe.within = Ms((*p)["within_ms"].GetInt64());
+      revisions.probe = std::move(probe);
+    }
+    if (revisions.probe.has_value() == revisions.NewestWithoutHandshake().empty())
+      return fail("/revisions/probe", revisions.probe
+                                          ? "a probe needs a known revision without a "
+                                            "handshake (handshake: false)"
+                                          : "a revision without a handshake needs a "
+                                            "probe (how a plugin is found to speak it)");
     revisions_ = std::move(revisions);
   }
   if (const Value* after = json::Find(d, "after_handshake")) {

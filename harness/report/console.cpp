@@ -25,6 +25,7 @@ class ConsoleReporter : public Reporter {
     if (!r.plugin.never_spawned.empty())
       out_ << "not spawned: " << Safe(r.plugin.never_spawned)
            << "; its manifest check is all there is to check\n";
+    if (!r.plugin.probe.empty()) out_ << "probed: " << Safe(r.plugin.probe) << "\n";
     out_ << "suite " << Safe(r.suite) << " · jobs " << r.jobs << (r.strict ? " · strict" : "")
          << "\n\n";
     out_.flush();

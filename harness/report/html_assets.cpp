@@ -115,6 +115,7 @@ std::string_view HtmlScript() {
       data.started_at + (data.strict ? ' · strict' : '')));
   add(header, el('div', 'meta', 'suite ' + data.suite + ' · ' +
       (p.dir ? p.dir : p.argv.join(' '))));
+  if (p.probe) add(header, el('div', 'meta', 'probed: ' + p.probe));
   var judged = {};
   data.scenarios.forEach(function (s) {
     var played = ['skip', 'not-run', 'untested'].indexOf(s.status) < 0;

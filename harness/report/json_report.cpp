@@ -313,6 +313,10 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   w.StartArray();
   for (const auto& a : r.plugin.argv) Str(w, a);
   w.EndArray();
+  if (!r.plugin.probe.empty()) {
+    Key(w, "probe");
+    Str(w, r.plugin.probe);
+  }
   if (!r.plugin.never_spawned.empty()) {
     Key(w, "never_spawned");
     Str(w, r.plugin.never_spawned);

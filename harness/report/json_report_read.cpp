@@ -297,6 +297,7 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
     in.String(*plugin, "/plugin", "dir", &r.plugin.dir, true);
     in.Strings(*plugin, "/plugin", "argv", &r.plugin.argv);
     in.String(*plugin, "/plugin", "never_spawned", &r.plugin.never_spawned);
+    in.String(*plugin, "/plugin", "probe", &r.plugin.probe);
   }
   if (const Value* shard = in.Object(root, "", "shard", false)) {
     in.Integer(*shard, "/shard", "index", &r.shard.index);

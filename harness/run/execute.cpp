@@ -12,6 +12,7 @@
 #include "harness/process/child.hpp"
 #include "harness/run/expected_failures.hpp"
 #include "harness/run/manifest_scenario.hpp"
+#include "harness/run/probe.hpp"
 #include "harness/run/shard.hpp"
 #include "harness/run/suite_version.hpp"
 #include "harness/run/verdict.hpp"
@@ -206,8 +207,9 @@ bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std:
   std::string error;
   if (!ResolvePlugin(profile, spec, &e->target, &error)) return Unrunnable(q, s, error, err, e);
   e->target.spawn.limits = s.limits;
-  run.info = {e->target.id, e->target.version, e->target.dir, e->target.spawn.argv,
-              e->target.never_spawned};
+  if (!refused) ProbeRevisions(profile, q.schema, s.play, &e->target);
+  run.info = {e->target.id,         e->target.version,       e->target.dir,
+              e->target.spawn.argv, e->target.never_spawned, e->target.probe.summary};
   if (refused) {
     run.state = PluginState::kRefused;
     NotRun(s, refusal, e);

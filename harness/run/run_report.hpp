@@ -29,6 +29,9 @@ struct PluginInfo {
   /// Why its host never spawns this plugin (a Flash manifest-only plugin), so that its manifest
   /// check is all there is to check; "" when it is spawned.
   std::string never_spawned;
+  /// What the run's revision probe found ("server/discover listed 2026-07-28, 2025-11-25");
+  /// "" when the profile has no probe.
+  std::string probe;
 };
 
 struct RunReport {

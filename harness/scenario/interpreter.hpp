@@ -48,6 +48,14 @@ struct PluginTarget {
   /// manifest-only plugin: "the host never spawns a manifest-only plugin"); "" when it does.
   /// `spawn.argv` is then empty. Set by run::ResolvePlugin.
   std::string never_spawned;
+  /// What the run's probe (profile revisions.probe) found, once per plugin: which revisions
+  /// without a handshake the plugin speaks. Set by run::ProbeRevisions.
+  struct Probe {
+    bool done = false;                ///< the probe was played
+    bool answered = false;            ///< it answered with a list (a result or a listed error)
+    std::vector<std::string> listed;  ///< the revisions it listed, as it listed them
+    std::string summary;              ///< "server/discover listed 2026-07-28, 2025-11-25"
+  } probe;
 };
 
 struct PlayOptions {

@@ -156,6 +156,14 @@ class Player {
   bool SettleRevision();
   /// Puts the revision in play, its cite's section, sentence and level, into the result.
   void JudgeUnder(const std::string& revision);
+  /// The revision the scenario is played under before the plugin says anything: --revision's,
+  /// else the newest without a handshake that it cites and the run's probe found the plugin
+  /// speaks, else the one the profile offers in the handshake. "" with `why` set when it does
+  /// not apply to this plugin at all.
+  std::string RevisionToPlay(const protocol::Revisions& revisions, std::string* why) const;
+  /// Adds the members the revision in play puts in every request (profile request_members) that
+  /// the request `msg` does not have. False (a scenario bug recorded) if a template fails.
+  bool AddRevisionMembers(rapidjson::Document* msg, const Step& step);
   /// The level of a step that names none: the scenario's, under the revision in play.
   Level StepLevel(const Step& step) const;
   /// Whether `step` (or a step inside it) sends a trigger the plugin's fakehost.yaml lacks.

@@ -3,6 +3,7 @@
 // requests is answer_policy.cpp's.)
 #include "harness/scenario/player.hpp"
 
+#include <algorithm>
 #include <variant>
 
 #include "harness/json/json.hpp"
@@ -203,6 +204,84 @@ void Player::JudgeUnder(const std::string& revision) {
     result_.sentence = cite->sentence;
     result_.level = cite->level;
   }
+}
+
+std::string Player::RevisionToPlay(const protocol::Revisions& revisions, std::string* why) const {
+  const PluginTarget::Probe& probe = plugin_.probe;
+  auto cited = [&](const std::string& r) {
+    return scenario_.cites.empty() || scenario_.CiteFor(r);
+  };
+  auto listed = [&](const std::string& r) {
+    return std::find(probe.listed.begin(), probe.listed.end(), r) != probe.listed.end();
+  };
+  const std::string& pinned = options_.revision;
+  if (!pinned.empty()) {
+    const protocol::Revision* r = revisions.Find(pinned);
+    if (!cited(pinned))
+      *why = "--revision " + pinned + " was asked for, and this scenario cites no sentence of it";
+    else if (r && !r->handshake && probe.done && !listed(pinned))
+      *why = "--revision " + pinned + " was asked for, and the plugin does not list it (" +
+             probe.summary + ")";
+    return why->empty() ? pinned : "";
+  }
+  for (auto r = revisions.known.rbegin(); r != revisions.known.rend(); ++r)
+    if (!r->handshake && cited(r->name) && listed(r->name)) return r->name;
+  bool cites_handshake = scenario_.cites.empty();
+  for (const Cite& cite : scenario_.cites)
+    for (const std::string& name : cite.revisions)
+      if (const protocol::Revision* r = revisions.Find(name); r && r->handshake)
+        cites_handshake = true;
+  if (!cites_handshake) {
+    *why =
+        "this scenario cites only revisions without a handshake, and the plugin lists none of "
+        "them (" +
+        (probe.done ? probe.summary : std::string("it was not probed")) + ")";
+    return {};
+  }
+  const bool handshake_listed = std::any_of(probe.listed.begin(), probe.listed.end(), [&](auto& n) {
+    const protocol::Revision* r = revisions.Find(n);
+    return r && r->handshake;
+  });
+  if (probe.answered && !handshake_listed) {
+    *why = "the plugin speaks only revisions without a handshake (" + probe.summary +
+           "), and this scenario is of the revisions with one";
+    return {};
+  }
+  return revisions.offer;
+}
+
+bool Player::AddRevisionMembers(rapidjson::Document* msg, const Step& step) {
+  const protocol::Revisions* revisions = profile_.revisions();
+  const protocol::Revision* revision = revisions ? revisions->Find(revision_) : nullptr;
+  if (!revision || !msg->IsObject() || !json::Find(*msg, "id")) return true;  // requests only
+  auto& a = msg->GetAllocator();
+  for (const auto& [pointer, members] : revision->request_members) {
+    // Walk to the object at the pointer, making the objects on the way that are missing.
+    rapidjson::Value* at = msg;
+    for (std::size_t from = 1; at && from <= pointer.size();) {
+      std::size_t to = pointer.find('/', from);
+      if (to == std::string::npos) to = pointer.size();
+      const std::string name = pointer.substr(from, to - from);
+      if (!at->IsObject()) {
+        at = nullptr;
+        break;
+      }
+      if (!json::Find(*at, name))
+        at->AddMember(rapidjson::Value(name.c_str(), a), rapidjson::Value(rapidjson::kObjectType),
+                      a);
+      at = const_cast<rapidjson::Value*>(json::Find(*at, name));
+      from = to + 1;
+    }
+    if (!at || !at->IsObject()) continue;  // the step wrote something else there: its choice
+    auto templ = std::make_shared<rapidjson::Document>();
+    templ->CopyFrom(*members, templ->GetAllocator());
+    rapidjson::Document filled;
+    if (!Instantiate(templ, &filled, step)) return false;
+    for (auto& m : filled.GetObject())
+      if (!json::Find(*at, json::View(m.name)))
+        at->AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+  }
+  return true;
 }
 
 Level Player::StepLevel(const Step& step) const {

@@ -140,5 +140,85 @@ TEST_F(RevisionPlayerTest, AnErrorAnswerSettlesNothingAndTheHandshakeJudgesIt) {
   EXPECT_EQ(r.revision, "dev.rev.r2") << "the revision offered";
 }
 
+// The profile given a revision without a handshake ("dev.rev.r3", whose requests carry
+// params._meta) and a probe; the frame schema left out (RIM's knows no _meta).
+class HandshakelessPlayerTest : public RevisionPlayerTest {
+ protected:
+  void SetUp() override {
+    PlayerTest::SetUp();
+    std::string path = kSource + "/schema/rim-v1/profile.json";
+    rapidjson::Document d;
+    ASSERT_TRUE(json::Parse(ReadFile(path), &d).ok);
+    rapidjson::Document r;
+    ASSERT_TRUE(json::Parse(R"({"label": "RIM", "negotiated": "/result/pluginId",
+        "offer": "dev.rev.r2",
+        "known": [{"name": "dev.rev.r2"},
+                  {"name": "dev.rev.r3", "handshake": false, "request_members": {
+                    "/params/_meta": {"version": "${revision.offered}", "host": "${host.version}"}}}],
+        "probe": {"method": "rim.discover", "listed": "/result/versions", "within_ms": 500}})",
+                            &r)
+                    .ok);
+    d.AddMember("revisions", rapidjson::Value(r, d.GetAllocator()), d.GetAllocator());
+    std::string error;
+    profile_ = protocol::Profile::LoadText(json::ToCompact(d), path, &error);
+    ASSERT_TRUE(profile_) << error;
+    schema_.reset();
+  }
+};
+
+const std::string kHandshakeless = R"(title: t
+cites:
+  - revisions: [dev.rev.r3]
+    section: "New › Commands"
+    sentence: "A plugin MUST answer a command."
+requirement: r
+steps:
+  - send:
+      method: rim.command.execute
+      params: {commandId: x, _meta: {host: mine}}
+    as: command
+  - expect: {reply_to: command}
+    within: 200ms
+)";
+
+TEST_F(HandshakelessPlayerTest, ARevisionTheProbeListedIsPlayedWithoutHandshakeAndItsMembers) {
+  target_.probe = {true, true, {"dev.rev.r3"}, "rim.discover listed dev.rev.r3"};
+  ScenarioResult r = Play(kHandshakeless, Accepting());
+  EXPECT_EQ(r.revision, "dev.rev.r3");
+  EXPECT_EQ(Received("rim.handshake"), 0u) << "no handshake under a revision without one";
+  ASSERT_EQ(Received("rim.command.execute"), 1u);
+  const std::string sent = *std::find_if(received_.begin(), received_.end(), [](auto& p) {
+    return p.find("rim.command.execute") != std::string::npos;
+  });
+  EXPECT_NE(sent.find(R"("_meta":{"host":"mine","version":"dev.rev.r3"})"), std::string::npos)
+      << "the step's member kept, the revision's added: " << sent;
+  // Nothing the plugin sends is "before the handshake": the unanswered command is the failure.
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures[0].check, "step");
+}
+
+TEST_F(HandshakelessPlayerTest, ARevisionTheProbeDidNotListIsNotApplicable) {
+  target_.probe = {true, false, {}, "rim.discover answered with an error: no revision listed"};
+  ScenarioResult r = Play(kHandshakeless, Accepting());
+  EXPECT_EQ(r.status, Status::kSkip);
+  EXPECT_NE(r.skip_reason.find("lists none of them (rim.discover answered with an error"),
+            std::string::npos)
+      << r.skip_reason;
+  EXPECT_TRUE(received_.empty()) << "nothing was spawned";
+}
+
+TEST_F(HandshakelessPlayerTest, AHandshakeScenarioIsNotApplicableToAPluginListingOnlyTheOthers) {
+  target_.probe = {true, true, {"dev.rev.r3"}, "rim.discover listed dev.rev.r3"};
+  ScenarioResult legacy = Play(kCited, Speaking("dev.rev.r2"));
+  EXPECT_EQ(legacy.status, Status::kSkip);
+  EXPECT_NE(legacy.skip_reason.find("speaks only revisions without a handshake"), std::string::npos)
+      << legacy.skip_reason;
+  // Listing one with a handshake too (a dual-era plugin), it is played.
+  target_.probe = {true, true, {"dev.rev.r3", "dev.rev.r2"}, "listed both"};
+  ScenarioResult dual = Play(kCited, Speaking("dev.rev.r2"));
+  EXPECT_EQ(dual.status, Status::kFail) << dual.skip_reason;
+  EXPECT_EQ(dual.revision, "dev.rev.r2");
+}
+
 }  // namespace
 }  // namespace fakehost::scenario

@@ -44,6 +44,28 @@ ScenarioResult Player::Run() {
 }
 
 bool Player::Prepare() {
+  // The revision first: a plugin that does not speak any the scenario cites is the plainest
+  // reason it does not apply.
+  if (const protocol::Revisions* revisions = profile_.revisions()) {
+    std::string why;
+    const std::string revision = RevisionToPlay(*revisions, &why);
+    if (!why.empty()) {
+      result_.status = Status::kSkip;
+      result_.skip_reason = "not applicable: " + why;
+      return false;
+    }
+    JudgeUnder(revision);
+    if (const protocol::Revision* r = revisions->Find(revision); r && !r->handshake) {
+      revision_settled_ = true;  // nothing to negotiate: every request says its revision
+      session_.WithoutHandshake();
+    }
+  } else if (!scenario_.cites.empty()) {
+    result_.failures.push_back(HarnessFailure(
+        "scenario", "the scenario cites sentences of revisions, but the " + profile_.name() +
+                        " profile knows no revisions (profile member revisions)"));
+    result_.status = Status::kError;
+    return false;
+  }
   if (std::string unmet = Unmet(); !unmet.empty()) {
     result_.status = Status::kSkip;
     result_.skip_reason = unmet;
@@ -82,22 +104,6 @@ bool Player::Prepare() {
   if (HasStep<KillParent>(scenario_.steps) && !stand_in_.Start()) {
     result_.failures.push_back(
         HarnessFailure("stand-in", "could not start a stand-in host process for kill_parent"));
-    result_.status = Status::kError;
-    return false;
-  }
-  if (const protocol::Revisions* revisions = profile_.revisions()) {
-    JudgeUnder(options_.revision.empty() ? revisions->offer : options_.revision);
-    if (!options_.revision.empty() && !scenario_.cites.empty() &&
-        !scenario_.CiteFor(options_.revision)) {
-      result_.status = Status::kSkip;
-      result_.skip_reason = "not applicable: --revision " + options_.revision +
-                            " was asked for, and this scenario cites no sentence of it";
-      return false;
-    }
-  } else if (!scenario_.cites.empty()) {
-    result_.failures.push_back(HarnessFailure(
-        "scenario", "the scenario cites sentences of revisions, but the " + profile_.name() +
-                        " profile knows no revisions (profile member revisions)"));
     result_.status = Status::kError;
     return false;
   }

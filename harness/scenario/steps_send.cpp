@@ -34,6 +34,7 @@ bool Player::DoSend(const Step& step, const Send& send) {
           *s, [this](std::string_view p) { return Lookup(p); }, auto_id, &msg, &error))
     return ScenarioBug(step,
                        (send.trigger.empty() ? "" : "trigger " + send.trigger + ": ") + error);
+  if (!AddRevisionMembers(&msg, step)) return false;
   std::optional<Ms> deadline;
   if (send.deadline_ms) {
     rapidjson::Document d;

@@ -171,6 +171,9 @@ class Session {
   const PendingRequest* RequestByFrame(std::size_t frame) const;
   /// The handshake request has its answer (frames before it are judged by the handshake rules).
   bool handshake_answered() const { return handshake_answered_; }
+  /// Before Start: the revision in play has no handshake, so nothing the plugin sends is ever
+  /// "before the handshake" and nothing is sent after one.
+  void WithoutHandshake() { handshake_answered_ = true; }
   /// The frame that answered the handshake request (a result or an error), or nullptr before it.
   const rapidjson::Value* handshake_answer() const { return handshake_answer_.get(); }
   bool exited() const { return exit_status().has_value(); }
