@@ -41,6 +41,36 @@ TEST(Cli, AnUnknownProtocolIsBadInput) {
   EXPECT_NE(r.err.find("unknown protocol 'rim-v9'"), std::string::npos) << r.err;
 }
 
+TEST(Cli, ARevisionTheProfileDoesNotKnowOrAllWithOneReportFileIsBadInput) {
+  const std::string mcp = FixturesDir() + "/mcp-stdio/reference";
+  CommandResult unknown = Fakehost({"run", "--plugin", mcp, "--revision", "1999-01-01"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("--revision 1999-01-01: the mcp-stdio profile knows 2024-11-05"),
+            std::string::npos)
+      << unknown.err;
+  CommandResult rim = Fakehost({"run", "--plugin", Reference(), "--revision", "all"});
+  EXPECT_EQ(rim.exit_code, 2);
+  EXPECT_NE(rim.err.find("the rim-v1 profile has no revisions"), std::string::npos) << rim.err;
+  CommandResult report = Fakehost({"run", "--plugin", mcp, "--revision", "all", "--report",
+                                   "json=" + MakeTempDir() + "/r.json"});
+  EXPECT_EQ(report.exit_code, 2);
+  EXPECT_NE(report.err.find("one report.json per revision"), std::string::npos) << report.err;
+}
+
+TEST(Cli, RevisionAllPlaysTheSuiteOncePerRevisionAndSaysWhichTheServerSpeaks) {
+  // The reference speaks every legacy revision: each is judged, its report under OUT/REVISION.
+  const std::string out = MakeTempDir();
+  CommandResult r = Fakehost({"run", "--plugin", FixturesDir() + "/mcp-stdio/reference",
+                              "--revision", "all", "--only", "ping/*", "--out", out});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* revision : {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}) {
+    EXPECT_NE(r.out.find(std::string("revision ") + revision + ": 2 passed"), std::string::npos)
+        << revision << "\n"
+        << r.out;
+    EXPECT_TRUE(fs::exists(out + "/" + revision + "/report.json")) << revision;
+  }
+}
+
 TEST(Cli, AMissingPluginDirectoryIsBadInput) {
   CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin", "/no/such/plugin"});
   EXPECT_EQ(r.exit_code, 2);

@@ -1,6 +1,8 @@
 // `fakehost run`: its flags as a run::RunRequest, the run (run::Execute), then its reports.
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <optional>
 
 #include "harness/cli/cli.hpp"
@@ -59,8 +61,9 @@ bool WriteBaseline(const std::string& path, const run::RunOutcome& run, bool str
       path, run::WriteExpectedFailures(report.scenarios, run.suite_ids, strict, header), error);
 }
 
-// Over 60 lines: the flags checked in the order they are, the run, then its files.
-int Run(const RunFlags& f, const Context& ctx) {
+// Over 60 lines: the flags checked in the order they are, the run, then its files. `summary`
+// (may be null) gets the run's counts.
+int RunOnce(const RunFlags& f, const Context& ctx, run::Summary* summary = nullptr) {
   std::ostream& err = ctx.err;
   for (const std::string& kv : f.env) {
     if (kv.find('=') == std::string::npos || kv.front() == '=') {
@@ -118,6 +121,7 @@ int Run(const RunFlags& f, const Context& ctx) {
   };
   run::RunOutcome outcome = run::Execute(q);
   if (outcome.exit_code == kBadInput) return kBadInput;
+  if (summary) *summary = outcome.report.summary;
   console->RunEnded(outcome.report, &error);
   if (const std::string note = session::IgnoredSignalsNote(); !note.empty())
     err << "fakehost: " << note << "\n";
@@ -129,6 +133,52 @@ int Run(const RunFlags& f, const Context& ctx) {
     written = false;
   }
   return written ? outcome.exit_code : kHarnessError;
+}
+
+// --revision all: the suite once per revision the profile knows, each run's reports under
+// OUT/REVISION/, then one line per revision. A revision under which every scenario is not
+// applicable is one the plugin does not speak: it says so, and does not count in the exit code.
+int RunEveryRevision(const RunFlags& flags, const Context& ctx) {
+  auto profile = LoadProfile(ctx.data_dir, flags.protocol, ctx.err);
+  if (!profile) return kBadInput;
+  if (!profile->revisions()) {
+    ctx.err << "fakehost: --revision all: the " << profile->name() << " profile has no revisions\n";
+    return kBadInput;
+  }
+  if (!flags.reports.empty() || !flags.transcripts_dir.empty() ||
+      !flags.expected_failures.empty() || !flags.write_expected_failures.empty()) {
+    ctx.err << "fakehost: --revision all writes one report.json per revision under --out; "
+               "--report, --transcripts and the baselines take one revision (--revision R)\n";
+    return kBadInput;
+  }
+  std::vector<std::pair<std::string, std::string>> lines;
+  int worst = kOk;
+  for (const protocol::Revision& r : profile->revisions()->known) {
+    RunFlags f = flags;
+    f.revision = r.name;
+    f.out_dir = (std::filesystem::path(flags.out_dir) / r.name).string();
+    ctx.out << "== revision " << r.name << "\n";
+    run::Summary m;
+    const int code = RunOnce(f, ctx, &m);
+    if (code == kBadInput || code == kHarnessError) return code;
+    const int judged = m.total - m.skipped - m.not_run - m.untested;
+    if (judged == 0) {
+      lines.emplace_back(r.name, "not spoken (every scenario not applicable)");
+      continue;
+    }
+    worst = std::max(worst, code);
+    lines.emplace_back(r.name, std::to_string(m.passed) + " passed, " + std::to_string(m.failed) +
+                                   " failed, " + std::to_string(m.warned) + " warned, " +
+                                   std::to_string(m.skipped) + " not applicable");
+  }
+  ctx.out << "\n";
+  for (const auto& [revision, line] : lines)
+    ctx.out << "revision " << revision << ": " << line << "\n";
+  return worst;
+}
+
+int Run(const RunFlags& f, const Context& ctx) {
+  return f.revision == "all" ? RunEveryRevision(f, ctx) : RunOnce(f, ctx);
 }
 
 }  // namespace
@@ -168,7 +218,8 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
   run->add_flag("--strict", rf->strict, "should-level misses fail the run");
   run->add_option("--revision", rf->revision,
                   "R: offer protocol revision R and judge the plugin only if it speaks R "
-                  "(default: offer the newest, judge by the one it answers)");
+                  "(default: offer the newest, judge by the one it answers); all: the suite "
+                  "once per revision, reports under --out/R/");
   run->add_option("--config", rf->config,
                   "FILE: the plugin's fakehost.yaml (default: fakehost.yaml in --plugin DIR)");
   run->add_flag("--fail-untested", rf->fail_untested,

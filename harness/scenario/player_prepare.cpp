@@ -299,10 +299,17 @@ bool Player::SettleRevision() {
   // expectation judges it, under the revision offered.
   if (!named || !named->IsString()) return true;
   revision_settled_ = true;
-  // A scenario about the negotiation itself stays under the revision offered; its steps judge
-  // what was answered.
-  if (scenario_.judged_by_offered) return true;
   const std::string spoken(json::View(*named));
+  // A scenario about the negotiation itself stays under the revision offered, its steps judging
+  // what was answered; only another known revision than --revision asked for ends it, as it
+  // ends every scenario.
+  if (scenario_.judged_by_offered) {
+    if (options_.revision.empty() || spoken == options_.revision || !revisions->Knows(spoken))
+      return true;
+    ended_early_ = {Status::kSkip, "not applicable: --revision " + options_.revision +
+                                       " was asked for, and the plugin answered " + spoken};
+    return false;
+  }
   std::string why;
   if (!revisions->Knows(spoken)) {
     // The plugin's text, cut to a revision's length: the reporters make it safe to show.

@@ -129,6 +129,12 @@ TEST_F(RevisionPlayerTest, AScenarioJudgedByTheRevisionOfferedIsPlayedWhateverIs
   EXPECT_EQ(r.status, Status::kFail) << r.skip_reason;
   EXPECT_EQ(r.revision, "dev.rev.r2") << "judged by the revision offered";
   EXPECT_EQ(r.level, Level::kMust);
+  // Another known revision than --revision asks for ends it, as it ends every scenario.
+  revision_ = "dev.rev.r1";
+  ScenarioResult other = Play(yaml, Speaking("dev.rev.r2"));
+  EXPECT_EQ(other.status, Status::kSkip);
+  EXPECT_NE(other.skip_reason.find("the plugin answered dev.rev.r2"), std::string::npos)
+      << other.skip_reason;
 }
 
 TEST_F(RevisionPlayerTest, AnErrorAnswerSettlesNothingAndTheHandshakeJudgesIt) {
