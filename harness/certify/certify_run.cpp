@@ -36,6 +36,7 @@ void Add(const CertifyRequest& q, const scenario::ScenarioResult& r, Row* row) {
 void Close(const run::PluginRun& p, Row* row) {
   row->id = p.info.id;
   row->version = p.info.version;
+  row->probe = p.info.probe;
   row->key = row->id.empty() ? row->dir : row->id;
   switch (p.state) {
     case run::PluginState::kReady:

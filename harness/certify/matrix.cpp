@@ -58,6 +58,9 @@ Cell CellFor(const scenario::ScenarioResult& r, bool strict) {
   Cell c;
   c.status = r.status;
   c.duration_ms = r.duration_ms;
+  const bool judged =
+      r.status != Status::kSkip && r.status != Status::kNotRun && r.status != Status::kUntested;
+  if (judged) c.revision = r.revision;
   if (r.status == Status::kPass) return c;
   if (r.status == Status::kSkip || r.status == Status::kNotRun || r.status == Status::kUntested) {
     c.cause = OneLine(report::SkipReason(r));
@@ -228,6 +231,20 @@ bool Merge(std::vector<Matrix> parts, const std::vector<std::string>& sources, b
   Finish(&m);
   *out = std::move(m);
   return true;
+}
+
+std::string RevisionsJudged(const Row& r) {
+  std::map<std::string, std::pair<int, int>> by;  // revision -> (judged, failing)
+  for (const auto& [id, c] : r.cells)
+    if (!c.revision.empty()) {
+      ++by[c.revision].first;
+      by[c.revision].second += IsFailing(c.status);
+    }
+  std::string out;
+  for (const auto& [revision, n] : by)
+    out += (out.empty() ? "" : "; ") + revision + ": " + std::to_string(n.first) + " judged, " +
+           std::to_string(n.second) + " failing";
+  return out;
 }
 
 }  // namespace fakehost::certify

@@ -21,6 +21,9 @@ struct Cell {
   std::string cause;     ///< one line: the headline miss, or why it was not run; "" for a pass
   std::string location;  ///< the step that missed ("file:line:col"), and "frame #N" when known
   double duration_ms = 0;
+  /// The protocol revision the cell was judged under (a protocol with revisions, a scenario
+  /// that was judged); "" otherwise.
+  std::string revision;
 };
 
 /// A scenario column: what it checks, shown once in the failure details.
@@ -52,6 +55,7 @@ struct Row {
   std::string id, version, dir;
   Verdict verdict = Verdict::kUntested;
   std::string detail;                 ///< why it was refused or unrunnable; "" otherwise
+  std::string probe;                  ///< what the run's revision probe found; "" without one
   std::map<std::string, Cell> cells;  ///< by scenario id; a missing one was not selected
   /// Candidate-schema re-validation (--schema): frames checked, frames rejected, frames that
   /// could not be re-checked (clipped or summarised in the transcript), and the first rejections.
@@ -104,6 +108,9 @@ struct Totals {
   std::map<scenario::Status, int> cells;
 };
 Totals Count(const Matrix& m);
+/// The plugin × revision view of a row: "2024-11-05: 26 judged, 2 failing", one per revision
+/// its cells were judged under, oldest first; "" for a protocol without revisions.
+std::string RevisionsJudged(const Row& r);
 
 /// 0 when nothing fails: with a diff, nothing newly fails; without, every plugin passes. A frame
 /// the candidate schema rejects always fails.

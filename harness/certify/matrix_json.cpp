@@ -50,6 +50,10 @@ void WriteRow(Writer& w, const Row& r, bool candidate) {
   }
   Key(w, "verdict");
   Str(w, VerdictName(r.verdict));
+  if (!r.probe.empty()) {
+    Key(w, "probe");
+    Str(w, r.probe);
+  }
   Key(w, "cells");
   w.StartObject();
   for (const auto& [id, c] : r.cells) {
@@ -63,6 +67,10 @@ void WriteRow(Writer& w, const Row& r, bool candidate) {
     Str(w, c.location);
     Key(w, "duration_ms");
     Ms(w, c.duration_ms);
+    if (!c.revision.empty()) {
+      Key(w, "revision");
+      Str(w, c.revision);
+    }
     w.EndObject();
   }
   w.EndObject();
@@ -150,6 +158,8 @@ void ReadRow(Reader& rd, const rapidjson::Value& v, const std::string& at, Row* 
   r->version = rd.S(v, "version", at);
   r->dir = rd.S(v, "dir", at);
   r->detail = rd.S(v, "detail", at);
+  if (const rapidjson::Value* probe = json::Find(v, "probe"); probe && probe->IsString())
+    r->probe = json::View(*probe);
   if (!ParseVerdict(rd.S(v, "verdict", at), &r->verdict)) rd.Fail(at + "/verdict is unknown");
   const rapidjson::Value* cells = rd.Get(v, "cells", at);
   if (cells && cells->IsObject()) {
@@ -163,6 +173,8 @@ void ReadRow(Reader& rd, const rapidjson::Value& v, const std::string& at, Row* 
       c.location = rd.S(m.value, "location", cat);
       const rapidjson::Value* d = rd.Get(m.value, "duration_ms", cat);
       c.duration_ms = d && d->IsNumber() ? d->GetDouble() : 0;
+      if (const rapidjson::Value* rev = json::Find(m.value, "revision"); rev && rev->IsString())
+        c.revision = json::View(*rev);
       r->cells[id] = std::move(c);
     }
   }

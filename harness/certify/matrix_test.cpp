@@ -74,6 +74,22 @@ TEST(MatrixRow, AnErrorOutranksAFailureAndNothingCheckedIsNotAPass) {
   EXPECT_EQ(refused.verdict, Verdict::kRefused);
 }
 
+TEST(MatrixRow, SaysWhichRevisionsItsCellsWereJudgedUnder) {
+  scenario::ScenarioResult judged;
+  judged.status = Status::kFail;
+  judged.revision = "2024-11-05";
+  scenario::ScenarioResult skipped;
+  skipped.status = Status::kSkip;
+  skipped.revision = "2025-11-25";  // not applicable: judged under nothing
+  scenario::ScenarioResult passed;
+  passed.status = Status::kPass;
+  passed.revision = "2024-11-05";
+  Row r = R("p", {{"a", CellFor(judged, false)}, {"b", CellFor(skipped, false)},
+                  {"c", CellFor(passed, false)}});
+  EXPECT_EQ(RevisionsJudged(r), "2024-11-05: 2 judged, 1 failing");
+  EXPECT_EQ(RevisionsJudged(R("q", {{"a", C(Status::kPass)}})), "") << "no revisions";
+}
+
 TEST(MatrixRow, PluginsSharingAnIdGetTheirDirectoryInTheirKey) {
   Row a = R("same", {}), b = R("same", {});
   b.dir = "/corpus/other";

@@ -63,6 +63,15 @@ std::string MarkdownMatrix(const Matrix& m) {
   for (std::size_t c = 0; c < m.columns.size(); ++c)
     md += "S" + std::to_string(c + 1) + " " + report::CodeSpan(m.columns[c].id) +
           (c + 1 < m.columns.size() ? " · " : "\n\n");
+  // The plugin × revision view: which revision each plugin was judged under, and how it fared.
+  if (std::any_of(m.rows.begin(), m.rows.end(),
+                  [](const Row& r) { return !RevisionsJudged(r).empty() || !r.probe.empty(); })) {
+    md += "### Revisions\n\n| plugin | probe | judged under |\n|---|---|---|\n";
+    for (const Row& r : m.rows)
+      md += "| " + Md(r.key) + " | " + Md(report::Clip(r.probe, 200)) + " | " +
+            Md(report::Clip(RevisionsJudged(r), 300)) + " |\n";
+    md += "\n";
+  }
   if (m.diff.computed) {
     md += "### Since " + Md(m.diff.since) + "\n\n";
     md += "**Newly failing: " + std::to_string(m.diff.newly_failing.size()) + "**\n\n";
@@ -191,7 +200,10 @@ std::string ConsoleRow(const Row& r) {
     line += ": " + Tty(first->first) + ": " + Tty(first->second.cause);
   if (r.frames_rejected > 0)
     line += "; the candidate schema rejects " + std::to_string(r.frames_rejected) + " frames";
-  return report::Clip(line, 400) + "\n";
+  line = report::Clip(line, 400) + "\n";
+  if (std::string judged = RevisionsJudged(r); !judged.empty())
+    line += "    judged under " + report::Clip(Tty(judged), 300) + "\n";
+  return line;
 }
 
 std::string ConsoleSummary(const Matrix& m) {
