@@ -16,15 +16,17 @@ class RevisionPlayerTest : public PlayerTest {
   // name, so the Accepting plugin given the id "dev.rev.r1" speaks dev.rev.r1).
   void SetUp() override {
     PlayerTest::SetUp();
+    WithRevisions(R"({"label": "RIM", "negotiated": "/result/pluginId", "offer": "dev.rev.r2",
+                      "known": [{"name": "dev.rev.r1"}, {"name": "dev.rev.r2"}]})");
+  }
+
+  // The RIM profile with `revisions` (JSON) as its member revisions.
+  void WithRevisions(const char* revisions) {
     std::string path = kSource + "/schema/rim-v1/profile.json";
     rapidjson::Document d;
     ASSERT_TRUE(json::Parse(ReadFile(path), &d).ok);
     rapidjson::Document r;
-    ASSERT_TRUE(
-        json::Parse(R"({"label": "RIM", "negotiated": "/result/pluginId", "offer": "dev.rev.r2",
-                               "known": [{"name": "dev.rev.r1"}, {"name": "dev.rev.r2"}]})",
-                    &r)
-            .ok);
+    ASSERT_TRUE(json::Parse(revisions, &r).ok) << revisions;
     d.AddMember("revisions", rapidjson::Value(r, d.GetAllocator()), d.GetAllocator());
     std::string error;
     profile_ = protocol::Profile::LoadText(json::ToCompact(d), path, &error);
@@ -152,22 +154,11 @@ class HandshakelessPlayerTest : public RevisionPlayerTest {
  protected:
   void SetUp() override {
     PlayerTest::SetUp();
-    std::string path = kSource + "/schema/rim-v1/profile.json";
-    rapidjson::Document d;
-    ASSERT_TRUE(json::Parse(ReadFile(path), &d).ok);
-    rapidjson::Document r;
-    ASSERT_TRUE(json::Parse(R"({"label": "RIM", "negotiated": "/result/pluginId",
-        "offer": "dev.rev.r2",
+    WithRevisions(R"({"label": "RIM", "negotiated": "/result/pluginId", "offer": "dev.rev.r2",
         "known": [{"name": "dev.rev.r2"},
                   {"name": "dev.rev.r3", "handshake": false, "request_members": {
                     "/params/_meta": {"version": "${revision.offered}", "host": "${host.version}"}}}],
-        "probe": {"method": "rim.discover", "listed": "/result/versions", "within_ms": 500}})",
-                            &r)
-                    .ok);
-    d.AddMember("revisions", rapidjson::Value(r, d.GetAllocator()), d.GetAllocator());
-    std::string error;
-    profile_ = protocol::Profile::LoadText(json::ToCompact(d), path, &error);
-    ASSERT_TRUE(profile_) << error;
+        "probe": {"method": "rim.discover", "listed": "/result/versions", "within_ms": 500}})");
     schema_.reset();
   }
 };
