@@ -177,6 +177,20 @@ const char* TypeName(const rapidjson::Value& value) {
   return "unknown";
 }
 
+void MergeInto(const rapidjson::Value& over, rapidjson::Value* into,
+               rapidjson::Document::AllocatorType& a) {
+  if (!over.IsObject() || !into->IsObject()) return;
+  for (const auto& m : over.GetObject()) {
+    auto at = into->FindMember(m.name);
+    if (at == into->MemberEnd())
+      into->AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+    else if (at->value.IsObject() && m.value.IsObject())
+      MergeInto(m.value, &at->value, a);
+    else
+      at->value.CopyFrom(m.value, a);
+  }
+}
+
 bool StrictEqual(const rapidjson::Value& a, const rapidjson::Value& b) {
   if (a.GetType() != b.GetType()) return false;  // true and false are distinct types here
   switch (a.GetType()) {

@@ -70,6 +70,12 @@ const char* TypeName(const rapidjson::Value& value);
 /// (a repeated key pairs by rank: the 2nd "k" of one object with the 2nd "k" of the other).
 bool StrictEqual(const rapidjson::Value& a, const rapidjson::Value& b);
 
+/// Lays the object `over` onto the object `into`, member by member: where both hold an object
+/// under a name the two are merged the same way, otherwise `over`'s value (a copy) takes the
+/// place. Nothing happens unless both are objects.
+void MergeInto(const rapidjson::Value& over, rapidjson::Value* into,
+               rapidjson::Document::AllocatorType& a);
+
 /// Ids (RIM §5, Flash "Ids"): what kind of id a member holds.
 enum class IdKind { kAbsent, kNull, kInteger, kString, kOther };
 IdKind ClassifyId(const rapidjson::Value* id);  ///< nullptr: absent. Integer = IsInt64().

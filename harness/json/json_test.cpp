@@ -22,6 +22,16 @@ IdKind KindOf(std::string_view text) {
   return ClassifyId(&doc);
 }
 
+TEST(MergeInto, LaysObjectsMemberByMemberAndReplacesEverythingElse) {
+  rapidjson::Document into = Doc(R"({"a": 1, "o": {"x": 1, "y": [1]}, "s": "k"})");
+  const rapidjson::Document over = Doc(R"({"o": {"y": [2], "z": null}, "s": {"n": 1}, "b": true})");
+  MergeInto(over, &into, into.GetAllocator());
+  EXPECT_EQ(ToCompact(into), R"({"a":1,"o":{"x":1,"y":[2],"z":null},"s":{"n":1},"b":true})");
+  rapidjson::Document list = Doc("[1]");
+  MergeInto(over, &list, list.GetAllocator());
+  EXPECT_EQ(ToCompact(list), "[1]") << "only objects merge";
+}
+
 TEST(StrictEqual, TellsOneFromOnePointZeroFromTrueFromTheStringOne) {
   const std::vector<std::string> texts = {"1", "1.0", "true", "\"1\"", "null", "[1]", "{\"1\":1}"};
   for (std::size_t i = 0; i < texts.size(); ++i) {

@@ -164,6 +164,10 @@ struct Revision {
   /// false: the revision has no handshake (MCP 2026-07-28: every request says its version in
   /// its own members); a plugin speaks it when the run's probe lists it.
   bool handshake = true;
+  /// The frame schema of this revision (member "schema", beside the profile); "": the
+  /// profile's. Only a revision known before the plugin speaks (one without a handshake) can
+  /// have its own: a handshake's revision is settled by frames already validated.
+  std::string schema_path;
   /// Members every request the host sends under this revision carries: a pointer into the
   /// request and the members (templates, filled at send time) of the object there; a member
   /// the request already has is kept.

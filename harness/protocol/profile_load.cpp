@@ -221,6 +221,14 @@ bool Profile::Init(const std::string& path, std::string* error) {
       Revision revision;
       revision.name = String(known, "name");
       if (const Value* h = json::Find(known, "handshake")) revision.handshake = h->GetBool();
+      if (json::Find(known, "schema")) {
+        if (revision.handshake)
+          return fail("/revisions/known", "'" + revision.name +
+                                              "' has a handshake, so it cannot have a frame "
+                                              "schema of its own (its frames are validated "
+                                              "before the plugin names it)");
+        revision.schema_path = Beside(dir_, String(known, "schema"));
+      }
       EachNamed(json::Find(known, "request_members"), [&](std::string pointer, const Value& v) {
         revision.request_members.emplace_back(std::move(pointer), &v);
       });

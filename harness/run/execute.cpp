@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string_view>
 #include <thread>
@@ -17,6 +19,7 @@
 #include "harness/run/suite_version.hpp"
 #include "harness/run/verdict.hpp"
 #include "harness/scenario/duration.hpp"
+#include "harness/schema/schema.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -48,6 +51,10 @@ struct PluginSlot {
 
 // Everything a run settles before it plays, in the order it is settled.
 struct Settled {
+  /// The frame schemas of the revisions that have their own, loaded once (PlayOptions holds
+  /// the map of pointers).
+  std::vector<std::unique_ptr<schema::FrameSchema>> revision_schema_files;
+  std::map<std::string, const schema::FrameSchema*> revision_schemas;
   std::vector<std::string> suites;
   std::vector<scenario::Scenario> scenarios;  ///< every scenario of the suites
   std::vector<const scenario::Scenario*> selected;
@@ -124,6 +131,19 @@ bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
       return false;
     }
     s->play.revision = q.revision;
+  }
+  if (const protocol::Revisions* revisions = profile.revisions()) {
+    for (const protocol::Revision& r : revisions->known) {
+      if (r.schema_path.empty()) continue;
+      auto loaded = schema::FrameSchema::Load(r.schema_path, &error);
+      if (!loaded) {
+        err << "fakehost: revision " << r.name << ": " << error << "\n";
+        return false;
+      }
+      s->revision_schemas[r.name] = loaded.get();
+      s->revision_schema_files.push_back(std::move(loaded));
+    }
+    s->play.revision_schemas = &s->revision_schemas;
   }
   s->play.interrupted = q.interrupted;
   s->play.spawn = q.spawn;

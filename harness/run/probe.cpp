@@ -1,6 +1,7 @@
 #include "harness/run/probe.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "harness/json/json.hpp"
 #include "harness/run/runner.hpp"
@@ -61,9 +62,11 @@ void ProbeRevisions(const protocol::Profile& profile, const schema::FrameSchema*
     if (e.direction != session::Direction::kPluginToHost ||
         e.kind != session::EntryKind::kResponse || e.method != probe.method)
       continue;
-    rapidjson::Document answer;
-    if (!json::Parse(e.text, &answer).ok || !answer.IsObject()) break;
+    auto parsed = std::make_shared<rapidjson::Document>();
+    if (!json::Parse(e.text, parsed.get()).ok || !parsed->IsObject()) break;
+    const rapidjson::Document& answer = *parsed;
     out.answered = ListedRevisions(probe, answer, &out.listed);
+    out.answer = parsed;
     std::string list;
     for (const std::string& l : out.listed) list += (list.empty() ? "" : ", ") + l;
     const bool error = json::Find(answer, "error") != nullptr;

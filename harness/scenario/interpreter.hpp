@@ -55,6 +55,9 @@ struct PluginTarget {
     bool answered = false;            ///< it answered with a list (a result or a listed error)
     std::vector<std::string> listed;  ///< the revisions it listed, as it listed them
     std::string summary;              ///< "server/discover listed 2026-07-28, 2025-11-25"
+    /// The answer frame: under a revision without a handshake, what the plugin announces is
+    /// read in it (MCP: the DiscoverResult's capabilities, where initialize's result has them).
+    std::shared_ptr<const rapidjson::Document> answer;
   } probe;
 };
 
@@ -63,6 +66,9 @@ struct PlayOptions {
   /// The revision the host offers and requires (`--revision R`), for a profile with revisions;
   /// "": the profile's offer, and whatever known revision the plugin answers.
   std::string revision;
+  /// The frame schemas of the revisions that have their own (profile known[].schema), by
+  /// revision; may be null.
+  const std::map<std::string, const schema::FrameSchema*>* revision_schemas = nullptr;
   Ms timeout{0};  ///< hard limit override; 0: the scenario's, else the profile's
   /// Set from outside (SIGINT) to end the scenario at its next event.
   const std::atomic<bool>* interrupted = nullptr;

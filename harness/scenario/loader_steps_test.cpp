@@ -115,6 +115,17 @@ TEST(LoadSend, RejectsUnknownKeysInTheBodyAndMissingMethod) {
             "s.yaml:5:20: method must be a string, not integer 5 (quote it to make it a string)");
 }
 
+TEST(LoadSend, ATriggerTakesParamsToLayOverItsOwnButNoMethodOrId) {
+  Send s = One<Send>("  - send: {trigger: t, params: {_meta: {a: 1}}}\n");
+  EXPECT_EQ(s.trigger, "t");
+  ASSERT_TRUE(s.params);
+  EXPECT_EQ(json::ToCompact(*s.params), R"({"_meta":{"a":1}})");
+  EXPECT_EQ(Error("  - send: {trigger: t, method: m}\n"),
+            "s.yaml:5:24: a trigger brings its own method and id: method does not go with trigger");
+  EXPECT_EQ(Error("  - send: {trigger: t, params: [1]}\n"),
+            "s.yaml:5:32: params with a trigger is a map laid over the trigger's params");
+}
+
 TEST(LoadNotify, IsASendWithoutAnId) {
   const std::vector<Step> steps =
       Steps("  - notify: {method: rim.principal.changed, params: {}}\n");

@@ -45,6 +45,8 @@ struct Send {
   enum class IdMode { kAuto, kExplicit, kNull, kNone };
   /// `send: {trigger: NAME}`: method and params are the plugin's trigger NAME from its
   /// fakehost.yaml, filled in at run time; a plugin without it leaves the scenario untested.
+  /// With a trigger, `params` (a map) is laid over the trigger's params, member by member
+  /// (objects merged, anything else the step's).
   std::string trigger;
   std::string method;
   JsonPtr params;  ///< null: no params member

@@ -158,6 +158,11 @@ bool Player::RequiresAnnouncements() const {
 
 const rapidjson::Value* Player::Announcements() const {
   const rapidjson::Value* answer = session_.handshake_answer();
+  // A revision without a handshake announces in the answer to the run's probe.
+  const protocol::Revisions* revisions = profile_.revisions();
+  const protocol::Revision* revision = revisions ? revisions->Find(revision_) : nullptr;
+  if (!answer && revision && !revision->handshake && plugin_.probe.answer)
+    answer = plugin_.probe.answer.get();
   const std::string* pointer = profile_.announcements_pointer();
   return answer && pointer ? json::Resolve(*answer, *pointer) : nullptr;
 }
@@ -277,9 +282,8 @@ bool Player::AddRevisionMembers(rapidjson::Document* msg, const Step& step) {
     templ->CopyFrom(*members, templ->GetAllocator());
     rapidjson::Document filled;
     if (!Instantiate(templ, &filled, step)) return false;
-    for (auto& m : filled.GetObject())
-      if (!json::Find(*at, json::View(m.name)))
-        at->AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+    json::MergeInto(*at, &filled, filled.GetAllocator());  // what the request has wins
+    at->CopyFrom(filled, a);
   }
   return true;
 }

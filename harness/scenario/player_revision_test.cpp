@@ -179,7 +179,7 @@ steps:
 )";
 
 TEST_F(HandshakelessPlayerTest, ARevisionTheProbeListedIsPlayedWithoutHandshakeAndItsMembers) {
-  target_.probe = {true, true, {"dev.rev.r3"}, "rim.discover listed dev.rev.r3"};
+  target_.probe = {true, true, {"dev.rev.r3"}, "rim.discover listed dev.rev.r3", nullptr};
   ScenarioResult r = Play(kHandshakeless, Accepting());
   EXPECT_EQ(r.revision, "dev.rev.r3");
   EXPECT_EQ(Received("rim.handshake"), 0u) << "no handshake under a revision without one";
@@ -187,7 +187,7 @@ TEST_F(HandshakelessPlayerTest, ARevisionTheProbeListedIsPlayedWithoutHandshakeA
   const std::string sent = *std::find_if(received_.begin(), received_.end(), [](auto& p) {
     return p.find("rim.command.execute") != std::string::npos;
   });
-  EXPECT_NE(sent.find(R"("_meta":{"host":"mine","version":"dev.rev.r3"})"), std::string::npos)
+  EXPECT_NE(sent.find(R"("_meta":{"version":"dev.rev.r3","host":"mine"})"), std::string::npos)
       << "the step's member kept, the revision's added: " << sent;
   // Nothing the plugin sends is "before the handshake": the unanswered command is the failure.
   ASSERT_FALSE(r.failures.empty());
@@ -195,7 +195,8 @@ TEST_F(HandshakelessPlayerTest, ARevisionTheProbeListedIsPlayedWithoutHandshakeA
 }
 
 TEST_F(HandshakelessPlayerTest, ARevisionTheProbeDidNotListIsNotApplicable) {
-  target_.probe = {true, false, {}, "rim.discover answered with an error: no revision listed"};
+  target_.probe = {
+      true, false, {}, "rim.discover answered with an error: no revision listed", nullptr};
   ScenarioResult r = Play(kHandshakeless, Accepting());
   EXPECT_EQ(r.status, Status::kSkip);
   EXPECT_NE(r.skip_reason.find("lists none of them (rim.discover answered with an error"),
@@ -205,13 +206,13 @@ TEST_F(HandshakelessPlayerTest, ARevisionTheProbeDidNotListIsNotApplicable) {
 }
 
 TEST_F(HandshakelessPlayerTest, AHandshakeScenarioIsNotApplicableToAPluginListingOnlyTheOthers) {
-  target_.probe = {true, true, {"dev.rev.r3"}, "rim.discover listed dev.rev.r3"};
+  target_.probe = {true, true, {"dev.rev.r3"}, "rim.discover listed dev.rev.r3", nullptr};
   ScenarioResult legacy = Play(kCited, Speaking("dev.rev.r2"));
   EXPECT_EQ(legacy.status, Status::kSkip);
   EXPECT_NE(legacy.skip_reason.find("speaks only revisions without a handshake"), std::string::npos)
       << legacy.skip_reason;
   // Listing one with a handshake too (a dual-era plugin), it is played.
-  target_.probe = {true, true, {"dev.rev.r3", "dev.rev.r2"}, "listed both"};
+  target_.probe = {true, true, {"dev.rev.r3", "dev.rev.r2"}, "listed both", nullptr};
   ScenarioResult dual = Play(kCited, Speaking("dev.rev.r2"));
   EXPECT_EQ(dual.status, Status::kFail) << dual.skip_reason;
   EXPECT_EQ(dual.revision, "dev.rev.r2");

@@ -58,6 +58,10 @@ bool Player::Prepare() {
     if (const protocol::Revision* r = revisions->Find(revision); r && !r->handshake) {
       revision_settled_ = true;  // nothing to negotiate: every request says its revision
       session_.WithoutHandshake();
+      if (options_.revision_schemas)
+        if (auto s = options_.revision_schemas->find(revision);
+            s != options_.revision_schemas->end())
+          session_.UseSchema(s->second);
     }
   } else if (!scenario_.cites.empty()) {
     result_.failures.push_back(HarnessFailure(

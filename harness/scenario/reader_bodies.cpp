@@ -31,14 +31,19 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
   }
   const Entry* method = Find(entries, "method");
   if (const Entry* trigger = Find(entries, "trigger")) {
-    // The plugin's own request for this trigger (its fakehost.yaml) replaces method and params.
+    // The plugin's own request for this trigger (its fakehost.yaml) gives method and params;
+    // the step's params, if any, are laid over the trigger's (its members win).
     ok = Identifier(trigger->value, "trigger", &out->trigger) && ok;
-    for (const char* key : {"method", "params", "id"}) {
+    for (const char* key : {"method", "id"}) {
       if (const Entry* e = Find(entries, key)) {
-        Error(e->key_node.Mark(), std::string("a trigger brings its own method, params and id: ") +
-                                      key + " does not go with trigger");
+        Error(e->key_node.Mark(), std::string("a trigger brings its own method and id: ") + key +
+                                      " does not go with trigger");
         ok = false;
       }
+    }
+    if (const Entry* params = Find(entries, "params"); params && !params->value.IsMap()) {
+      Error(params->value.Mark(), "params with a trigger is a map laid over the trigger's params");
+      ok = false;
     }
   } else if (method == nullptr) {
     Error(body.key_node.Mark(), body.key + " needs a method (or a trigger: NAME)");

@@ -21,11 +21,14 @@ bool Player::DoSend(const Step& step, const Send& send) {
     resolved = send;
     const rapidjson::Value* method = json::Find(*t->second, "method");
     resolved.method = method && method->IsString() ? method->GetString() : "";
-    if (const rapidjson::Value* params = json::Find(*t->second, "params")) {
-      auto doc = std::make_shared<rapidjson::Document>();
+    auto doc = std::make_shared<rapidjson::Document>();
+    if (const rapidjson::Value* params = json::Find(*t->second, "params"))
       doc->CopyFrom(*params, doc->GetAllocator());
-      resolved.params = doc;
+    if (send.params) {
+      if (!doc->IsObject()) doc->SetObject();
+      json::MergeInto(*send.params, doc.get(), doc->GetAllocator());
     }
+    resolved.params = doc->IsNull() ? nullptr : doc;
     s = &resolved;
   }
   rapidjson::Value auto_id;

@@ -174,6 +174,8 @@ class Session {
   /// Before Start: the revision in play has no handshake, so nothing the plugin sends is ever
   /// "before the handshake" and nothing is sent after one.
   void WithoutHandshake() { handshake_answered_ = true; }
+  /// Before Start: frames are validated against `schema` (the revision in play's) instead.
+  void UseSchema(const schema::FrameSchema* schema) { schema_ = schema; }
   /// The frame that answered the handshake request (a result or an error), or nullptr before it.
   const rapidjson::Value* handshake_answer() const { return handshake_answer_.get(); }
   bool exited() const { return exit_status().has_value(); }
