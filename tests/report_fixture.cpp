@@ -92,6 +92,7 @@ run::RunReport ReportFixture(const std::string& hostile) {
                    h("1.0.0"),
                    std::string(kGoldenRoot) + "/fixtures/rim-v1/reference",
                    {std::string(kGoldenRoot) + "/fixtures/rim-v1/reference/plugin"},
+                   {},
                    {}};
 
   auto pass = Base("envelope/null-id-gets-no-answer", "A null id gets no answer", Status::kPass);

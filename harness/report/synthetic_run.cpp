@@ -15,7 +15,8 @@ run::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames) {
   r.suite = "scenarios/rim-v1";
   r.started_at = "2025-01-01T00:00:00Z";
   r.jobs = 2;
-  r.plugin = {"dev.fakehost.reference", "1.0.0", "fixtures/rim-v1/reference", {"reference"}, {}};
+  r.plugin = {
+      "dev.fakehost.reference", "1.0.0", "fixtures/rim-v1/reference", {"reference"}, {}, {}};
   const char* sections[] = {"envelope", "framing", "handshake", "heartbeat", "shutdown"};
   const Status statuses[] = {Status::kPass, Status::kPass, Status::kPass, Status::kFail,
                              Status::kWarn, Status::kPass, Status::kSkip, Status::kError};

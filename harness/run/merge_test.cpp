@@ -29,8 +29,8 @@ RunReport Shard(std::vector<scenario::ScenarioResult> results, double ms, std::s
   r.suites = {"scenarios/rim-v1", "mine"};
   r.started_at = std::move(started);
   r.jobs = 2;
-  r.plugin = {
-      "dev.fakehost.reference", "1.0.0", "/plugins/reference", {"/plugins/reference/run"}, {}};
+  r.plugin = {"dev.fakehost.reference",   "1.0.0", "/plugins/reference",
+              {"/plugins/reference/run"}, {},      {}};
   r.scenarios = std::move(results);
   r.summary.duration_ms = ms;
   Summarise(&r);
