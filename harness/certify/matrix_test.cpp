@@ -84,7 +84,8 @@ TEST(MatrixRow, SaysWhichRevisionsItsCellsWereJudgedUnder) {
   scenario::ScenarioResult passed;
   passed.status = Status::kPass;
   passed.revision = "2024-11-05";
-  Row r = R("p", {{"a", CellFor(judged, false)}, {"b", CellFor(skipped, false)},
+  Row r = R("p", {{"a", CellFor(judged, false)},
+                  {"b", CellFor(skipped, false)},
                   {"c", CellFor(passed, false)}});
   EXPECT_EQ(RevisionsJudged(r), "2024-11-05: 2 judged, 1 failing");
   EXPECT_EQ(RevisionsJudged(R("q", {{"a", C(Status::kPass)}})), "") << "no revisions";

@@ -168,6 +168,8 @@ struct Revision {
   /// profile's. Only a revision known before the plugin speaks (one without a handshake) can
   /// have its own: a handshake's revision is settled by frames already validated.
   std::string schema_path;
+  /// The barrier request under this revision (member "barrier"); "": the profile's.
+  std::string barrier;
   /// Members every request the host sends under this revision carries: a pointer into the
   /// request and the members (templates, filled at send time) of the object there; a member
   /// the request already has is kept.

@@ -221,6 +221,7 @@ bool Profile::Init(const std::string& path, std::string* error) {
       Revision revision;
       revision.name = String(known, "name");
       if (const Value* h = json::Find(known, "handshake")) revision.handshake = h->GetBool();
+      if (const Value* b = json::Find(known, "barrier")) revision.barrier = json::View(*b);
       if (json::Find(known, "schema")) {
         if (revision.handshake)
           return fail("/revisions/known", "'" + revision.name +

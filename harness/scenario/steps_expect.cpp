@@ -177,15 +177,22 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
   std::size_t barrier_frame = 0;
   Clock::time_point wanted;
   if (none.barrier) {
+    // The revision in play may have its own barrier (MCP 2026-07-28 has no ping), and its
+    // requests their members.
+    const protocol::Revisions* revisions = profile_.revisions();
+    const protocol::Revision* revision = revisions ? revisions->Find(revision_) : nullptr;
+    const std::string& method =
+        revision && !revision->barrier.empty() ? revision->barrier : profile_.barrier_method();
     rapidjson::Document msg;
     msg.SetObject();
     auto& a = msg.GetAllocator();
-    rapidjson::Value id = session_.NextId(profile_.barrier_method());
+    rapidjson::Value id = session_.NextId(method);
     barrier_id.CopyFrom(id, barrier_id.GetAllocator());
     msg.AddMember("id", id, a);
-    msg.AddMember("method", rapidjson::Value(profile_.barrier_method().c_str(), a), a);
+    msg.AddMember("method", rapidjson::Value(method.c_str(), a), a);
+    if (!AddRevisionMembers(&msg, step)) return false;
     barrier_frame = session_.Send(std::move(msg), false);
-    wanted = Clock::now() + profile_.DeadlineFor(profile_.barrier_method());
+    wanted = Clock::now() + profile_.DeadlineFor(method);
   } else {
     wanted = Clock::now() + none.window;
   }

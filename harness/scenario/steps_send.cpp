@@ -135,16 +135,20 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   // A piece written unframed ends no frame: only a framed write can be one the plugin answers.
   if (is_message || raw.framed) session_.TrackRawRequest(index, is_message ? &message : nullptr);
   if (!raw.as.empty()) {
+    // A request the protocol does not accept as one (a 2026-07-28 MCP request without its _meta
+    // fields, written so on purpose) is named all the same, as a deliberately invalid `send`
+    // is: its answer may be expected, and is not owed.
     const session::PendingRequest* req = session_.RequestByFrame(index);
-    const rapidjson::Value* id = req && is_message ? json::Find(message, "id") : nullptr;
-    if (!id)
+    const rapidjson::Value* id = is_message ? json::Find(message, "id") : nullptr;
+    const rapidjson::Value* method = is_message ? json::Find(message, "method") : nullptr;
+    if (!id || !method || !method->IsString())
       return ScenarioBug(step, "send_raw with as: " + raw.as +
-                                   " must carry exactly one framed request the protocol accepts");
+                                   " must carry exactly one framed request (an id and a method)");
     Named named;
     named.frame = index;
-    named.method = req->method;
+    named.method = req ? req->method : std::string(json::View(*method));
     named.id.CopyFrom(*id, named.id.GetAllocator());
-    named.sent = req->sent;
+    named.sent = req ? req->sent : Clock::now();
     named_[raw.as] = std::move(named);
   }
   return true;
