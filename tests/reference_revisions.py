@@ -357,6 +357,25 @@ def converse(server, revision, schema, label=None, driver=None, cls=None):
     return c
 
 
+def walk_resources(c, ask, list_all, unknown_code):
+    """resources/list and resources/templates/list (every page, each item lean), a read of each
+    resource and of one instance of each template with {id}, and a read of an unknown URI, which
+    must get error `unknown_code`. `ask` and `list_all` send in the conversation's era."""
+    resources = list_all("resources/list", "resources")
+    for r in resources:
+        c.lean(r, "Resource", "resource %s" % r.get("uri"))
+    templates = list_all("resources/templates/list", "resourceTemplates")
+    for t in templates:
+        c.lean(t, "ResourceTemplate", "resource template %s" % t.get("uriTemplate"))
+    uris = [r.get("uri") for r in resources]
+    uris += [t["uriTemplate"].replace("{id}", "1") for t in templates if "{id}" in t.get("uriTemplate", "")]
+    for uri in uris:
+        result = ask("resources/read", {"uri": uri})
+        for contents in (result or {}).get("contents", []):
+            c.lean_contents(contents, "the contents of %s" % uri)
+    ask("resources/read", {"uri": "fakehost://reference/no-such-resource"}, expect_error=unknown_code)
+
+
 def drive(c):
     rev, schema = c.revision, c.schema
     client_caps = {"roots": {"listChanged": True}, "sampling": {}}
@@ -399,19 +418,7 @@ def drive(c):
                               % (name, e.message))
 
     if "resources" in caps:
-        resources = c.list_all("resources/list", "resources")
-        for r in resources:
-            c.lean(r, "Resource", "resource %s" % r.get("uri"))
-        templates = c.list_all("resources/templates/list", "resourceTemplates")
-        for t in templates:
-            c.lean(t, "ResourceTemplate", "resource template %s" % t.get("uriTemplate"))
-        uris = [r.get("uri") for r in resources]
-        uris += [t["uriTemplate"].replace("{id}", "1") for t in templates if "{id}" in t.get("uriTemplate", "")]
-        for uri in uris:
-            result = c.request("resources/read", {"uri": uri})
-            for contents in (result or {}).get("contents", []):
-                c.lean_contents(contents, "the contents of %s" % uri)
-        c.request("resources/read", {"uri": "fakehost://reference/no-such-resource"}, expect_error=-32002)
+        walk_resources(c, c.request, c.list_all, -32002)
     else:
         c.problem("the resources capability is not declared")
 
@@ -787,20 +794,8 @@ def modern_drive(c, supported):
         c.mrequest("server/discover")
 
     if "resources" in caps:
-        resources = c.mlist_all("resources/list", "resources")
-        for r in resources:
-            c.lean(r, "Resource", "resource %s" % r.get("uri"))
-        templates = c.mlist_all("resources/templates/list", "resourceTemplates")
-        for t in templates:
-            c.lean(t, "ResourceTemplate", "resource template %s" % t.get("uriTemplate"))
-        uris = [r.get("uri") for r in resources]
-        uris += [t["uriTemplate"].replace("{id}", "1") for t in templates if "{id}" in t.get("uriTemplate", "")]
-        for uri in uris:
-            result = c.mrequest("resources/read", {"uri": uri})
-            for contents in (result or {}).get("contents", []):
-                c.lean_contents(contents, "the contents of %s" % uri)
         # 2026-07-28, Server Features › Resources › Error Handling: -32602, not -32002.
-        c.mrequest("resources/read", {"uri": "fakehost://reference/no-such-resource"}, expect_error=-32602)
+        walk_resources(c, c.mrequest, c.mlist_all, -32602)
     else:
         c.problem("the resources capability is not declared")
 
