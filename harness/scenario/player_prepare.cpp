@@ -229,8 +229,10 @@ std::string Player::RevisionToPlay(const protocol::Revisions& revisions, std::st
              probe.summary + ")";
     return why->empty() ? pinned : "";
   }
+  // A revision without a handshake only for a scenario that cites it: one that cites nothing
+  // (a user's, the fuzzer's) is written for the handshake.
   for (auto r = revisions.known.rbegin(); r != revisions.known.rend(); ++r)
-    if (!r->handshake && cited(r->name) && listed(r->name)) return r->name;
+    if (!r->handshake && scenario_.CiteFor(r->name) && listed(r->name)) return r->name;
   bool cites_handshake = scenario_.cites.empty();
   for (const Cite& cite : scenario_.cites)
     for (const std::string& name : cite.revisions)

@@ -165,6 +165,9 @@ class HandshakelessPlayerTest : public RevisionPlayerTest {
   }
 };
 
+// A step that checks the plugin and passes with the Accepting plugin.
+const std::string kQuietCheck = "  - expect_none: {notification: fakehost.never}\n    for: 50ms\n";
+
 const std::string kHandshakeless = R"(title: t
 cites:
   - revisions: [dev.rev.r3]
@@ -194,6 +197,15 @@ TEST_F(HandshakelessPlayerTest, ARevisionTheProbeListedIsPlayedWithoutHandshakeA
   // Nothing the plugin sends is "before the handshake": the unanswered command is the failure.
   ASSERT_FALSE(r.failures.empty());
   EXPECT_EQ(r.failures[0].check, "step");
+}
+
+TEST_F(HandshakelessPlayerTest, AScenarioCitingNothingIsPlayedWithTheHandshake) {
+  // A user's or the fuzzer's scenario, written for the handshake, against a plugin that lists
+  // the revision without one too.
+  target_.probe = {true, true, {"dev.rev.r3", "dev.rev.r2"}, "listed both", nullptr};
+  ScenarioResult r = Play(AfterHandshake(kQuietCheck), Speaking("dev.rev.r2"));
+  EXPECT_EQ(r.revision, "dev.rev.r2");
+  EXPECT_EQ(Received("rim.handshake"), 1u);
 }
 
 TEST_F(HandshakelessPlayerTest, ARevisionTheProbeDidNotListIsNotApplicable) {
