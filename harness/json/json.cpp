@@ -181,13 +181,13 @@ void MergeInto(const rapidjson::Value& over, rapidjson::Value* into,
                rapidjson::Document::AllocatorType& a) {
   if (!over.IsObject() || !into->IsObject()) return;
   for (const auto& m : over.GetObject()) {
-    auto at = into->FindMember(m.name);
-    if (at == into->MemberEnd())
+    auto* at = const_cast<rapidjson::Value*>(Find(*into, View(m.name)));
+    if (!at)
       into->AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
-    else if (at->value.IsObject() && m.value.IsObject())
-      MergeInto(m.value, &at->value, a);
+    else if (at->IsObject() && m.value.IsObject())
+      MergeInto(m.value, at, a);
     else
-      at->value.CopyFrom(m.value, a);
+      at->CopyFrom(m.value, a);
   }
 }
 
