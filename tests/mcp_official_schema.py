@@ -130,15 +130,18 @@ TEXT_ONLY = [
 ]
 
 # Examples fakehost accepts that the official schema refuses, on purpose: rows as above.
+# An error response with id null, which fakehost accepts in every revision.
+ERROR_ID_NULL = ("*.response", lambda f: "error" in f and "id" in f and f["id"] is None, (
+    "an error response with id null: JSON-RPC 2.0 §5 says the id 'MUST be Null' when it "
+    "could not be detected, and Basic › Messages › Error Responses ('Error responses MUST "
+    "include the same ID as the request they correspond to (except in error cases where "
+    "the ID could not be read due a malformed request)') names no form for that case; the "
+    "official JSONRPCErrorResponse.id is an optional RequestId (string or integer). "
+    "fakehost takes null as the answer to an unreadable line (profile "
+    "envelope.error_without_id)"))
+
 DELIBERATE = [
-    ("*.response", lambda f: "error" in f and "id" in f and f["id"] is None, (
-        "an error response with id null: JSON-RPC 2.0 §5 says the id 'MUST be Null' when it "
-        "could not be detected, and Basic › Messages › Error Responses ('Error responses MUST "
-        "include the same ID as the request they correspond to (except in error cases where "
-        "the ID could not be read due a malformed request)') names no form for that case; the "
-        "official JSONRPCErrorResponse.id is an optional RequestId (string or integer). "
-        "fakehost takes null as the answer to an unreadable line (profile "
-        "envelope.error_without_id)")),
+    ERROR_ID_NULL,
     ("elicitation/create.response", lambda f: any(
         isinstance(v, float) and not v.is_integer()
         for v in ((f.get("result") or {}).get("content") or {}).values()), (
@@ -276,11 +279,7 @@ MODERN_TEXT_ONLY = [
 ]
 
 MODERN_DELIBERATE = [
-    ("*.response", lambda f: "error" in f and "id" in f and f["id"] is None, (
-        "an error response with id null: JSON-RPC 2.0 §5 says the id 'MUST be Null' when it "
-        "could not be detected, and Basic › Messages › Error Responses names no form for that "
-        "case; the official JSONRPCErrorResponse.id is an optional RequestId. fakehost takes "
-        "null as the answer to an unreadable line (profile envelope.error_without_id)")),
+    ERROR_ID_NULL,
     ("tools/call.request", lambda f: any(
         isinstance(v, float) and not v.is_integer()
         for r in ((f.get("params") or {}).get("inputResponses") or {}).values()

@@ -376,6 +376,23 @@ def walk_resources(c, ask, list_all, unknown_code):
     ask("resources/read", {"uri": "fakehost://reference/no-such-resource"}, expect_error=unknown_code)
 
 
+def walk_prompts(c, ask, list_all):
+    """prompts/list (every page, each prompt and argument lean) and a prompts/get of each prompt
+    with its required arguments (each message and its content lean): the prompts listed."""
+    prompts = list_all("prompts/list", "prompts")
+    for p in prompts:
+        c.lean(p, "Prompt", "prompt %s" % p.get("name"))
+        for a in p.get("arguments", []):
+            c.lean(a, "PromptArgument", "argument %s of prompt %s" % (a.get("name"), p.get("name")))
+    for p in prompts:
+        args = {a["name"]: "Ada" for a in p.get("arguments", []) if a.get("required")}
+        result = ask("prompts/get", {"name": p.get("name"), "arguments": args})
+        for m in (result or {}).get("messages", []):
+            c.lean(m, "PromptMessage", "a message of prompt %s" % p.get("name"))
+            c.lean_content(m.get("content"), "the content of a message of prompt %s" % p.get("name"))
+    return prompts
+
+
 def drive(c):
     rev, schema = c.revision, c.schema
     client_caps = {"roots": {"listChanged": True}, "sampling": {}}
@@ -423,17 +440,7 @@ def drive(c):
         c.problem("the resources capability is not declared")
 
     if "prompts" in caps:
-        prompts = c.list_all("prompts/list", "prompts")
-        for p in prompts:
-            c.lean(p, "Prompt", "prompt %s" % p.get("name"))
-            for a in p.get("arguments", []):
-                c.lean(a, "PromptArgument", "argument %s of prompt %s" % (a.get("name"), p.get("name")))
-        for p in prompts:
-            args = {a["name"]: "Ada" for a in p.get("arguments", []) if a.get("required")}
-            result = c.request("prompts/get", {"name": p.get("name"), "arguments": args})
-            for m in (result or {}).get("messages", []):
-                c.lean(m, "PromptMessage", "a message of prompt %s" % p.get("name"))
-                c.lean_content(m.get("content"), "the content of a message of prompt %s" % p.get("name"))
+        prompts = walk_prompts(c, c.request, c.list_all)
         # completion/complete is a request of all four revisions; the capability for it came
         # with 2025-03-26 (whether the server may declare it, the capabilities leanness says).
         if "completions" in schema.members("ServerCapabilities") and "completions" not in caps:
@@ -800,15 +807,7 @@ def modern_drive(c, supported):
         c.problem("the resources capability is not declared")
 
     if "prompts" in caps:
-        prompts = c.mlist_all("prompts/list", "prompts")
-        for p in prompts:
-            c.lean(p, "Prompt", "prompt %s" % p.get("name"))
-            for a in p.get("arguments", []):
-                c.lean(a, "PromptArgument", "argument %s of prompt %s" % (a.get("name"), p.get("name")))
-            args = {a["name"]: "Ada" for a in p.get("arguments", []) if a.get("required")}
-            result = c.mrequest("prompts/get", {"name": p.get("name"), "arguments": args})
-            for m in (result or {}).get("messages", []):
-                c.lean(m, "PromptMessage", "a message of prompt %s" % p.get("name"))
+        prompts = walk_prompts(c, c.mrequest, c.mlist_all)
         c.mrequest("prompts/get", {"name": "no_such_prompt"}, expect_error=-32602)
         if "completions" not in caps:
             c.problem("completions is not declared")

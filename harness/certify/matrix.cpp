@@ -58,9 +58,7 @@ Cell CellFor(const scenario::ScenarioResult& r, bool strict) {
   Cell c;
   c.status = r.status;
   c.duration_ms = r.duration_ms;
-  const bool judged =
-      r.status != Status::kSkip && r.status != Status::kNotRun && r.status != Status::kUntested;
-  if (judged) c.revision = r.revision;
+  if (scenario::WasJudged(r.status)) c.revision = r.revision;
   if (r.status == Status::kPass) return c;
   if (r.status == Status::kSkip || r.status == Status::kNotRun || r.status == Status::kUntested) {
     c.cause = OneLine(report::SkipReason(r));

@@ -18,10 +18,7 @@ std::string Duration(double ms) {
 std::string JudgedUnder(const std::vector<scenario::ScenarioResult>& results) {
   std::map<std::string, std::size_t> counts;
   for (const auto& r : results) {
-    const bool judged = r.status != scenario::Status::kSkip &&
-                        r.status != scenario::Status::kNotRun &&
-                        r.status != scenario::Status::kUntested;
-    if (judged && !r.revision.empty()) ++counts[r.revision];
+    if (scenario::WasJudged(r.status) && !r.revision.empty()) ++counts[r.revision];
   }
   std::vector<std::pair<std::string, std::size_t>> sorted(counts.begin(), counts.end());
   std::stable_sort(sorted.begin(), sorted.end(),

@@ -11,6 +11,10 @@ static_assert([] {
   return true;
 }());
 
+bool WasJudged(Status status) {
+  return status != Status::kSkip && status != Status::kNotRun && status != Status::kUntested;
+}
+
 const char* StatusName(Status status) {
   for (const StatusNameEntry& e : kStatusNames)
     if (e.status == status) return e.name.data();  // every name is a literal: NUL-terminated

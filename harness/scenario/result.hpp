@@ -44,6 +44,9 @@ inline constexpr std::array<StatusNameEntry, 9> kStatusNames = {{
 const char* StatusName(Status status);
 /// The inverse of StatusName: false, leaving `*status` alone, for a name that is no status.
 bool ParseStatus(std::string_view name, Status* status);
+/// Whether a scenario of this status was judged (played and graded): not the not applicable,
+/// the untested or the not run. A judged result's revision is the one it was judged under.
+bool WasJudged(Status status);
 
 /// One miss: a step whose expectation did not hold, or an always-on check that fired.
 struct Failure {
