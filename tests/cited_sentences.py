@@ -20,7 +20,10 @@ tags, whitespace runs) and fails a scenario when
   sentence without one is no requirement at all;
 - a step's own `level:` (other than a `use:` step's, the handshake's) is not the keyword of
   some sentence the scenario cites for that revision;
-- a scenario of such a protocol cites nothing, or names a revision the profile does not know.
+- a scenario of such a protocol cites nothing, or names a revision the profile does not know;
+- a sentence the profile's always-on checks quote ('...' in a check's text, as worded for each
+  revision by its `by_revision`) is not in the text of a revision it can be raised under
+  (`before-handshake` only under a revision with a handshake).
 
 Usage: cited_sentences.py SUITE_DIR PROFILE_JSON TEXTS_DIR
 Exit 0: every citation found; 1: the problems, one a line, FILE: what.
@@ -151,6 +154,30 @@ def check_scenario(path, doc, known, texts, problems):
                         f"has that keyword (cited: {sorted(cited)})")
 
 
+QUOTE_RE = re.compile(r"(?<![A-Za-z])'([^']+?)'(?![A-Za-z])")
+
+
+def check_wordings(profile, texts, problems):
+    """Every sentence an always-on check quotes, found in each revision it is worded for."""
+    count = 0
+    for check, entry in profile.get("checks", {}).items():
+        if check.startswith("$"):
+            continue
+        for rev in profile["revisions"]["known"]:
+            if check == "before-handshake" and rev.get("handshake", True) is False:
+                continue  # no handshake under that revision: never raised
+            wording = next((w for w in entry.get("by_revision", []) if rev["name"] in w["revisions"]),
+                           entry)
+            for quoted in QUOTE_RE.findall(wording["text"]):
+                count += 1
+                if texts.files(rev["name"]) is None:
+                    problems.append(f"profile checks/{check}: no text of {rev['name']}")
+                elif not texts.find(rev["name"], quoted):
+                    problems.append(f"profile checks/{check}: '{quoted}' is not in the text of "
+                                    f"{rev['name']} (word it for that revision in by_revision)")
+    return count
+
+
 def main(argv):
     if len(argv) != 4:
         print(__doc__.split("\n\n")[-2], file=sys.stderr)
@@ -167,9 +194,10 @@ def main(argv):
         count += 1
         check_scenario(path.relative_to(suite.parent), yaml.safe_load(path.read_text()), known,
                        texts, problems)
+    quotes = check_wordings(profile, texts, problems)
     for p in problems:
         print(p)
-    print(f"{count} scenarios, {len(problems)} problems")
+    print(f"{count} scenarios, {quotes} sentences quoted by checks, {len(problems)} problems")
     return 1 if problems else 0
 
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "harness/json/json.hpp"
 #include "tests/command.hpp"
@@ -128,6 +129,64 @@ TEST(FakeHost, ATriggerThePluginCannotHaveMakesItsScenariosNotApplicable) {
   ASSERT_FALSE(missing.command.timed_out);
   EXPECT_EQ(missing.status[poll], "untested") << missing.Dump();
   EXPECT_EQ(missing.command.exit_code, 1) << missing.Dump();
+}
+
+// The MCP fixture `plugin` run with its own fakehost.yaml, each trigger of `none` declared none:
+// the verdicts of the scenarios `only`.
+Verdicts RunMcpWithout(const std::string& plugin, const std::vector<std::string>& none,
+                       const std::vector<std::string>& only) {
+  const std::string folder = FixturesDir() + "/mcp-stdio/" + plugin;
+  std::string config, line;
+  std::istringstream in(ReadFile(folder + "/fakehost.yaml"));
+  while (std::getline(in, line)) {
+    if (line.rfind("command:", 0) == 0) line = "command: [" + folder + "/server]";
+    for (const std::string& name : none)
+      if (line.rfind("  " + name + ":", 0) == 0) line = "  " + name + ": {none: \"not here\"}";
+    config += line + "\n";
+  }
+  const std::string dir = MakeTempDir();
+  std::ofstream(dir + "/fakehost.yaml") << config;
+  std::vector<std::string> argv = {
+      FakehostBin(),          "run",   "--plugin", folder,       "--config",
+      dir + "/fakehost.yaml", "--out", dir,        "--no-color", "--strict"};
+  for (const auto& o : only) argv.insert(argv.end(), {"--only", o});
+  Verdicts v;
+  v.command = RunCommand(argv, std::chrono::seconds(120));
+  rapidjson::Document report;
+  if (json::Parse(ReadFile(dir + "/report.json"), &report).ok && report.IsObject())
+    for (const auto& s : json::Find(report, "scenarios")->GetArray()) {
+      std::string id = json::Find(s, "id")->GetString();
+      v.status[id] = json::Find(s, "status")->GetString();
+      if (const auto* r = json::Find(s, "reason")) v.reason[id] = r->GetString();
+    }
+  fs::remove_all(dir);
+  return v;
+}
+
+// `triggers: any`: the round-trip scenarios judge each asking trigger a server gives, so one that
+// gives only an elicitation (roots and sampling are deprecated in MCP 2026-07-28) is judged on it,
+// and one that breaks the rule on it still fails; with none given they are not applicable.
+TEST(FakeHost, AScenarioOfAnyTriggerJudgesTheTriggersThePluginGives) {
+  const char* stdout_rule = "modern/no-requests-on-stdout";
+  const std::vector<std::string> only = {"modern/input-requests-use-mrtr", stdout_rule};
+  Verdicts one = RunMcpWithout("reference", {"asks_roots", "asks_sampling"}, only);
+  ASSERT_FALSE(one.command.timed_out);
+  EXPECT_EQ(one.status["modern/input-requests-use-mrtr"], "pass") << one.Dump();
+  EXPECT_EQ(one.status[stdout_rule], "pass") << one.Dump();
+
+  Verdicts broken = RunMcpWithout("broken/modern-server-request-on-stdout",
+                                  {"asks_roots", "asks_sampling"}, only);
+  ASSERT_FALSE(broken.command.timed_out);
+  EXPECT_EQ(broken.status[stdout_rule], "fail") << broken.Dump();
+
+  Verdicts none =
+      RunMcpWithout("reference", {"asks_roots", "asks_sampling", "asks_elicitation"}, only);
+  ASSERT_FALSE(none.command.timed_out);
+  EXPECT_EQ(none.status[stdout_rule], "skip") << none.Dump();
+  EXPECT_NE(none.reason[stdout_rule].find("none of the triggers 'asks_roots', 'asks_sampling', "
+                                          "'asks_elicitation'"),
+            std::string::npos)
+      << none.reason[stdout_rule];
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // sequences, triggers and the host's table (loading is profile_load.cpp).
 #include "harness/protocol/profile.hpp"
 
+#include <algorithm>
+
 #include "harness/json/json.hpp"
 #include "harness/text/template.hpp"
 
@@ -21,44 +23,58 @@ const char* MessageKindName(MessageKind kind) {
   return "invalid";
 }
 
-const CheckWording& Profile::Check(std::string_view id) const {
-  static const CheckWording missing{"(no wording for check ${section})", ""};
+const CheckWording& Profile::Check(std::string_view id, std::string_view revision) const {
+  static const CheckWording missing{"(no wording for check ${section})", "", {}};
   auto it = checks_.find(id);
-  return it == checks_.end() ? missing : it->second;
+  if (it == checks_.end() || it->second.empty()) return missing;
+  if (revision.empty() && revisions_) revision = revisions_->offer;
+  for (const CheckWording& wording : it->second)
+    if (wording.revisions.empty() || std::find(wording.revisions.begin(), wording.revisions.end(),
+                                               revision) != wording.revisions.end())
+      return wording;
+  return it->second.back();
 }
 
-// The loader let through only the names the check's engine passes (and section), so every name
-// is known; should the engine omit one, it shows as written rather than losing the message.
+// The loader let through only the names the check's engine passes (and section and revision), so
+// every name is known; should the engine omit one, it shows as written rather than losing the
+// message.
 std::string Profile::FillCheck(
-    std::string_view id,
+    std::string_view id, std::string_view revision,
     const std::function<const std::string_view*(std::string_view)>& var) const {
-  const CheckWording& wording = Check(id);
-  std::string out, error;
-  const bool ok = text::Fill(
-      wording.text,
-      [&](std::string_view name) -> std::optional<std::string> {
-        if (name == "section") return wording.section;
-        if (const std::string_view* value = var(name)) return std::string(*value);
-        return text::Placeholder(name);
-      },
-      &out, &error);
-  return ok ? out : wording.text;
+  if (revision.empty() && revisions_) revision = revisions_->offer;
+  const CheckWording& wording = Check(id, revision);
+  auto fill = [&](const std::string& pattern, const std::string* section) {
+    std::string out, error;
+    const bool ok = text::Fill(
+        pattern,
+        [&](std::string_view name) -> std::optional<std::string> {
+          if (name == "revision") return std::string(revision);
+          if (name == "section" && section) return *section;
+          if (const std::string_view* value = var(name)) return std::string(*value);
+          return text::Placeholder(name);
+        },
+        &out, &error);
+    return ok ? out : pattern;
+  };
+  const std::string section = fill(wording.section, nullptr);
+  return fill(wording.text, &section);
 }
 
 std::string Profile::CheckMessage(
-    std::string_view id,
-    std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const {
-  return FillCheck(id, [&](std::string_view name) -> const std::string_view* {
+    std::string_view id, std::initializer_list<std::pair<std::string_view, std::string_view>> vars,
+    std::string_view revision) const {
+  return FillCheck(id, revision, [&](std::string_view name) -> const std::string_view* {
     for (const auto& pair : vars)
       if (pair.first == name) return &pair.second;
     return nullptr;
   });
 }
 
-std::string Profile::CheckMessage(
-    std::string_view id, const std::vector<std::pair<std::string, std::string>>& vars) const {
+std::string Profile::CheckMessage(std::string_view id,
+                                  const std::vector<std::pair<std::string, std::string>>& vars,
+                                  std::string_view revision) const {
   std::string_view found;
-  return FillCheck(id, [&](std::string_view name) -> const std::string_view* {
+  return FillCheck(id, revision, [&](std::string_view name) -> const std::string_view* {
     for (const auto& [key, value] : vars)
       if (key == name) return &(found = value);
     return nullptr;

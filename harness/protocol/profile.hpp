@@ -86,10 +86,13 @@ struct EngineCheck {
 const std::vector<EngineCheck>& EngineChecks();
 
 /// One check's wording: a sentence with {placeholders}, and the part of the text it cites ("§5"
-/// for RIM; a part's name, such as "Ids", for Flash).
+/// for RIM; a part's name, such as "Ids", for Flash). A protocol with revisions may word a check
+/// per revision (profile member "by_revision"), where the sentence it quotes differs: `revisions`
+/// names them; the check's own wording has none and serves every other revision.
 struct CheckWording {
   std::string text;
   std::string section;
+  std::vector<std::string> revisions;
 };
 
 /// Resource limits for each plugin process (profile member "limits"); 0 means none.
@@ -297,16 +300,19 @@ class Profile {
   /// The whole profile document: what the versioning facts' pointers point into.
   const rapidjson::Value& document() const { return doc_; }
 
-  /// The wording of engine check `id` (one of EngineChecks()); the loader guarantees it exists.
-  const CheckWording& Check(std::string_view id) const;
-  /// Check `id`'s sentence with each ${name} replaced by its value from `vars` and ${section} by
-  /// the check's section (text/template.hpp).
+  /// The wording of engine check `id` (one of EngineChecks()) under `revision` (the revision in
+  /// play; empty: the profile's offer); the loader guarantees it exists.
+  const CheckWording& Check(std::string_view id, std::string_view revision = {}) const;
+  /// Check `id`'s sentence under `revision` with each ${name} replaced by its value from `vars`,
+  /// ${section} by the check's section and ${revision} by the revision (text/template.hpp).
   std::string CheckMessage(
       std::string_view id,
-      std::initializer_list<std::pair<std::string_view, std::string_view>> vars) const;
+      std::initializer_list<std::pair<std::string_view, std::string_view>> vars,
+      std::string_view revision = {}) const;
   /// The same with values computed elsewhere (a framing's wire::Wording).
   std::string CheckMessage(std::string_view id,
-                           const std::vector<std::pair<std::string, std::string>>& vars) const;
+                           const std::vector<std::pair<std::string, std::string>>& vars,
+                           std::string_view revision = {}) const;
 
  private:
   Profile() = default;
@@ -315,7 +321,7 @@ class Profile {
   bool Init(const std::string& path, std::string* error);
   bool InitChecks(const std::string& path, std::string* error);
   void InitHost();
-  std::string FillCheck(std::string_view id,
+  std::string FillCheck(std::string_view id, std::string_view revision,
                         const std::function<const std::string_view*(std::string_view)>& var) const;
 
   rapidjson::Document doc_;
@@ -359,7 +365,8 @@ class Profile {
   std::string shutdown_notification_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
   Ms scenario_timeout_{20000};
-  std::map<std::string, CheckWording, std::less<>> checks_;
+  /// Each check's wordings: those for named revisions first, its own (no revisions) last.
+  std::map<std::string, std::vector<CheckWording>, std::less<>> checks_;
   LimitsSpec limits_;
   TransportBudget transport_budget_;
 };

@@ -369,18 +369,46 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
     std::string where = std::string("/checks/") + check.id;
     const Value* entry = json::Find(table, check.id);
     if (!entry) return fail(where, "missing: the engine raises this check and needs its wording");
-    CheckWording wording{String(*entry, "text"), String(*entry, "section")};
-    std::vector<text::Piece> pieces;
-    std::string syntax;
-    if (!text::Split(wording.text, &pieces, &syntax)) return fail(where + "/text", syntax);
-    for (const text::Piece& piece : pieces) {
-      if (!piece.placeholder) continue;
-      bool known = piece.text == "section";
-      for (const char* v : check.vars) known |= piece.text == v;
-      if (!known)
-        return fail(where + "/text", "unknown placeholder " + text::Placeholder(piece.text));
+    // Each wording (those for named revisions, then the check's own) may use the engine's
+    // placeholders for this check, ${section} and ${revision}.
+    auto read = [&](const Value& v, const std::string& at, CheckWording* wording) {
+      wording->text = String(v, "text");
+      wording->section = String(v, "section");
+      for (const auto& [member, pattern] :
+           {std::pair{"/text", &wording->text}, std::pair{"/section", &wording->section}}) {
+        std::vector<text::Piece> pieces;
+        std::string syntax;
+        if (!text::Split(*pattern, &pieces, &syntax)) return fail(at + member, syntax);
+        for (const text::Piece& piece : pieces) {
+          if (!piece.placeholder) continue;
+          bool known = piece.text == "revision" || (piece.text == "section" && member[1] == 't');
+          for (const char* var : check.vars) known |= piece.text == var;
+          if (!known)
+            return fail(at + member, "unknown placeholder " + text::Placeholder(piece.text));
+        }
+      }
+      return true;
+    };
+    std::vector<CheckWording> wordings;
+    if (const Value* by = json::Find(*entry, "by_revision")) {
+      for (rapidjson::SizeType i = 0; i < by->Size(); ++i) {
+        const std::string at = where + "/by_revision/" + std::to_string(i);
+        CheckWording wording;
+        if (!read((*by)[i], at, &wording)) return false;
+        for (const Value& r : (*by)[i]["revisions"].GetArray()) {
+          std::string name(json::View(r));
+          if (!revisions_ || !revisions_->Knows(name))
+            return fail(at + "/revisions",
+                        "'" + name + "' is not a revision the profile knows (revisions.known)");
+          wording.revisions.push_back(std::move(name));
+        }
+        wordings.push_back(std::move(wording));
+      }
     }
-    checks_.emplace(check.id, std::move(wording));
+    CheckWording own;
+    if (!read(*entry, where, &own)) return false;
+    wordings.push_back(std::move(own));
+    checks_.emplace(check.id, std::move(wordings));
   }
   return true;
 }

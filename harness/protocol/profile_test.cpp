@@ -313,6 +313,41 @@ TEST(ProfileChecks, RefusesAPlaceholderTheEngineDoesNotFill) {
       << error;
 }
 
+// A protocol with revisions words a check by the text of the revision in play: by_revision for
+// the revisions that word its rule otherwise, the check's own wording for the others, ${revision}
+// in either; a revision the profile does not know is refused at load.
+TEST(ProfileChecks, WordsACheckByTheRevisionInPlay) {
+  rapidjson::Document doc;
+  ASSERT_TRUE(json::Parse(ReadProfileText("schema/mcp-stdio/profile.json"), &doc).ok);
+  auto& a = doc.GetAllocator();
+  rapidjson::Value check(rapidjson::kObjectType), by(rapidjson::kArrayType),
+      old(rapidjson::kObjectType), names(rapidjson::kArrayType);
+  check.AddMember("section", "MCP ${revision}, Messages", a);
+  check.AddMember("text", "line #${frame}: 'new words' (${section})", a);
+  names.PushBack("2024-11-05", a);
+  old.AddMember("revisions", names, a);
+  old.AddMember("text", "line #${frame}: 'old words' under ${revision} (${section})", a);
+  by.PushBack(old, a);
+  check.AddMember("by_revision", by, a);
+  doc["checks"]["null-reply-id"] = check;
+  std::string error;
+  auto p = Profile::LoadText(json::ToCompact(doc), "p.json", &error);
+  ASSERT_TRUE(p) << error;
+  EXPECT_EQ(p->CheckMessage("null-reply-id", {{"frame", "3"}}, "2024-11-05"),
+            "line #3: 'old words' under 2024-11-05 ()");
+  EXPECT_EQ(p->CheckMessage("null-reply-id", {{"frame", "3"}}, "2025-06-18"),
+            "line #3: 'new words' (MCP 2025-06-18, Messages)");
+  // No revision known yet (a frame before the handshake's answer): the revision offered.
+  EXPECT_EQ(p->CheckMessage("null-reply-id", {{"frame", "3"}}),
+            "line #3: 'new words' (MCP " + p->revisions()->offer + ", Messages)");
+  doc["checks"]["null-reply-id"]["by_revision"][0]["revisions"][0].SetString("2023-01-01");
+  EXPECT_FALSE(Profile::LoadText(json::ToCompact(doc), "p.json", &error));
+  EXPECT_NE(error.find("/checks/null-reply-id/by_revision/0/revisions: '2023-01-01' is not a "
+                       "revision the profile knows"),
+            std::string::npos)
+      << error;
+}
+
 // Every member the shipped profiles use is in the schema, and the schema holds them to it: a
 // member it does not know, anywhere, is an error naming its pointer; $comment members are not.
 TEST(Profile, RefusesAMemberTheSchemaDoesNotKnow) {

@@ -41,8 +41,8 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
   }
   const std::vector<Entry> entries = Entries(root);
   OnlyKeys(entries,
-           {"title", "cites", "judged_by", "spec", "requirement", "level", "tags", "requires",
-            "vars", "host", "config", "timeout", "steps"},
+           {"title", "cites", "judged_by", "triggers", "spec", "requirement", "level", "tags",
+            "requires", "vars", "host", "config", "timeout", "steps"},
            "a scenario");
   const Entry* cites = Find(entries, "cites");
   if (cites) ReadCites(cites->value, out);
@@ -53,6 +53,12 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
     else if (!cites)
       Error(judged->key_node.Mark(), "judged_by needs cites (the revisions it judges by)");
     out->judged_by_offered = by == "offered";
+  }
+  if (const Entry* triggers = Find(entries, "triggers")) {
+    std::string which;
+    if (String(triggers->value, "triggers", &which) && which != "any" && which != "all")
+      Error(triggers->value.Mark(), "triggers is any or all, not '" + which + "'");
+    out->any_trigger = which == "any";
   }
   if (const Entry* level = Find(entries, "level")) {
     if (cites)

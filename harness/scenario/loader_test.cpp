@@ -167,10 +167,16 @@ TEST(LoadScenario, RejectsAMissingRequiredKey) {
   EXPECT_EQ(Errors("title: T\n").size(), 3u);  // spec, requirement, steps
 }
 
+TEST(LoadScenario, ReadsTriggersAnyAndRefusesAnythingElse) {
+  std::string steps = "steps:\n  - sleep: 1s\n";
+  EXPECT_EQ(Error(std::string(kHead) + "triggers: some\n" + steps),
+            "s.yaml:4:11: triggers is any or all, not 'some'");
+}
+
 TEST(LoadScenario, RejectsAnUnknownTopLevelKey) {
   EXPECT_EQ(
       Error(std::string(kHead) + "stpes: []\nsteps:\n  - sleep: 1s\n"),
-      "s.yaml:4:1: unknown key 'stpes' in a scenario (allowed: title, cites, judged_by, spec, "
+      "s.yaml:4:1: unknown key 'stpes' in a scenario (allowed: title, cites, judged_by, triggers, spec, "
       "requirement, level, tags, requires, vars, host, config, timeout, steps)");
 }
 

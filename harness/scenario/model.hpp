@@ -261,6 +261,11 @@ struct Scenario {
   /// revision the host offered and played whatever revision the plugin answers (known or not);
   /// otherwise by the revision answered.
   bool judged_by_offered = false;
+  /// `triggers: any`: the scenario checks each of its triggers the plugin gives, and is not
+  /// applicable only when it gives none; a send of a trigger the plugin declares `none` is
+  /// skipped with every step that names its request. Otherwise (`all`) one such trigger makes
+  /// the whole scenario not applicable.
+  bool any_trigger = false;
   /// The first cite naming `revision` (it gives the scenario's level and section there), or
   /// nullptr when the scenario does not apply to it.
   const Cite* CiteFor(std::string_view revision) const;

@@ -153,7 +153,10 @@ Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in
       break;
     }
     case Filter::Kind::kResponse:
-      if (in.kind != MessageKind::kResponse || in.answers_unreadable) return Outcome::kNo;
+      // An answer to nothing the host is owed (a line that is no message, a request with an id
+      // the protocol does not accept) is noted, never taken or judged as a response.
+      if (in.kind != MessageKind::kResponse || in.answers_unreadable || in.echoes_noise)
+        return Outcome::kNo;
       break;
     case Filter::Kind::kRequest:
       if (in.kind != MessageKind::kRequest || (in.method != filter.name && filter.name != "*"))
@@ -315,6 +318,7 @@ bool Player::RunSteps(const std::vector<Step>& steps) {
       }
       return false;
     }
+    if (SkipsForNoneTrigger(step)) continue;
     ++step_number_;
     if (!RunStep(step)) return false;
   }

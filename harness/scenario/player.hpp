@@ -174,6 +174,9 @@ class Player {
   /// Why the scenario does not apply to this plugin: a trigger it sends that the plugin's
   /// fakehost.yaml declares it cannot have ({none: "why"}); "" when none is.
   std::string TriggerNotApplicable() const;
+  /// Under `triggers: any`: true for a send of a trigger the plugin declares none, and for a
+  /// step that names the request such a send would have named; the step is then not played.
+  bool SkipsForNoneTrigger(const Step& step);
   /// Why a failed scenario is untested rather than failed: every miss that fails it is a step's,
   /// and the plugin had received an answer the fake host cannot really give (a profile reply
   /// marked stand_in), so it may only have disliked made-up data. Says which answer and the
@@ -214,6 +217,8 @@ class Player {
   /// A trigger the plugin lacks, for a scenario that may still turn out not to apply: untested
   /// only once the plugin's announcements say it applies (SettleAnnouncements).
   std::string deferred_missing_;
+  /// The names of the requests `triggers: any` skipped (SkipsForNoneTrigger).
+  std::set<std::string> skipped_requests_;
   /// Set when the steps stopped because the scenario does not apply (kSkip) or cannot be
   /// exercised (kUntested): the result's status and reason, whatever was recorded before.
   std::optional<std::pair<Status, std::string>> ended_early_;

@@ -109,7 +109,9 @@ std::string Player::MissingTrigger() const {
       needed.push_back(trigger);
   });
   for (const std::string& name : needed) {
-    if (plugin_.triggers.count(name)) continue;
+    // A trigger declared none is not missing: the scenario is not applicable, or under
+    // `triggers: any` its sends are skipped.
+    if (plugin_.triggers.count(name) || plugin_.triggers_none.count(name)) continue;
     std::string where =
         plugin_.config_file.empty() ? "a fakehost.yaml beside the manifest" : plugin_.config_file;
     std::string does, example;
@@ -126,16 +128,46 @@ std::string Player::MissingTrigger() const {
 }
 
 std::string Player::TriggerNotApplicable() const {
-  std::string reason;
+  const std::string file =
+      plugin_.config_file.empty() ? std::string("fakehost.yaml") : plugin_.config_file;
+  std::string reason, none;
+  bool given = false;
   VisitSteps(scenario_.steps, [&](const Step& s) {
     std::string trigger = TriggerSentBy(s);
-    if (!reason.empty() || trigger.empty()) return;
-    if (auto it = plugin_.triggers_none.find(trigger); it != plugin_.triggers_none.end())
-      reason = "not applicable: the plugin has no '" + trigger + "' trigger (" +
-               (plugin_.config_file.empty() ? std::string("fakehost.yaml") : plugin_.config_file) +
-               ": " + it->second + ")";
+    if (trigger.empty()) return;
+    auto it = plugin_.triggers_none.find(trigger);
+    if (it == plugin_.triggers_none.end()) {
+      given = true;
+      return;
+    }
+    if (reason.empty())
+      reason = "not applicable: the plugin has no '" + trigger + "' trigger (" + file + ": " +
+               it->second + ")";
+    if (none.find("'" + trigger + "'") == std::string::npos)
+      none += (none.empty() ? "'" : ", '") + trigger + "'";
   });
-  return reason;
+  if (!scenario_.any_trigger || reason.empty()) return reason;
+  if (given) return "";
+  return "not applicable: the plugin has none of the triggers " + none + " (" + file + ")";
+}
+
+bool Player::SkipsForNoneTrigger(const Step& step) {
+  if (!scenario_.any_trigger) return false;
+  if (const auto* send = std::get_if<Send>(&step.body)) {
+    if (send->trigger.empty() || !plugin_.triggers_none.count(send->trigger)) return false;
+    if (!send->as.empty()) skipped_requests_.insert(send->as);
+    return true;
+  }
+  auto skipped = [&](const std::string& name) {
+    return !name.empty() && skipped_requests_.count(name) > 0;
+  };
+  if (const auto* expect = std::get_if<Expect>(&step.body))
+    return (expect->filter.kind == Filter::Kind::kReplyTo && skipped(expect->filter.name)) ||
+           skipped(expect->after);
+  if (const auto* none = std::get_if<ExpectNone>(&step.body))
+    return (none->filter.kind == Filter::Kind::kReplyTo && skipped(none->filter.name)) ||
+           skipped(none->since);
+  return false;
 }
 
 std::string Player::Unmet() const {
@@ -202,6 +234,7 @@ bool Player::SettleAnnouncements() {
 void Player::JudgeUnder(const std::string& revision) {
   revision_ = revision;
   result_.revision = revision;
+  session_.JudgeUnder(revision);
   const Cite* cite = scenario_.CiteFor(revision);
   if (!cite && !scenario_.cites.empty()) cite = &scenario_.cites.front();
   if (cite) {
@@ -219,6 +252,13 @@ std::string Player::RevisionToPlay(const protocol::Revisions& revisions, std::st
   auto listed = [&](const std::string& r) {
     return std::find(probe.listed.begin(), probe.listed.end(), r) != probe.listed.end();
   };
+  // A plugin whose probe answer lists only revisions without a handshake speaks none with one:
+  // the stdio binding's modern server, which refuses the handshake.
+  const bool modern_only =
+      probe.answered && std::none_of(probe.listed.begin(), probe.listed.end(), [&](auto& n) {
+        const protocol::Revision* r = revisions.Find(n);
+        return r && r->handshake;
+      });
   const std::string& pinned = options_.revision;
   if (!pinned.empty()) {
     const protocol::Revision* r = revisions.Find(pinned);
@@ -227,6 +267,9 @@ std::string Player::RevisionToPlay(const protocol::Revisions& revisions, std::st
     else if (r && !r->handshake && probe.done && !listed(pinned))
       *why = "--revision " + pinned + " was asked for, and the plugin does not list it (" +
              probe.summary + ")";
+    else if (r && r->handshake && modern_only)
+      *why = "--revision " + pinned + " was asked for, and the plugin speaks only revisions " +
+             "without a handshake (" + probe.summary + ")";
     return why->empty() ? pinned : "";
   }
   // A revision without a handshake only for a scenario that cites it: one that cites nothing
@@ -245,11 +288,7 @@ std::string Player::RevisionToPlay(const protocol::Revisions& revisions, std::st
         (probe.done ? probe.summary : std::string("it was not probed")) + ")";
     return {};
   }
-  const bool handshake_listed = std::any_of(probe.listed.begin(), probe.listed.end(), [&](auto& n) {
-    const protocol::Revision* r = revisions.Find(n);
-    return r && r->handshake;
-  });
-  if (probe.answered && !handshake_listed) {
+  if (modern_only) {
     *why = "the plugin speaks only revisions without a handshake (" + probe.summary +
            "), and this scenario is of the revisions with one";
     return {};
@@ -343,7 +382,7 @@ bool Player::SettleRevision() {
 bool Player::SendsMissingTrigger(const Step& step) const {
   auto missing = [&](const Step& s) {
     std::string t = TriggerSentBy(s);
-    return !t.empty() && !plugin_.triggers.count(t);
+    return !t.empty() && !plugin_.triggers.count(t) && !plugin_.triggers_none.count(t);
   };
   bool sends = missing(step);
   if (const auto* each = std::get_if<ForEach>(&step.body))

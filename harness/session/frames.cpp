@@ -67,9 +67,10 @@ void Session::OnFrame(wire::Frame& frame) {
                    .method = f.in.method,
                    .reply = f.is_reply ? &f.reply : nullptr,
                    .handshake_answered = handshake_answered_,
-                   .shutdown_sent = shutdown_sent_};
+                   .shutdown_sent = shutdown_sent_,
+                   .revision = revision_};
   for (Finding& finding : RunFrameRules(profile_, facts)) Raise(std::move(finding));
-  if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/true, number));
+  if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/true, number, revision_));
   if (!f.parsed.ok) return;
   if (f.classified.kind == MessageKind::kRequest) f.in.answered_by_host = Answer(f.in);
   Deliver(std::move(f.in));
@@ -172,7 +173,7 @@ void Session::Deliver(Inbound in) {
 void Session::OnOversized(const wire::Oversized& o) {
   TranscriptEntry entry =
       NewEntry(Direction::kPluginToHost, EntryKind::kOversized, o.header, o.announced);
-  Finding finding = OversizedFinding(profile_, o, transcript_.next_frame());
+  Finding finding = OversizedFinding(profile_, o, transcript_.next_frame(), revision_);
   AfterUndecodable();
   finding.reason = connection_lost_ ? Reason::kFramingLost : Reason::kNotAMessage;
   entry.notes.push_back(finding.message);
@@ -183,7 +184,7 @@ void Session::OnOversized(const wire::Oversized& o) {
 void Session::OnBadHeader(const wire::BadHeader& b) {
   TranscriptEntry entry =
       NewEntry(Direction::kPluginToHost, EntryKind::kBadHeader, b.header, b.header.size());
-  Finding finding = BadHeaderFinding(profile_, b, transcript_.next_frame());
+  Finding finding = BadHeaderFinding(profile_, b, transcript_.next_frame(), revision_);
   AfterUndecodable();
   finding.reason = connection_lost_ ? Reason::kFramingLost : Reason::kNotAMessage;
   entry.notes.push_back(finding.message);
@@ -213,7 +214,7 @@ void Session::OnTruncated(const wire::TruncatedAtEof& t) {
 }
 
 void Session::JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut) {
-  std::string message = TruncatedMessage(profile_, t, frame, hosts_cut);
+  std::string message = TruncatedMessage(profile_, t, frame, hosts_cut, revision_);
   Note(frame, message);
   if (!hosts_cut) Raise({Severity::kMust, "framing", message, frame, Reason::kCutShort});
 }

@@ -29,7 +29,8 @@ std::vector<Finding> NotJsonRule(const protocol::Profile& profile, const FrameFa
   if (facts.parsed->ok) return {};
   std::string n = std::to_string(facts.frame);
   return {{Severity::kMust, "not-json",
-           profile.CheckMessage("not-json", {{"frame", n}, {"error", Quote(facts.parsed->error)}}),
+           profile.CheckMessage("not-json", {{"frame", n}, {"error", Quote(facts.parsed->error)}},
+                                facts.revision),
            facts.frame, Reason::kNotAMessage}};
 }
 
@@ -38,9 +39,10 @@ std::vector<Finding> DuplicateKeyRule(const protocol::Profile& profile, const Fr
   if (!facts.parsed->ok) return out;
   std::string n = std::to_string(facts.frame);
   for (const auto& key : facts.parsed->duplicate_keys)
-    out.push_back({Severity::kShould, "duplicate-key",
-                   profile.CheckMessage("duplicate-key", {{"frame", n}, {"key", Quote(key)}}),
-                   facts.frame});
+    out.push_back(
+        {Severity::kShould, "duplicate-key",
+         profile.CheckMessage("duplicate-key", {{"frame", n}, {"key", Quote(key)}}, facts.revision),
+         facts.frame});
   return out;
 }
 
@@ -50,7 +52,8 @@ std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
   std::string n = std::to_string(facts.frame);
   return {{Severity::kMust, "invalid-envelope",
            profile.CheckMessage("invalid-envelope",
-                                {{"frame", n}, {"reason", Quote(facts.classified->reason)}}),
+                                {{"frame", n}, {"reason", Quote(facts.classified->reason)}},
+                                facts.revision),
            facts.frame, Reason::kNotAMessage}};
 }
 
@@ -59,7 +62,8 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
   if (!facts.reply || !facts.classified) return {};
   if (facts.reply->what == Correlator::Case::kNoId)
     return {{Severity::kMust, "error-without-id",
-             profile.CheckMessage("error-without-id", {{"frame", std::to_string(facts.frame)}}),
+             profile.CheckMessage("error-without-id", {{"frame", std::to_string(facts.frame)}},
+                                  facts.revision),
              facts.frame}};
   if (facts.reply->what == Correlator::Case::kAnswersUnreadable || !facts.classified->id)
     return {};  // JSON-RPC 2.0 §5 answers what it could not read with id null, MCP without one
@@ -71,30 +75,35 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
   };
   switch (facts.reply->what) {
     case Correlator::Case::kNullId:
-      return finding("null-reply-id", profile.CheckMessage("null-reply-id", {{"frame", n}}));
+      return finding("null-reply-id",
+                     profile.CheckMessage("null-reply-id", {{"frame", n}}, facts.revision));
     case Correlator::Case::kBadIdType:
       return finding(
           "bad-reply-id",
-          profile.CheckMessage("bad-reply-id", {{"frame", n}, {"type", json::TypeName(id)}}));
+          profile.CheckMessage("bad-reply-id", {{"frame", n}, {"type", json::TypeName(id)}},
+                               facts.revision));
     case Correlator::Case::kIdTypeChanged:
-      return finding("reply-id-type",
-                     profile.CheckMessage("reply-id-type", {{"frame", n},
+      return finding("reply-id-type", profile.CheckMessage("reply-id-type",
+                                                           {{"frame", n},
                                                             {"request", std::to_string(req->frame)},
                                                             {"method", Quote(req->method)},
                                                             {"id", IdText(id)},
                                                             {"type", json::TypeName(id)},
-                                                            {"request_id", req->id_text}}));
+                                                            {"request_id", req->id_text}},
+                                                           facts.revision));
     case Correlator::Case::kUnknownId:
       return finding("unknown-reply-id",
-                     profile.CheckMessage("unknown-reply-id", {{"frame", n}, {"id", IdText(id)}}));
+                     profile.CheckMessage("unknown-reply-id", {{"frame", n}, {"id", IdText(id)}},
+                                          facts.revision));
     case Correlator::Case::kAnsweredTwice:
-      return finding(
-          "duplicate-reply",
-          profile.CheckMessage("duplicate-reply", {{"frame", n},
-                                                   {"request", std::to_string(req->frame)},
-                                                   {"method", Quote(req->method)},
-                                                   {"request_id", req->id_text},
-                                                   {"first", std::to_string(*req->answer_frame)}}));
+      return finding("duplicate-reply",
+                     profile.CheckMessage("duplicate-reply",
+                                          {{"frame", n},
+                                           {"request", std::to_string(req->frame)},
+                                           {"method", Quote(req->method)},
+                                           {"request_id", req->id_text},
+                                           {"first", std::to_string(*req->answer_frame)}},
+                                          facts.revision));
     case Correlator::Case::kAnswersNoiseAsInteger:
       // The host sent the invalid frame, and a real host drops this answer as one to an unknown
       // id: a warning, where an id never sent in any form is a failure.
@@ -103,7 +112,8 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
                                     {{"frame", n},
                                      {"id", IdText(id)},
                                      {"request", std::to_string(facts.reply->noise_frame)},
-                                     {"request_id", facts.reply->noise_id}}),
+                                     {"request_id", facts.reply->noise_id}},
+                                    facts.revision),
                facts.frame}};
     case Correlator::Case::kAnswers:
     case Correlator::Case::kEchoesNoise:  // allowed, not judged
@@ -128,16 +138,18 @@ std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile,
                facts.reply->what == Correlator::Case::kAnswersUnreadable);
   if (allowed || owed) return {};
   return {{Severity::kMust, "before-handshake",
-           profile.CheckMessage("before-handshake", {{"what", What(facts)}}), facts.frame}};
+           profile.CheckMessage("before-handshake", {{"what", What(facts)}}, facts.revision),
+           facts.frame}};
 }
 
 std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const FrameFacts& facts) {
   if (!Enveloped(facts) || !facts.shutdown_sent) return {};
-  return {
-      {Severity::kShould, "after-shutdown",
-       profile.CheckMessage("after-shutdown", {{"what", What(facts)},
-                                               {"notification", profile.shutdown_notification()}}),
-       facts.frame}};
+  return {{Severity::kShould, "after-shutdown",
+           profile.CheckMessage(
+               "after-shutdown",
+               {{"what", What(facts)}, {"notification", profile.shutdown_notification()}},
+               facts.revision),
+           facts.frame}};
 }
 
 const std::vector<Rule>& FrameRules() {
@@ -154,33 +166,37 @@ std::vector<Finding> RunFrameRules(const protocol::Profile& profile, const Frame
 }
 
 Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
-                         std::size_t frame) {
-  std::string message =
-      profile.CheckMessage("oversized", {{"frame", std::to_string(frame)},
-                                         {"size", std::to_string(o.announced)},
-                                         {"max", std::to_string(profile.max_payload())}});
+                         std::size_t frame, std::string_view revision) {
+  std::string message = profile.CheckMessage("oversized",
+                                             {{"frame", std::to_string(frame)},
+                                              {"size", std::to_string(o.announced)},
+                                              {"max", std::to_string(profile.max_payload())}},
+                                             revision);
   // Why a header may be absurd: the diagnosis a plugin author needs, not the number.
   if (std::optional<wire::Wording> why = profile.framing().DiagnoseHeader(o, profile.max_payload()))
-    message += profile.CheckMessage(why->check, why->vars);
+    message += profile.CheckMessage(why->check, why->vars, revision);
   return {Severity::kMust, "framing", std::move(message), frame};
 }
 
 Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
-                         std::size_t frame) {
+                         std::size_t frame, std::string_view revision) {
   return {Severity::kMust, "framing",
-          profile.CheckMessage(wire::kBadHeaderCheck, {{"frame", std::to_string(frame)},
-                                                       {"header", text::Printable(b.header)},
-                                                       {"reason", b.reason}}),
+          profile.CheckMessage(wire::kBadHeaderCheck,
+                               {{"frame", std::to_string(frame)},
+                                {"header", text::Printable(b.header)},
+                                {"reason", b.reason}},
+                               revision),
           frame};
 }
 
 std::string TruncatedMessage(const protocol::Profile& profile, const wire::TruncatedAtEof& t,
-                             std::size_t frame, bool hosts_cut) {
+                             std::size_t frame, bool hosts_cut, std::string_view revision) {
   std::string expected = profile.framing().ExpectedSize(t);
   return profile.CheckMessage(hosts_cut ? "truncated-by-teardown" : "truncated",
                               {{"frame", std::to_string(frame)},
                                {"received", std::to_string(t.received)},
-                               {"expected", expected}});
+                               {"expected", expected}},
+                              revision);
 }
 
 }  // namespace fakehost::session

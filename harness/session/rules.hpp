@@ -32,6 +32,7 @@ struct FrameFacts {
   const Correlator::Reply* reply = nullptr;
   bool handshake_answered = false;  ///< by an earlier frame or by this one
   bool shutdown_sent = false;       ///< the host's graded shutdown notification went out
+  std::string_view revision;        ///< the revision in play, whose text words the findings
 };
 
 using Rule = std::vector<Finding> (*)(const protocol::Profile& profile, const FrameFacts& facts);
@@ -52,14 +53,14 @@ std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const F
 /// The framing finding for a frame over the size limit, with the framing's diagnosis of its
 /// header (length-prefixed: text, or a big-endian length; wire::Framing::DiagnoseHeader).
 Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
-                         std::size_t frame);
+                         std::size_t frame, std::string_view revision);
 /// The framing finding for a header the framing could not read (wire::kBadHeaderCheck).
 Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
-                         std::size_t frame);
+                         std::size_t frame, std::string_view revision);
 /// The words for an EOF inside frame `frame`: the plugin's violation ("truncated"), or the cut
 /// of the host's own stop ("truncated-by-teardown").
 std::string TruncatedMessage(const protocol::Profile& profile, const wire::TruncatedAtEof& t,
-                             std::size_t frame, bool hosts_cut);
+                             std::size_t frame, bool hosts_cut, std::string_view revision);
 
 /// Plugin text quoted in a message (ids, method names, keys): enough to recognise it.
 std::string Quote(std::string_view text);

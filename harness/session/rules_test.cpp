@@ -166,7 +166,7 @@ TEST(FrameRules, AfterShutdownNamesTheProfilesNotification) {
 TEST(FramingRules, ABigEndianHeaderIsDiagnosedAsSuch) {
   auto profile = Load("rim-v1");
   wire::Oversized o{0x10000000, 0, std::string("\x00\x00\x00\x10", 4)};
-  Finding f = OversizedFinding(*profile, o, 0);
+  Finding f = OversizedFinding(*profile, o, 0, "");
   EXPECT_EQ(f.check, "framing");
   EXPECT_NE(f.message.find("16"), std::string::npos) << f.message;
 }
@@ -174,9 +174,9 @@ TEST(FramingRules, ABigEndianHeaderIsDiagnosedAsSuch) {
 TEST(FramingRules, ACutByTheHostsTeardownIsWordedAsTheHosts) {
   auto profile = Load("rim-v1");
   wire::TruncatedAtEof t{0, 0, 2, {}};
-  EXPECT_NE(TruncatedMessage(*profile, t, 5, false).find("2 of at least 4 bytes"),
+  EXPECT_NE(TruncatedMessage(*profile, t, 5, false, "").find("2 of at least 4 bytes"),
             std::string::npos);
-  EXPECT_NE(TruncatedMessage(*profile, t, 5, true).find("not a violation"), std::string::npos);
+  EXPECT_NE(TruncatedMessage(*profile, t, 5, true, "").find("not a violation"), std::string::npos);
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ void Session::Owe(const rapidjson::Value& frame, const protocol::Classified& c, 
                   bool deliberately_invalid) {
   if (c.kind != MessageKind::kRequest || !c.id) return;
   if (deliberately_invalid && !AcceptedAsRequest(frame)) {
-    correlator_.Noise(*c.id, index);
+    NotOwed(*c.id, index);
     return;
   }
   std::string key;
@@ -93,6 +93,17 @@ bool Session::AcceptedAsRequest(const rapidjson::Value& frame) const {
          schema_->Validate("envelope.request", frame).empty();
 }
 
+// A request the plugin owes no answer: an answer echoing its id is allowed. When the id is none
+// the protocol accepts (null, 1.5), the id "could not be read" as MCP 2025-11-25 words it, so an
+// error without one (or with id null) may answer it, as it may answer a line that is no message
+// (the profile's envelope.error_without_id; chosen for every revision, as JSON-RPC 2.0 answers
+// an Invalid Request with id null).
+void Session::NotOwed(const rapidjson::Value& id, std::size_t index) {
+  correlator_.Noise(id, index);
+  if (profile_.error_without_id() && !EchoableId(json::ClassifyId(&id)))
+    correlator_.Unreadable(index);
+}
+
 void Session::TrackRawRequest(std::size_t index, const rapidjson::Value* raw) {
   protocol::Classified c;
   if (raw) c = profile_.Classify(*raw);
@@ -101,7 +112,7 @@ void Session::TrackRawRequest(std::size_t index, const rapidjson::Value* raw) {
   if (c.kind != MessageKind::kRequest || !c.id) return;
   const rapidjson::Value& doc = *raw;
   if (!EchoableId(json::ClassifyId(c.id)) || !AcceptedAsRequest(doc)) {
-    correlator_.Noise(*c.id, index);  // an answer echoing it is allowed, none owed
+    NotOwed(*c.id, index);
     return;
   }
   std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
@@ -178,12 +189,13 @@ void Session::WriteNow(std::string bytes, std::size_t frame, Ms cap, bool raw) {
     cap = Ms(0);
     if (!raw && (queued_frames_ + 1 > budget.frames || queued_frame_bytes_ + size > budget.bytes)) {
       Note(frame, "not delivered: the transport budget is full (the plugin stopped reading stdin)");
-      Raise(
-          {Severity::kMust, "stdin-blocked",
-           profile_.CheckMessage("stdin-blocked", {{"frame", std::to_string(frame)},
-                                                   {"frames", std::to_string(queued_frames_)},
-                                                   {"bytes", std::to_string(queued_frame_bytes_)}}),
-           frame});
+      Raise({Severity::kMust, "stdin-blocked",
+             profile_.CheckMessage("stdin-blocked",
+                                   {{"frame", std::to_string(frame)},
+                                    {"frames", std::to_string(queued_frames_)},
+                                    {"bytes", std::to_string(queued_frame_bytes_)}},
+                                   revision_),
+             frame});
       return;
     }
   }
@@ -202,10 +214,12 @@ void Session::WriteNow(std::string bytes, std::size_t frame, Ms cap, bool raw) {
     }
     if (out == process::WriteOutcome::kTimedOut) {
       Note(frame, "not delivered: the plugin stopped reading stdin");
-      Raise({Severity::kMust, "stdin-blocked",
-             profile_.CheckMessage("stdin-blocked", {{"frame", std::to_string(frame)},
-                                                     {"ms", std::to_string(cap.count())}}),
-             frame});
+      Raise(
+          {Severity::kMust, "stdin-blocked",
+           profile_.CheckMessage(
+               "stdin-blocked",
+               {{"frame", std::to_string(frame)}, {"ms", std::to_string(cap.count())}}, revision_),
+           frame});
     } else if (out == process::WriteOutcome::kClosed) {
       Note(frame, "not delivered: the plugin's stdin is closed");
     }

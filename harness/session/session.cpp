@@ -89,7 +89,7 @@ TranscriptEntry Session::NewEntry(Direction direction, EntryKind kind, std::stri
 std::size_t Session::RecordHostFrame(TranscriptEntry entry,
                                      const std::optional<SchemaVerdict>& verdict) {
   std::size_t index = Record(std::move(entry));
-  if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/false, index));
+  if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/false, index, revision_));
   return index;
 }
 

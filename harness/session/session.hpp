@@ -174,6 +174,9 @@ class Session {
   /// Before Start: the revision in play has no handshake, so nothing the plugin sends is ever
   /// "before the handshake" and nothing is sent after one.
   void WithoutHandshake() { handshake_answered_ = true; }
+  /// The revision in play, whose text words the always-on checks' findings (the profile's
+  /// by_revision); empty until a revision is known, which words them by the profile's offer.
+  void JudgeUnder(std::string revision) { revision_ = std::move(revision); }
   /// Before Start: frames are validated against `schema` (the revision in play's) instead.
   void UseSchema(const schema::FrameSchema* schema) { schema_ = schema; }
   /// The frame that answered the handshake request (a result or an error), or nullptr before it.
@@ -222,6 +225,9 @@ class Session {
   void JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut);
 
   // --- host -> plugin (send.cpp) --------------------------------------------------------------
+  /// A request owed no answer: echoes of its id allowed, and an error without an id when the id
+  /// is none the protocol accepts.
+  void NotOwed(const rapidjson::Value& id, std::size_t index);
   /// Registers a request the host sent as frame `index` with the correlator (or as noise).
   void Owe(const rapidjson::Value& frame, const protocol::Classified& c, std::size_t index,
            bool deliberately_invalid);
@@ -258,6 +264,7 @@ class Session {
 
   const protocol::Profile& profile_;
   const schema::FrameSchema* schema_;
+  std::string revision_;  ///< the revision in play (JudgeUnder)
   Options options_;
   boost::asio::io_context io_;
   protocol::HostResponder host_;

@@ -40,12 +40,14 @@ std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema, Transcr
 }
 
 Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
-                      bool from_plugin, std::size_t number) {
+                      bool from_plugin, std::size_t number, std::string_view revision) {
   const char* check = from_plugin ? "schema" : "host-frame-invalid";
   return Finding{from_plugin ? Severity::kMust : Severity::kError, check,
-                 profile.CheckMessage(check, {{"frame", std::to_string(number)},
-                                              {"def", verdict.def},
-                                              {"violations", verdict.violations}}),
+                 profile.CheckMessage(check,
+                                      {{"frame", std::to_string(number)},
+                                       {"def", verdict.def},
+                                       {"violations", verdict.violations}},
+                                      revision),
                  number, from_plugin ? Reason::kCheckFired : Reason::kHarnessFault};
 }
 

@@ -36,6 +36,6 @@ std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema, Transcr
 /// The finding for frame number `number`, recorded once validated, that broke its entry:
 /// "schema" for a plugin frame, "host-frame-invalid" (a harness fault) for one the host built.
 Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
-                      bool from_plugin, std::size_t number);
+                      bool from_plugin, std::size_t number, std::string_view revision);
 
 }  // namespace fakehost::session
