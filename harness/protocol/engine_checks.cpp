@@ -25,6 +25,7 @@ const std::vector<EngineCheck>& EngineChecks() {
       {"oversized", {"frame", "size", "max"}},
       {"truncated", {"frame", "received", "expected"}},
       {"truncated-by-teardown", {"frame", "received", "expected"}},
+      {"reused-request-id", {"frame", "id", "first"}, /*optional=*/true},
   };
   return checks;
 }

@@ -80,6 +80,9 @@ struct EngineCheck {
   const char* id;  ///< "bad-reply-id"; several may share a finding's check id
   std::vector<const char*>
       vars;  ///< "frame", "id", ... for ${frame}, ${id} (${section} is always allowed)
+  /// Raised only for a profile that turns it on (reused-request-id: ids.plugin_unique), and
+  /// worded only by such a profile.
+  bool optional = false;
 };
 /// Every check wording the engine asks any profile for; a profile also words its framing's own
 /// (wire::Framing::checks()).
@@ -250,6 +253,9 @@ class Profile {
   /// envelope.error_without_id: an error response without an id is a response (the answer to
   /// a frame whose id could not be read), not an invalid envelope.
   bool error_without_id() const { return error_without_id_; }
+  /// ids.plugin_unique "session": a request id the plugin sends is never one it used before in
+  /// the session (the always-on check reused-request-id).
+  bool plugin_ids_unique() const { return plugin_ids_unique_; }
   bool AllowedBeforeHandshake(std::string_view method) const;
   /// JSON pointer into the handshake request to the capabilities it grants ("" if none).
   const std::string& granted_capabilities_pointer() const { return granted_pointer_; }
@@ -333,6 +339,7 @@ class Profile {
   std::uint64_t max_payload_ = 0;
   bool null_id_is_notification_ = false;
   bool error_without_id_ = false;
+  bool plugin_ids_unique_ = false;
   bool has_manifest_ = false;
   ManifestSpec manifest_;
   EnvironmentSpec environment_;

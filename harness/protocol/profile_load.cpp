@@ -140,6 +140,7 @@ bool Profile::Init(const std::string& path, std::string* error) {
                              envelope["null_id_is_notification"].GetBool();
   error_without_id_ =
       json::Find(envelope, "error_without_id") && envelope["error_without_id"].GetBool();
+  plugin_ids_unique_ = json::Find(d["ids"], "plugin_unique") != nullptr;
   EachNamed(json::Find(d, "request_members"), [&](std::string name, const Value& m) {
     const Value* value = json::Find(m, "value");
     if (!value) deadline_member_ = name;  // {"carries": "deadline_ms"}, the schema's one kind
@@ -368,6 +369,7 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
   for (const EngineCheck& check : raised) {
     std::string where = std::string("/checks/") + check.id;
     const Value* entry = json::Find(table, check.id);
+    if (!entry && check.optional && !plugin_ids_unique_) continue;  // never raised
     if (!entry) return fail(where, "missing: the engine raises this check and needs its wording");
     // Each wording (those for named revisions, then the check's own) may use the engine's
     // placeholders for this check, ${section} and ${revision}.

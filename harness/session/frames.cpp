@@ -61,6 +61,13 @@ void Session::OnFrame(wire::Frame& frame) {
   const std::size_t number = Record(std::move(f.entry));
   f.in.frame = number;
   if (f.is_reply) correlator_.Settle(f.reply, number, f.in.at);
+  std::size_t reuses_id_of = 0;
+  if (f.parsed.ok && f.classified.kind == MessageKind::kRequest && f.classified.id &&
+      profile_.plugin_ids_unique()) {
+    // The first use of an id keeps its frame: every later one is the reuse.
+    auto [it, first] = plugin_request_ids_.emplace(json::IdKey(*f.classified.id), number);
+    if (!first) reuses_id_of = it->second;
+  }
   FrameFacts facts{.frame = number,
                    .parsed = &f.parsed,
                    .classified = f.parsed.ok ? &f.classified : nullptr,
@@ -68,7 +75,8 @@ void Session::OnFrame(wire::Frame& frame) {
                    .reply = f.is_reply ? &f.reply : nullptr,
                    .handshake_answered = handshake_answered_,
                    .shutdown_sent = shutdown_sent_,
-                   .revision = revision_};
+                   .revision = revision_,
+                   .reuses_id_of = reuses_id_of};
   for (Finding& finding : RunFrameRules(profile_, facts)) Raise(std::move(finding));
   if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/true, number, revision_));
   if (!f.parsed.ok) return;

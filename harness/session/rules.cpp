@@ -152,9 +152,22 @@ std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const F
            facts.frame}};
 }
 
+std::vector<Finding> ReusedRequestIdRule(const protocol::Profile& profile,
+                                         const FrameFacts& facts) {
+  if (facts.reuses_id_of == 0 || !facts.classified || !facts.classified->id) return {};
+  return {{Severity::kMust, "reused-request-id",
+           profile.CheckMessage("reused-request-id",
+                                {{"frame", std::to_string(facts.frame)},
+                                 {"id", IdText(*facts.classified->id)},
+                                 {"first", std::to_string(facts.reuses_id_of)}},
+                                facts.revision),
+           facts.frame}};
+}
+
 const std::vector<Rule>& FrameRules() {
-  static const std::vector<Rule> rules = {NotJsonRule, DuplicateKeyRule,    InvalidEnvelopeRule,
-                                          ReplyIdRule, BeforeHandshakeRule, AfterShutdownRule};
+  static const std::vector<Rule> rules = {
+      NotJsonRule,         DuplicateKeyRule,  InvalidEnvelopeRule, ReplyIdRule,
+      BeforeHandshakeRule, AfterShutdownRule, ReusedRequestIdRule};
   return rules;
 }
 

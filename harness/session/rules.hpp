@@ -33,6 +33,9 @@ struct FrameFacts {
   bool handshake_answered = false;  ///< by an earlier frame or by this one
   bool shutdown_sent = false;       ///< the host's graded shutdown notification went out
   std::string_view revision;        ///< the revision in play, whose text words the findings
+  /// A plugin request whose id an earlier plugin request of the session had (the profile's
+  /// ids.plugin_unique): that request's frame number; 0 otherwise.
+  std::size_t reuses_id_of = 0;
 };
 
 using Rule = std::vector<Finding> (*)(const protocol::Profile& profile, const FrameFacts& facts);
@@ -49,6 +52,7 @@ std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile, const
 std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFacts& facts);
 std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile, const FrameFacts& facts);
 std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const FrameFacts& facts);
+std::vector<Finding> ReusedRequestIdRule(const protocol::Profile& profile, const FrameFacts& facts);
 
 /// The framing finding for a frame over the size limit, with the framing's diagnosis of its
 /// header (length-prefixed: text, or a big-endian length; wire::Framing::DiagnoseHeader).

@@ -66,6 +66,36 @@ TEST(FrameRules, AnInvalidEnvelopeIsNotJudgedForItsOrder) {
   EXPECT_EQ(Checks(RunFrameRules(*profile, p.facts)), Ids{"invalid-envelope"});
 }
 
+// A plugin request that reuses the id of an earlier one of its own (the session found it, under
+// the profile's ids.plugin_unique): must-level, worded by the text of the revision in play.
+TEST(FrameRules, APluginRequestReusingItsOwnIdIsAMustFindingInTheRevisionsWords) {
+  auto profile = Load("mcp-stdio");
+  ASSERT_TRUE(profile->plugin_ids_unique());
+  Parsed p(*profile, R"({"jsonrpc":"2.0","id":1,"method":"roots/list"})");
+  p.facts.handshake_answered = true;
+  EXPECT_EQ(Checks(RunFrameRules(*profile, p.facts)), Ids{});
+  p.facts.reuses_id_of = 2;
+  p.facts.revision = "2024-11-05";
+  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"reused-request-id"});
+  EXPECT_EQ(found[0].severity, Severity::kMust);
+  EXPECT_NE(found[0].message.find("line #3 is a request with id 1, which the server's own request "
+                                  "on line #2 already used"),
+            std::string::npos)
+      << found[0].message;
+  EXPECT_NE(found[0].message.find("(MCP 2024-11-05, Basic › Messages › Requests)"),
+            std::string::npos)
+      << found[0].message;
+  p.facts.revision = "2026-07-28";
+  found = RunFrameRules(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"reused-request-id"});
+  EXPECT_NE(found[0].message.find("'The server MUST NOT write JSON-RPC requests to stdout'"),
+            std::string::npos)
+      << found[0].message;
+  // A profile that does not turn the rule on neither words nor raises it.
+  EXPECT_FALSE(Load("rim-v1")->plugin_ids_unique());
+}
+
 TEST(FrameRules, EveryWrongReplyIdHasItsOwnCheck) {
   auto profile = Load("rim-v1");
   Parsed p(*profile, R"({"jsonrpc":"2.0","id":2,"result":{}})");

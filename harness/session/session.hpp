@@ -265,6 +265,8 @@ class Session {
   const protocol::Profile& profile_;
   const schema::FrameSchema* schema_;
   std::string revision_;  ///< the revision in play (JudgeUnder)
+  /// The ids of the plugin's own requests (IdKey) and the frame that first used each.
+  std::map<std::string, std::size_t> plugin_request_ids_;
   Options options_;
   boost::asio::io_context io_;
   protocol::HostResponder host_;
