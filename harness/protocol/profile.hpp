@@ -287,6 +287,10 @@ class Profile {
   std::vector<std::string> trigger_names() const;
   const std::string& barrier_method() const { return barrier_method_; }
   const std::string& shutdown_notification() const { return shutdown_notification_; }
+  /// The host notification that cancels a request of its own ("" if the protocol has none), and
+  /// the pointer in it to the cancelled request's id (profile member "cancellation").
+  const std::string& cancellation_method() const { return cancellation_method_; }
+  const std::string& cancellation_id_pointer() const { return cancellation_id_; }
 
   /// A named stop sequence ("default", "teardown", ...), or nullptr.
   const std::vector<StopStepSpec>* StopSequence(std::string_view name) const;
@@ -370,6 +374,7 @@ class Profile {
   std::optional<Versioning> versioning_;
   std::string barrier_method_;
   std::string shutdown_notification_;
+  std::string cancellation_method_, cancellation_id_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
   Ms scenario_timeout_{20000};
   /// Each check's wordings: those for named revisions first, its own (no revisions) last.

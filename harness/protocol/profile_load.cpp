@@ -268,6 +268,10 @@ bool Profile::Init(const std::string& path, std::string* error) {
   }
   barrier_method_ = String(d["barrier"], "method");
   shutdown_notification_ = String(d, "shutdown_notification");
+  if (const Value* cancel = json::Find(d, "cancellation")) {
+    cancellation_method_ = String(*cancel, "method");
+    cancellation_id_ = String(*cancel, "id");
+  }
 
   std::string bad_signal;
   EachNamed(&d["stop_sequences"], [&](std::string name, const Value& steps) {

@@ -148,10 +148,10 @@ void Player::PlaySteps() {
     // sent, as the host counts it: wait for the last of those (at once when all are answered).
     Clock::time_point last = Clock::now();
     for (const auto& [key, req] : session_.requests())
-      if (!req.answer_frame) last = std::max(last, req.sent + req.deadline);
+      if (req.Owed()) last = std::max(last, req.sent + req.deadline);
     auto unanswered = [&] {
       for (const auto& [key, req] : session_.requests())
-        if (!req.answer_frame) return true;
+        if (req.Owed()) return true;
       return false;
     };
     session_.RunUntil([&] { return !unanswered() || session_.gone() || Interrupted(); },
@@ -169,7 +169,7 @@ void Player::PlaySteps() {
   // does; before it, every request must have had its answer.
   if (completed && clean && !stopped_) {
     for (const auto& [key, req] : session_.requests()) {
-      if (req.answer_frame) continue;
+      if (!req.Owed()) continue;
       Failure f;
       f.check = "unanswered";
       f.reason = session::Reason::kUnanswered;

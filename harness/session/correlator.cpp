@@ -58,6 +58,16 @@ Correlator::Reply Of(Correlator::Case what, const PendingRequest* request = null
 }
 }  // namespace
 
+bool Correlator::Cancel(const rapidjson::Value& id, std::size_t frame) {
+  auto [first, last] = requests_.equal_range(json::IdKey(id));
+  for (auto r = first; r != last; ++r)
+    if (!r->second.answer_frame && !r->second.cancelled_by) {
+      r->second.cancelled_by = frame;
+      return true;
+    }
+  return false;
+}
+
 bool Correlator::Open(const std::string& key) const {
   auto [first, last] = requests_.equal_range(key);
   for (auto r = first; r != last; ++r)

@@ -31,6 +31,11 @@ struct PendingRequest {
   std::optional<std::size_t> answer_frame;
   std::chrono::milliseconds deadline{0};             ///< how long the host waits for its answer
   std::chrono::steady_clock::time_point answered{};  ///< when the answer came (answer_frame set)
+  /// The host's notification that cancelled it (the profile's cancellation): no answer is owed
+  /// any more, and one that still comes answers it as usual.
+  std::optional<std::size_t> cancelled_by{};
+  /// Whether the plugin still owes it an answer.
+  bool Owed() const { return !answer_frame && !cancelled_by; }
 };
 
 class Correlator {
@@ -52,6 +57,9 @@ class Correlator {
   /// A frame the host wrote that has no id to read (not JSON, not a message): an error response
   /// without an id, or with id null, may answer it, once.
   void Unreadable(std::size_t frame) { unreadable_.push_back(frame); }
+  /// The host cancelled the oldest open request under `id` with frame `frame`; false when no
+  /// request under it is open (answered already, or never sent).
+  bool Cancel(const rapidjson::Value& id, std::size_t frame);
 
   enum class Case {
     kAnswers,      ///< the first answer to an open request

@@ -40,6 +40,25 @@ TEST(Correlator, TheFirstAnswerTakesTheRequestAndASecondIsAnsweredTwice) {
   EXPECT_EQ(second.request->answer_frame, 1u) << "the first answer stays the answer";
 }
 
+// A request the host cancelled is owed no answer (so never "unanswered"); an answer that still
+// comes answers it as usual, and a cancellation of what is answered or unknown changes nothing.
+TEST(Correlator, ACancelledRequestIsOwedNoAnswerAndALateOneStillAnswersIt) {
+  auto profile = RimProfile();
+  Correlator c(*profile);
+  ASSERT_TRUE(c.Owe(Id("7"), Request(2, "tools/call")));
+  EXPECT_TRUE(c.requests().begin()->second.Owed());
+  EXPECT_FALSE(c.Cancel(Id("\"7\""), 3)) << "another JSON type is another id";
+  ASSERT_TRUE(c.Cancel(Id("7"), 3));
+  const PendingRequest& call = c.requests().begin()->second;
+  EXPECT_FALSE(call.Owed());
+  EXPECT_EQ(call.cancelled_by, 3u);
+  EXPECT_FALSE(c.Cancel(Id("7"), 4)) << "cancelled once";
+  Correlator::Reply late = c.OnReply(Id("7"), 5);
+  EXPECT_EQ(late.what, Correlator::Case::kAnswers);
+  EXPECT_EQ(call.answer_frame, 5u);
+  EXPECT_FALSE(c.Cancel(Id("8"), 6)) << "never sent";
+}
+
 // Each frame the host wrote with no id to read may be answered once by an error without an id
 // (MCP) or with id null (JSON-RPC 2.0 §5), oldest first; past them, neither answers anything.
 TEST(Correlator, EachUnreadableFrameMayBeAnsweredOnceByAnErrorWithoutAnId) {

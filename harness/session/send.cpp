@@ -47,6 +47,9 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   if (c.kind == MessageKind::kNotification && !c.method.empty() &&
       c.method == profile_.shutdown_notification())
     shutdown_sent_ = true;
+  if (c.kind == MessageKind::kNotification && !c.method.empty() &&
+      c.method == profile_.cancellation_method())
+    Cancel(frame, index);
   Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(profile_, frame, c.method)
                                            : profile_.default_deadline();
   Write(profile_.framing().Encode(std::move(payload)), index, cap);
@@ -67,6 +70,14 @@ void Session::Owe(const rapidjson::Value& frame, const protocol::Classified& c, 
   if (c.method != profile_.handshake_method()) return;
   handshake_key_ = key;
   host_.HandshakeSent(frame);
+}
+
+void Session::Cancel(const rapidjson::Value& notification, std::size_t index) {
+  const rapidjson::Value* id = json::Resolve(notification, profile_.cancellation_id_pointer());
+  if (!id) return;
+  if (correlator_.Cancel(*id, index))
+    Note(index, "cancels request id " + json::Abbreviate(json::ToCompact(*id)) +
+                    ": no answer is owed any more");
 }
 
 void Session::AfterHandshake(const rapidjson::Value& reply) {

@@ -232,6 +232,9 @@ class Session {
   void Owe(const rapidjson::Value& frame, const protocol::Classified& c, std::size_t index,
            bool deliberately_invalid);
   void AfterHandshake(const rapidjson::Value& reply);
+  /// The host sent the profile's cancellation `notification` as frame `index`: the request it
+  /// names is owed no answer any more.
+  void Cancel(const rapidjson::Value& notification, std::size_t index);
   bool AcceptedAsRequest(const rapidjson::Value& frame) const;
   /// Writes a frame's bytes, or holds them while a raw write is under way (SendRawChunked), so
   /// that an answer the fake host gives meanwhile never lands inside the raw bytes: a host
