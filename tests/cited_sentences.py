@@ -23,7 +23,8 @@ tags, whitespace runs) and fails a scenario when
 - a scenario of such a protocol cites nothing, or names a revision the profile does not know;
 - a sentence the profile's always-on checks quote ('...' in a check's text, as worded for each
   revision by its `by_revision`) is not in the text of a revision it can be raised under
-  (`before-handshake` only under a revision with a handshake).
+  (`before-handshake` only under a revision with a handshake), and so is each sentence of the
+  profile's handshake.announced_before.
 
 Usage: cited_sentences.py SUITE_DIR PROFILE_JSON TEXTS_DIR
 Exit 0: every citation found; 1: the problems, one a line, FILE: what.
@@ -169,12 +170,24 @@ def check_wordings(profile, texts, problems):
             wording = next((w for w in entry.get("by_revision", []) if rev["name"] in w["revisions"]),
                            entry)
             for quoted in QUOTE_RE.findall(wording["text"]):
+                if quoted.startswith("${"):
+                    continue  # a sentence the engine fills in: checked where the profile holds it
                 count += 1
                 if texts.files(rev["name"]) is None:
                     problems.append(f"profile checks/{check}: no text of {rev['name']}")
                 elif not texts.find(rev["name"], quoted):
                     problems.append(f"profile checks/{check}: '{quoted}' is not in the text of "
                                     f"{rev['name']} (word it for that revision in by_revision)")
+    # What the plugin must have announced before a notification: each sentence, every revision.
+    before = profile.get("handshake", {}).get("announced_before", {})
+    for method, rule in before.items():
+        if method.startswith("$"):
+            continue
+        for rev in profile["revisions"]["known"]:
+            count += 1
+            if not texts.find(rev["name"], rule["sentence"]):
+                problems.append(f"profile handshake.announced_before/{method}: '{rule['sentence']}'"
+                                f" is not in the text of {rev['name']}")
     return count
 
 

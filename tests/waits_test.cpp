@@ -162,7 +162,8 @@ class WaitAudit {
                 }
               },
               [&](const scenario::SendRaw& raw) {
-                if (!raw.as.empty()) named_[raw.as] = Named{"", std::nullopt, true, false, now_};
+                for (const std::string& name : raw.as)
+                  named_[name] = Named{"", std::nullopt, true, false, now_};
               },
               [&](const scenario::Expect& expect) {
                 const scenario::Expect* e = &expect;

@@ -93,7 +93,10 @@ bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& s
           if (const Value* v = json::Find(ex, k))
             body.AddMember(Value(k, body.GetAllocator()), Value(*v, body.GetAllocator()),
                            body.GetAllocator());
-        if (body.MemberCount() == 1) out->reply_bodies.push_back(MakeJson(std::move(body)));
+        // A result answers the method it is an example of, an error any method.
+        const std::string method = json::Find(body, "result") ? def.substr(0, def.rfind('.')) : "";
+        if (body.MemberCount() == 1)
+          out->reply_bodies.push_back({method, MakeJson(std::move(body))});
       }
       continue;
     }
@@ -124,7 +127,7 @@ bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& s
       if (text.compare(i, 2, "${") == 0) escaped += '$';  // $${ is a literal ${
       escaped += text[i];
     }
-    if (Json j = JsonFromText(escaped)) out->reply_bodies.push_back(std::move(j));
+    if (Json j = JsonFromText(escaped)) out->reply_bodies.push_back({"", std::move(j)});
   }
   if (out->requests.empty() && out->notifications.empty()) {
     *error = "the frame schema has no host->plugin request or notification with examples";

@@ -371,7 +371,11 @@ Plan Generate(const Catalog& c, const protocol::Profile& profile, std::uint64_t 
     // answering them ("hold") is left out: the trigger's own answer is then not owed, may come
     // at any time, and after the shutdown notification the engine rightly counts it against the
     // plugin, although the session, not the plugin, raced it.
-    if (!c.reply_bodies.empty()) plan.host_reply = rng.Pick(c.reply_bodies);
+    if (!c.reply_bodies.empty()) {
+      const Catalog::Reply& reply = rng.Pick(c.reply_bodies);
+      plan.host_reply = reply.body;
+      plan.host_reply_method = reply.method;
+    }
   }
   return plan;
 }

@@ -33,8 +33,14 @@ struct Catalog {
     std::vector<Json> messages;  ///< its examples without id and profile-added members
   };
   std::vector<Entry> requests, notifications;
-  std::vector<Json> reply_bodies;  ///< {result: ...} / {error: ...} the host may answer with
-  Json handshake;                  ///< the suite's handshake fragment (a JSON array of steps)
+  /// How the host may answer the plugin's own requests: a result valid for one method (its
+  /// response's example), or an error valid for any (`method` "").
+  struct Reply {
+    std::string method;
+    Json body;  ///< {result: ...} / {error: ...}
+  };
+  std::vector<Reply> reply_bodies;
+  Json handshake;  ///< the suite's handshake fragment (a JSON array of steps)
   std::vector<std::string> triggers;
   /// Variables the plugin's triggers use that only a scenario's `vars:` gives (a trigger that
   /// echoes `${text}`), each with a made-up string, so that every session can send every trigger.

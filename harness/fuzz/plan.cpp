@@ -399,7 +399,9 @@ std::string Render(const Plan& plan, const protocol::Profile& profile,
   }
   if (plan.host_reply) {
     rapidjson::Document replies(rapidjson::kObjectType);
-    replies.AddMember("*", Value(*plan.host_reply, replies.GetAllocator()), replies.GetAllocator());
+    const std::string& method = plan.host_reply_method.empty() ? "*" : plan.host_reply_method;
+    replies.AddMember(Value(method.c_str(), replies.GetAllocator()),
+                      Value(*plan.host_reply, replies.GetAllocator()), replies.GetAllocator());
     out += "host:\n  replies: " + json::ToCompact(replies) + "\n";
   }
   out += "steps:\n";

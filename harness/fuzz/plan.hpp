@@ -84,6 +84,9 @@ struct Plan {
   /// How the host answers every plugin->host request the profile does not answer itself: a
   /// reply body ({result} / {error}), the string "hold" (never), or null (the profile's).
   Json host_reply;
+  /// The plugin request `host_reply` answers (a result is valid for its own method only); ""
+  /// answers every one ("*": an error).
+  std::string host_reply_method;
   bool barrier = true;  ///< a final barrier request, awaited
 };
 

@@ -121,6 +121,7 @@ bool Shrinker::Simplify(Plan& plan) {
   if (plan.host_reply) {
     Plan c = plan;
     c.host_reply = nullptr;
+    c.host_reply_method.clear();
     changed |= Try(plan, std::move(c));
   }
   if (plan.barrier) {

@@ -26,6 +26,12 @@ const std::vector<EngineCheck>& EngineChecks() {
       {"truncated", {"frame", "received", "expected"}},
       {"truncated-by-teardown", {"frame", "received", "expected"}},
       {"reused-request-id", {"frame", "id", "first"}, /*optional=*/true},
+      {"progress-unknown-token", {"frame", "token"}, /*optional=*/true},
+      {"progress-after-completion", {"frame", "token", "request", "answer"}, /*optional=*/true},
+      {"progress-not-increasing", {"frame", "token", "value", "last", "first"}, /*optional=*/true},
+      {"unannounced-notification",
+       {"frame", "method", "announced", "sentence", "where"},
+       /*optional=*/true},
   };
   return checks;
 }

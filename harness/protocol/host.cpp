@@ -68,11 +68,16 @@ void HostResponder::Grant(const rapidjson::Value* manifest, const rapidjson::Val
     list = json::Resolve(*manifest, from_manifest);  // a manifest without it grants nothing
   } else if (handshake && !from_handshake.empty()) {
     list = json::Resolve(*handshake, from_handshake);
-    if (!list || !list->IsArray()) return;
+    if (!list || !(list->IsArray() || list->IsObject())) return;
   } else {
     return;
   }
   granted_.clear();
+  // A list of names (RIM, a Flash manifest), or an object whose member names are the
+  // capabilities (MCP's ClientCapabilities: {"roots": {...}, "sampling": {}}).
+  if (list && list->IsObject())
+    for (const auto& m : list->GetObject())
+      if (!m.value.IsNull() && !m.value.IsFalse()) granted_.emplace(json::View(m.name));
   if (!list || !list->IsArray()) return;
   for (const auto& c : list->GetArray())
     if (c.IsString()) granted_.emplace(c.GetString(), c.GetStringLength());

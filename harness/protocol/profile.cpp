@@ -23,6 +23,13 @@ const char* MessageKindName(MessageKind kind) {
   return "invalid";
 }
 
+bool Profile::TurnsOn(std::string_view id) const {
+  if (id == "reused-request-id") return plugin_ids_unique_;
+  if (id == "unannounced-notification") return !announced_before_.empty();
+  if (id.rfind("progress-", 0) == 0) return progress_.has_value();
+  return false;
+}
+
 const CheckWording& Profile::Check(std::string_view id, std::string_view revision) const {
   static const CheckWording missing{"(no wording for check ${section})", "", {}};
   auto it = checks_.find(id);

@@ -80,8 +80,9 @@ struct EngineCheck {
   const char* id;  ///< "bad-reply-id"; several may share a finding's check id
   std::vector<const char*>
       vars;  ///< "frame", "id", ... for ${frame}, ${id} (${section} is always allowed)
-  /// Raised only for a profile that turns it on (reused-request-id: ids.plugin_unique), and
-  /// worded only by such a profile.
+  /// Raised only for a profile that turns it on (Profile::TurnsOn: reused-request-id by
+  /// ids.plugin_unique, unannounced-notification by handshake.announced_before), and worded only
+  /// by such a profile.
   bool optional = false;
 };
 /// Every check wording the engine asks any profile for; a profile also words its framing's own
@@ -180,6 +181,10 @@ struct Revision {
   /// request and the members (templates, filled at send time) of the object there; a member
   /// the request already has is kept.
   std::vector<std::pair<std::string, const rapidjson::Value*>> request_members;
+  /// A JSON array of messages is a batch under this revision (member "batches"; JSON-RPC 2.0
+  /// §6, MCP 2025-03-26): the host reads each element as a message of its own, and each request
+  /// in an array it writes is owed its answer. Otherwise an array is no message.
+  bool batches = false;
 };
 
 /// How the host learns, once per run, which handshake-less revisions a plugin speaks (MCP:
@@ -256,6 +261,8 @@ class Profile {
   /// ids.plugin_unique "session": a request id the plugin sends is never one it used before in
   /// the session (the always-on check reused-request-id).
   bool plugin_ids_unique() const { return plugin_ids_unique_; }
+  /// Whether the profile turns on optional engine check `id` (EngineCheck::optional).
+  bool TurnsOn(std::string_view id) const;
   bool AllowedBeforeHandshake(std::string_view method) const;
   /// JSON pointer into the handshake request to the capabilities it grants ("" if none).
   const std::string& granted_capabilities_pointer() const { return granted_pointer_; }
@@ -265,6 +272,16 @@ class Profile {
   /// JSON pointer into the plugin's handshake answer to where it announces what it has (MCP:
   /// "/result", holding capabilities and serverInfo): a scenario's {announced: POINTER} is
   /// resolved below it. nullptr if the profile names no such place.
+  /// A notification the plugin may send only once it has announced something (profile member
+  /// handshake.announced_before): the pointer below the announcements, and the text's words.
+  struct AnnouncedBefore {
+    std::string announced, sentence, section;
+  };
+  /// The rule for notification `method`, or nullptr when it has none.
+  const AnnouncedBefore* AnnouncedBeforeFor(std::string_view method) const {
+    auto it = announced_before_.find(method);
+    return it == announced_before_.end() ? nullptr : &it->second;
+  }
   const std::string* announcements_pointer() const {
     return announcements_pointer_ ? &*announcements_pointer_ : nullptr;
   }
@@ -291,6 +308,26 @@ class Profile {
   /// the pointer in it to the cancelled request's id (profile member "cancellation").
   const std::string& cancellation_method() const { return cancellation_method_; }
   const std::string& cancellation_id_pointer() const { return cancellation_id_; }
+  /// A progress channel (profile member "progress"): the host's request carries a token, the
+  /// plugin's notifications name it with a value that must grow, while the request is open.
+  struct Progress {
+    std::string notification;   ///< the plugin's notification method
+    std::string token;          ///< pointer into the notification to the token
+    std::string value;          ///< pointer into the notification to the value
+    std::string request_token;  ///< pointer into a host request to the token it gives
+  };
+  const Progress* progress() const { return progress_ ? &*progress_ : nullptr; }
+  /// An answer that asks the host for input, and how the host retries with it (profile member
+  /// "input_required"); nullptr when the protocol has none.
+  struct InputRequired {
+    std::string requests;    ///< pointer into the answer: key -> {method, params}
+    std::string state;       ///< pointer into the answer: the value to echo ("" if none)
+    std::string responses;   ///< params member of the retry: key -> the host's result
+    std::string echo_state;  ///< params member of the retry echoing the state
+  };
+  const InputRequired* input_required() const {
+    return input_required_ ? &*input_required_ : nullptr;
+  }
 
   /// A named stop sequence ("default", "teardown", ...), or nullptr.
   const std::vector<StopStepSpec>* StopSequence(std::string_view name) const;
@@ -364,6 +401,7 @@ class Profile {
   std::string granted_pointer_;
   std::string granted_manifest_pointer_;
   std::optional<std::string> announcements_pointer_;
+  std::map<std::string, AnnouncedBefore, std::less<>> announced_before_;
   std::optional<Revisions> revisions_;
   std::vector<RequestMember> request_members_;
   std::string deadline_member_;
@@ -375,6 +413,8 @@ class Profile {
   std::string barrier_method_;
   std::string shutdown_notification_;
   std::string cancellation_method_, cancellation_id_;
+  std::optional<InputRequired> input_required_;
+  std::optional<Progress> progress_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
   Ms scenario_timeout_{20000};
   /// Each check's wordings: those for named revisions first, its own (no revisions) last.

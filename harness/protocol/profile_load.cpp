@@ -213,6 +213,18 @@ bool Profile::Init(const std::string& path, std::string* error) {
   }
   if (const Value* a = json::Find(handshake, "announcements"))
     announcements_pointer_ = std::string(json::View(*a));
+  if (const Value* before = json::Find(handshake, "announced_before")) {
+    if (!announcements_pointer_)
+      return fail("/handshake/announced_before",
+                  "needs handshake.announcements (where the plugin announces what it has)");
+    for (const auto& m : before->GetObject()) {
+      if (IsComment(json::View(m.name))) continue;
+      announced_before_.emplace(
+          std::string(json::View(m.name)),
+          AnnouncedBefore{String(m.value, "announced"), String(m.value, "sentence"),
+                          json::Find(m.value, "section") ? String(m.value, "section") : ""});
+    }
+  }
   if (const Value* r = json::Find(d, "revisions")) {
     Revisions revisions;
     revisions.label = json::Find(*r, "label") ? String(*r, "label") : name_;
@@ -223,6 +235,7 @@ bool Profile::Init(const std::string& path, std::string* error) {
       revision.name = String(known, "name");
       if (const Value* h = json::Find(known, "handshake")) revision.handshake = h->GetBool();
       if (const Value* b = json::Find(known, "barrier")) revision.barrier = json::View(*b);
+      if (const Value* b = json::Find(known, "batches")) revision.batches = b->GetBool();
       if (json::Find(known, "schema")) {
         if (revision.handshake)
           return fail("/revisions/known", "'" + revision.name +
@@ -268,6 +281,12 @@ bool Profile::Init(const std::string& path, std::string* error) {
   }
   barrier_method_ = String(d["barrier"], "method");
   shutdown_notification_ = String(d, "shutdown_notification");
+  if (const Value* p = json::Find(d, "progress"))
+    progress_ = Progress{String(*p, "notification"), String(*p, "token"), String(*p, "value"),
+                         String(*p, "request_token")};
+  if (const Value* input = json::Find(d, "input_required"))
+    input_required_ = InputRequired{String(*input, "requests"), String(*input, "state"),
+                                    String(*input, "responses"), String(*input, "echo_state")};
   if (const Value* cancel = json::Find(d, "cancellation")) {
     cancellation_method_ = String(*cancel, "method");
     cancellation_id_ = String(*cancel, "id");
@@ -373,7 +392,7 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
   for (const EngineCheck& check : raised) {
     std::string where = std::string("/checks/") + check.id;
     const Value* entry = json::Find(table, check.id);
-    if (!entry && check.optional && !plugin_ids_unique_) continue;  // never raised
+    if (!entry && check.optional && !TurnsOn(check.id)) continue;  // never raised
     if (!entry) return fail(where, "missing: the engine raises this check and needs its wording");
     // Each wording (those for named revisions, then the check's own) may use the engine's
     // placeholders for this check, ${section} and ${revision}.

@@ -105,9 +105,19 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
   }
   vars_ = &out->vars;
   if (const Entry* host = Find(entries, "host")) {
-    if (!host->value.IsMap()) Error(host->value.Mark(), "host must be a map with replies:");
+    if (!host->value.IsMap())
+      Error(host->value.Mark(), "host must be a map with replies: or after_handshake:");
     const std::vector<Entry> host_entries = Entries(host->value);
-    OnlyKeys(host_entries, {"replies"}, "host");
+    OnlyKeys(host_entries, {"replies", "after_handshake"}, "host");
+    if (const Entry* after = Find(host_entries, "after_handshake")) {
+      std::string what;
+      if (String(after->value, "after_handshake", &what) && what != "hold")
+        Error(after->value.Mark(),
+              "after_handshake is hold (the scenario sends what the profile "
+              "sends after the handshake itself), not '" +
+                  what + "'");
+      out->hold_after_handshake = what == "hold";
+    }
     if (const Entry* replies = Find(host_entries, "replies")) {
       if (!replies->value.IsMap()) Error(replies->value.Mark(), "replies must be a map");
       for (const Entry& reply : Entries(replies->value)) {

@@ -47,6 +47,27 @@ std::string Compact(const rapidjson::Value& value) {
   return buffer.GetString();
 }
 
+// A retry resends the request an earlier expect's capture answered: it names that capture, brings
+// its own method and id, and may leave the input answers out.
+TEST(LoadSend, ReadsARetryOfAnEarlierCaptureAndRefusesAnythingElse) {
+  const std::vector<Step> steps = Steps(
+      "  - send: {method: tools/call}\n    as: call\n  - expect: {reply_to: call}\n"
+      "    as: asked\n  - send: {retry: asked, answer_inputs: false}\n");
+  ASSERT_EQ(steps.size(), 3u);
+  const Send& retry = std::get<Send>(steps[2].body);
+  EXPECT_EQ(retry.retry, "asked");
+  EXPECT_FALSE(retry.answer_inputs);
+  EXPECT_EQ(Error("  - send: {method: m}\n    as: call\n  - send: {retry: call}\n"),
+            "s.yaml:7:11: retry 'call' names no earlier expect with 'as: call' (the answer that "
+            "asked for input)");
+  EXPECT_EQ(Error("  - send: {method: m, answer_inputs: false}\n"),
+            "s.yaml:5:23: answer_inputs goes with retry");
+  EXPECT_PRED2(StartsWith,
+               Error("  - expect: {response: true}\n    as: asked\n"
+                     "  - send: {retry: asked, method: m}\n"),
+               "s.yaml:7:26: a retry brings its request's method and a new id: method");
+}
+
 TEST(LoadSend, KeepsTheJsonTypeOfAnExplicitId) {
   Send s = One<Send>("  - send: {method: m, id: 1}\n");
   EXPECT_EQ(s.id_mode, Send::IdMode::kExplicit);
@@ -101,14 +122,24 @@ TEST(LoadSend, ReadsExtraTopLevelMembers) {
 
 TEST(LoadSendRaw, NamesTheRequestItCarries) {
   SendRaw r = One<SendRaw>("  - send_raw: {text: '{}'}\n    as: raw\n");
-  EXPECT_EQ(r.as, "raw");
+  EXPECT_EQ(r.as, std::vector<std::string>{"raw"});
+}
+
+// Bytes carrying several messages (two NDJSON lines in one write) name each request, in order.
+TEST(LoadSendRaw, NamesEachRequestItCarriesInOrder) {
+  SendRaw r = One<SendRaw>("  - send_raw: {text: 'a'}\n    as: [one, two]\n");
+  EXPECT_EQ(r.as, (std::vector<std::string>{"one", "two"}));
+  EXPECT_EQ(Error("  - send_raw: {text: 'a'}\n    as: []\n"),
+            "s.yaml:6:9: as takes a name, or a list of names (one per message)");
+  EXPECT_PRED2(StartsWith, Error("  - send_raw: {text: 'a'}\n    as: [one, one]\n"),
+               "s.yaml:6:15: ");
 }
 
 TEST(LoadSend, RejectsUnknownKeysInTheBodyAndMissingMethod) {
   EXPECT_EQ(
       Error("  - send: {method: m, parms: {}}\n"),
       "s.yaml:5:23: unknown key 'parms' in send (allowed: method, params, id, members, trigger, "
-      "deadline_ms)");
+      "deadline_ms, retry, answer_inputs)");
   EXPECT_EQ(Error("  - send: {params: {}}\n"),
             "s.yaml:5:5: send needs a method (or a trigger: NAME)");
   EXPECT_EQ(Error("  - send: {method: 5}\n"),
@@ -268,7 +299,8 @@ TEST(LoadExpect, RejectsSelectorProblems) {
 TEST(LoadExpect, RejectsUnknownMatcherOperatorsAtTheKey) {
   EXPECT_EQ(Error("  - expect:\n      response: true\n      result:\n        v: {$typo: 1}\n"),
             "s.yaml:8:13: unknown matcher operator '$typo' (known: $type, $one_of, $absent, $any, "
-            "$regex, $min, $max, $min_length, $max_length, $len, $each, $contains, $not)");
+            "$regex, $min, $max, $min_length, $max_length, $len, $each, $contains, $not, $unique, "
+            "$equals, $json_schema, $conforms)");
 }
 
 TEST(LoadExpect, RejectsMixedOperatorAndMemberKeys) {

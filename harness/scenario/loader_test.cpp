@@ -167,6 +167,16 @@ TEST(LoadScenario, RejectsAMissingRequiredKey) {
   EXPECT_EQ(Errors("title: T\n").size(), 3u);  // spec, requirement, steps
 }
 
+TEST(LoadScenario, ReadsAHeldAfterHandshakeAndRefusesAnythingElse) {
+  std::string steps = "steps:\n  - sleep: 1s\n";
+  Scenario s = Load(std::string(kHead) + "host: {after_handshake: hold}\n" + steps);
+  EXPECT_TRUE(s.hold_after_handshake);
+  EXPECT_FALSE(Load(std::string(kHead) + steps).hold_after_handshake);
+  EXPECT_EQ(Error(std::string(kHead) + "host: {after_handshake: later}\n" + steps),
+            "s.yaml:4:25: after_handshake is hold (the scenario sends what the profile sends "
+            "after the handshake itself), not 'later'");
+}
+
 TEST(LoadScenario, ReadsTriggersAnyAndRefusesAnythingElse) {
   std::string steps = "steps:\n  - sleep: 1s\n";
   EXPECT_EQ(Error(std::string(kHead) + "triggers: some\n" + steps),
@@ -174,10 +184,10 @@ TEST(LoadScenario, ReadsTriggersAnyAndRefusesAnythingElse) {
 }
 
 TEST(LoadScenario, RejectsAnUnknownTopLevelKey) {
-  EXPECT_EQ(
-      Error(std::string(kHead) + "stpes: []\nsteps:\n  - sleep: 1s\n"),
-      "s.yaml:4:1: unknown key 'stpes' in a scenario (allowed: title, cites, judged_by, triggers, spec, "
-      "requirement, level, tags, requires, vars, host, config, timeout, steps)");
+  EXPECT_EQ(Error(std::string(kHead) + "stpes: []\nsteps:\n  - sleep: 1s\n"),
+            "s.yaml:4:1: unknown key 'stpes' in a scenario (allowed: title, cites, judged_by, "
+            "triggers, spec, "
+            "requirement, level, tags, requires, vars, host, config, timeout, steps)");
 }
 
 TEST(LoadScenario, TakesALevelFromTheKeywordOfEachCitedSentence) {
@@ -269,7 +279,7 @@ TEST(LoadScenario, RejectsBadTopLevelValues) {
   EXPECT_EQ(Error(std::string(kHead) + "host: {replies: {m: {ok: true}}}\nsteps:\n  - sleep: 1s\n"),
             "s.yaml:4:21: a host reply is {result: ...}, {error: ...} or hold");
   EXPECT_EQ(Error(std::string(kHead) + "host: {heartbeat: 1s}\nsteps:\n  - sleep: 1s\n"),
-            "s.yaml:4:8: unknown key 'heartbeat' in host (allowed: replies)");
+            "s.yaml:4:8: unknown key 'heartbeat' in host (allowed: replies, after_handshake)");
   EXPECT_EQ(Error(std::string(kHead) + "config: [1]\nsteps:\n  - sleep: 1s\n"),
             "s.yaml:4:9: config must be a map (the plugin's configuration object)");
   EXPECT_EQ(Error(std::string(kHead) + "timeout: 10\nsteps:\n  - sleep: 1s\n"),

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
+#include "harness/json/json.hpp"
 #include "harness/scenario/matcher_internal.hpp"
 #include "harness/scenario/regex.hpp"
+#include "harness/schema/supplied.hpp"
 
 namespace fakehost::scenario {
 namespace {
@@ -72,9 +75,36 @@ bool Size(const rapidjson::Value& v, std::uint64_t* size) {
   return false;
 }
 
+// The schema $conforms names: {schema: S}, or the value at `at` in the first item of
+// `schema_in` that matches `where`. nullptr with `*why` when there is none to check against.
+const rapidjson::Value* ConformsSchema(const rapidjson::Value& arg, std::string* why) {
+  if (!arg.IsObject()) return *why = "$conforms has no schema (a malformed argument)", nullptr;
+  if (const rapidjson::Value* schema = json::Find(arg, "schema")) return schema;
+  const rapidjson::Value* list = json::Find(arg, "schema_in");
+  const rapidjson::Value* where = json::Find(arg, "where");
+  const rapidjson::Value* at = json::Find(arg, "at");
+  const std::string_view pointer = at && at->IsString() ? View(*at) : std::string_view();
+  if (list == nullptr || !list->IsArray())
+    return *why = "$conforms: schema_in is " + DescribeValue(list) + ", not a list", nullptr;
+  for (const rapidjson::Value& item : list->GetArray()) {
+    if (where && !Match(*where, &item, nullptr)) continue;
+    const rapidjson::Value* schema = json::Resolve(item, pointer);
+    if (schema == nullptr)
+      *why = "the item of the list that matches " +
+             (where ? internal::Compact(*where) : std::string("(any)")) + " has nothing at " +
+             std::string(pointer) + ", so there is no schema to check against";
+    return schema;
+  }
+  *why = "no item of the list matches " +
+         (where ? internal::Compact(*where) : std::string("(any)")) +
+         ", so there is no schema to check against";
+  return nullptr;
+}
+
 class Engine {
  public:
-  Engine(std::vector<Mismatch>* out, std::string_view base) : out_(out), base_(base) {}
+  Engine(std::vector<Mismatch>* out, std::string_view base, std::vector<std::string>* untested)
+      : out_(out), base_(base), untested_(untested) {}
 
   bool Run(const rapidjson::Value& pattern, const rapidjson::Value* actual, const Path* path) {
     if (IsOperatorNode(pattern)) return Operators(pattern, actual, path);
@@ -145,13 +175,40 @@ class Engine {
     return ok;
   }
 
-  // Quietly: does `pattern` match? (for $one_of, $not, $contains)
-  static bool Test(const rapidjson::Value& pattern, const rapidjson::Value* actual) {
-    Engine quiet(nullptr, {});
-    return quiet.Run(pattern, actual, nullptr);
+  // Quietly: does `pattern` match? (for $one_of, $not, $contains). kUnknown: it matches only
+  // if what an operator could not judge holds; `*notes` says what that was.
+  enum class Tri { kNo, kYes, kUnknown };
+  static Tri Test(const rapidjson::Value& pattern, const rapidjson::Value* actual,
+                  std::vector<std::string>* notes) {
+    std::vector<std::string> local;
+    Engine quiet(nullptr, {}, &local);
+    if (!quiet.Run(pattern, actual, nullptr)) return Tri::kNo;
+    if (local.empty()) return Tri::kYes;
+    *notes = std::move(local);
+    return Tri::kUnknown;
+  }
+  // Some of the patterns (or elements) matches: a certain match wins, else an unknown one
+  // counts as a match whose notes are kept.
+  template <typename Each>
+  bool AnyOf(const Each& range,
+             const std::function<Tri(const rapidjson::Value&, std::vector<std::string>*)>& test) {
+    std::vector<std::string> first_unknown;
+    bool unknown = false;
+    for (const auto& candidate : range) {
+      std::vector<std::string> notes;
+      const Tri r = test(candidate, &notes);
+      if (r == Tri::kYes) return true;
+      if (r == Tri::kUnknown && !unknown) unknown = true, first_unknown = std::move(notes);
+    }
+    if (unknown) Note(std::move(first_unknown));
+    return unknown;
+  }
+  void Note(std::vector<std::string> notes) {
+    if (untested_ == nullptr) return;
+    for (std::string& n : notes) untested_->push_back(std::move(n));
   }
 
-  static bool Holds(Op op, const rapidjson::Value& arg, const rapidjson::Value* actual) {
+  bool Holds(Op op, const rapidjson::Value& arg, const rapidjson::Value* actual) {
     std::uint64_t size = 0;
     switch (op) {
       case Op::kType:
@@ -164,8 +221,10 @@ class Engine {
         }
         return false;
       case Op::kOneOf:
-        return arg.IsArray() && std::any_of(arg.Begin(), arg.End(),
-                                            [&](const auto& alt) { return Test(alt, actual); });
+        return arg.IsArray() &&
+               AnyOf(arg.GetArray(), [&](const rapidjson::Value& alt, auto* notes) {
+                 return Test(alt, actual, notes);
+               });
       case Op::kAbsent:
         return arg.IsBool() && (arg.GetBool() ? actual == nullptr : actual != nullptr);
       case Op::kAny:
@@ -193,14 +252,82 @@ class Engine {
         if (actual->IsString()) {
           return arg.IsString() && View(*actual).find(View(arg)) != std::string_view::npos;
         }
-        return actual->IsArray() && std::any_of(actual->Begin(), actual->End(),
-                                                [&](const auto& item) { return Test(arg, &item); });
-      case Op::kNot:
-        return !Test(arg, actual);
+        return actual->IsArray() &&
+               AnyOf(actual->GetArray(), [&](const rapidjson::Value& item, auto* notes) {
+                 return Test(arg, &item, notes);
+               });
+      case Op::kNot: {
+        std::vector<std::string> notes;
+        const Tri r = Test(arg, actual, &notes);
+        if (r == Tri::kUnknown) Note(std::move(notes));
+        return r != Tri::kYes;
+      }
       case Op::kEach:  // checked element by element by the caller
         return actual != nullptr && actual->IsArray();
+      case Op::kEquals:
+        return actual != nullptr && json::StrictEqual(*actual, arg);
+      case Op::kUnique: {
+        // The values at the pointer (elements without one are not compared), pairwise.
+        if (actual == nullptr || !actual->IsArray() || !arg.IsString()) return false;
+        std::vector<const rapidjson::Value*> seen;
+        for (const rapidjson::Value& item : actual->GetArray()) {
+          const rapidjson::Value* v = json::Resolve(item, View(arg));
+          if (v == nullptr) continue;
+          for (const rapidjson::Value* earlier : seen)
+            if (json::StrictEqual(*earlier, *v)) return false;
+          seen.push_back(v);
+        }
+        return true;
+      }
+      case Op::kJsonSchema:  // judged by Supplied
+      case Op::kConforms:
       case Op::kUnknown:
         return false;
+    }
+    return false;
+  }
+
+  // $json_schema and $conforms: the schema layer's verdict. Untested holds, with a note.
+  bool Supplied(Op op, const rapidjson::Value& arg, const rapidjson::Value* actual,
+                const Path* path) {
+    std::string where(base_);
+    AppendPointer(path, &where);
+    if (actual == nullptr) {
+      if (!Full())
+        Report(path, op == Op::kJsonSchema ? "a valid JSON Schema" : "a value", "nothing (absent)");
+      return false;
+    }
+    schema::SuppliedVerdict verdict;
+    if (op == Op::kJsonSchema) {
+      if (!arg.IsTrue()) return false;
+      verdict = schema::CheckSuppliedSchema(*actual);
+    } else {
+      std::string why;
+      const rapidjson::Value* schema = ConformsSchema(arg, &why);
+      if (schema == nullptr) {
+        Note({(where.empty() ? "" : where + ": ") + why});
+        return true;
+      }
+      verdict = schema::CheckConformance(*schema, *actual);
+    }
+    if (verdict.judgement == schema::Judgement::kHolds) return true;
+    if (verdict.judgement == schema::Judgement::kUntested) {
+      Note({(where.empty() ? "" : where + ": ") + verdict.untested});
+      return true;
+    }
+    if (!Full()) {
+      std::string problems;
+      for (const schema::Violation& v : verdict.problems) {
+        if (!problems.empty()) problems += "; ";
+        if (op == Op::kJsonSchema)
+          problems += "at " + (v.pointer.empty() ? std::string("(root)") : v.pointer) + ": ";
+        else if (!v.pointer.empty())
+          problems += "at " + v.pointer + ": ";
+        problems += v.message;
+      }
+      Report(path,
+             op == Op::kJsonSchema ? "a valid JSON Schema" : "a value that conforms to the schema",
+             (op == Op::kJsonSchema ? "a schema that is wrong " : "") + problems);
     }
     return false;
   }
@@ -210,6 +337,10 @@ class Engine {
     for (const auto& m : node.GetObject()) {
       const Op op = internal::OpOf(View(m.name));
       if (op == Op::kEach) each = &m.value;
+      if (op == Op::kJsonSchema || op == Op::kConforms) {
+        if (!Supplied(op, m.value, actual, path)) return false;
+        continue;
+      }
       if (!Holds(op, m.value, actual)) {
         if (!Full()) Report(path, internal::DescribeNode(node), DescribeValue(actual));
         return false;
@@ -229,6 +360,7 @@ class Engine {
 
   std::vector<Mismatch>* out_;
   std::string_view base_;
+  std::vector<std::string>* untested_;
 };
 
 }  // namespace
@@ -240,7 +372,12 @@ bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
 
 bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
            std::vector<Mismatch>* out, std::string_view base) {
-  Engine engine(out, base);
+  return Match(pattern, actual, out, base, nullptr);
+}
+
+bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
+           std::vector<Mismatch>* out, std::string_view base, std::vector<std::string>* untested) {
+  Engine engine(out, base, untested);
   return engine.Run(pattern, actual, nullptr);
 }
 

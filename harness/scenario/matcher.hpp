@@ -16,6 +16,19 @@
 //   $each        a pattern every array element must match
 //   $contains    array: some element matches the pattern; string: a substring
 //   $not         a pattern that must not match (an absent member is "not" anything but $absent)
+//   $equals      a JSON value the value equals exactly (type and value, arrays in order, objects
+//                member for member), never read as a pattern: "${list.result.tools}" compares
+//                with what an earlier frame held
+//   $unique      a JSON pointer: the array's elements differ at it ("/name"; "": the elements
+//                themselves, as JSON values); an element without it is not compared
+//   $json_schema true: a valid JSON Schema of its dialect (schema/supplied.hpp)
+//   $conforms    {schema: S}, or {schema_in: LIST, where: PATTERN, at: "/pointer"} (the value at
+//                `at` in the first item of LIST matching PATTERN): the value conforms to S
+//
+// The last two may be unable to judge (a 2020-12 keyword fakehost's validator does not
+// implement, say): the operator then holds, and Match appends to `untested` why, so that the
+// caller can make the result untested rather than passed. Inside $one_of and $contains a certain
+// match wins over such an uncertain one; $not of an uncertain match holds, uncertain too.
 //
 // Patterns are checked when a scenario loads (CheckPattern), so Match treats a malformed node
 // (possible only after a ${...} substitution) as a mismatch that says so, never as a crash.
@@ -48,6 +61,10 @@ bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
            std::vector<Mismatch>* out);
 bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
            std::vector<Mismatch>* out, std::string_view base);
+/// The same; `untested` (may be null) gets "pointer: why" for each check an operator could not
+/// judge. A true result with notes means "matches, if what could not be judged holds".
+bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
+           std::vector<Mismatch>* out, std::string_view base, std::vector<std::string>* untested);
 
 /// A problem in a pattern, found before anything runs. `pointer` is relative to the pattern;
 /// `at_key` says the problem is the key (an unknown operator) rather than its value.

@@ -116,8 +116,46 @@ class Checker {
       case Op::kNot:
         Pattern(arg, at);
         break;
+      case Op::kEquals:
+        break;  // any JSON value, compared as it is (never read as a pattern)
+      case Op::kUnique:
+        if (Deferred(arg)) break;
+        if (!arg.IsString() || (arg.GetStringLength() > 0 && arg.GetString()[0] != '/'))
+          Add(at, false,
+              "$unique takes a JSON pointer into each element (\"/name\"; \"\": the "
+              "elements themselves)");
+        break;
+      case Op::kJsonSchema:
+        if (!arg.IsTrue()) Add(at, false, "$json_schema takes true");
+        break;
+      case Op::kConforms:
+        Conforms(arg, at);
+        break;
       case Op::kUnknown:
         break;
+    }
+  }
+
+  // {schema: S}, or {schema_in: LIST, where: PATTERN, at: "/pointer"} (where and at optional).
+  void Conforms(const rapidjson::Value& arg, const std::string& at) {
+    const char* usage =
+        "$conforms takes {schema: SCHEMA} or {schema_in: LIST, where: PATTERN, at: "
+        "\"/pointer\"}";
+    if (!arg.IsObject()) return Add(at, false, usage);
+    const bool direct = arg.HasMember("schema"), in_list = arg.HasMember("schema_in");
+    if (direct == in_list) return Add(at, false, usage);
+    for (const auto& m : arg.GetObject()) {
+      const std::string_view key = View(m.name);
+      const std::string child = Child(at, m.name);
+      if (key == "where" && in_list) {
+        Pattern(m.value, child);
+      } else if (key == "at" && in_list) {
+        if (Deferred(m.value)) continue;
+        if (!m.value.IsString() || (m.value.GetStringLength() > 0 && m.value.GetString()[0] != '/'))
+          Add(child, false, "at takes a JSON pointer (\"\" or \"/member/...\")");
+      } else if (key != "schema" && key != "schema_in") {
+        Add(child, true, "unknown member '" + std::string(key) + "' of $conforms (" + usage + ")");
+      }
     }
   }
 

@@ -22,6 +22,10 @@ enum class Op {
   kEach,
   kContains,
   kNot,
+  kUnique,
+  kEquals,
+  kJsonSchema,
+  kConforms,
   kUnknown,
 };
 

@@ -185,6 +185,31 @@ TEST(Match, EachAppliesAPatternToEveryElement) {
   EXPECT_TRUE(M(R"({"$each":{"id":{"$type":"string"}}})", R"([{"id":"a","n":1},{"id":"b"}])"));
 }
 
+// $unique: the values at a pointer in the elements all differ, by JSON type and value; an element
+// without the pointer is not compared, and "" compares the elements themselves.
+TEST(Match, UniqueWantsTheElementsToDifferAtThePointer) {
+  const char* p = R"({"tools":{"$unique":"/name"}})";
+  EXPECT_TRUE(M(p, R"({"tools":[{"name":"a"},{"name":"b"},{"title":"no name"}]})"));
+  EXPECT_TRUE(M(p, R"({"tools":[{"name":1},{"name":"1"}]})"));
+  EXPECT_FALSE(M(p, R"({"tools":[{"name":"a"},{"name":"b"},{"name":"a","x":1}]})"));
+  EXPECT_FALSE(M(p, R"({"tools":{}})"));
+  EXPECT_EQ(Why(p, R"({"tools":[{"name":"a"},{"name":"a"}]})"),
+            "/tools: expected an array whose elements differ at /name, got "
+            "array [{\"name\":\"a\"},{\"name\":\"a\"}]");
+  EXPECT_TRUE(M(R"({"$unique":""})", "[1,2,3]"));
+  EXPECT_FALSE(M(R"({"$unique":""})", R"([{"a":1},{"a":1}])"));
+}
+
+// $equals compares as JSON, never as a pattern: an object is not a subset, "$..." keys are data.
+TEST(Match, EqualsComparesAValueExactly) {
+  EXPECT_TRUE(M(R"({"$equals":[{"name":"a"},{"name":"b"}]})", R"([{"name":"a"},{"name":"b"}])"));
+  EXPECT_FALSE(M(R"({"$equals":[{"name":"a"},{"name":"b"}]})", R"([{"name":"b"},{"name":"a"}])"));
+  EXPECT_FALSE(M(R"({"$equals":{"a":1}})", R"({"a":1,"b":2})"));
+  EXPECT_TRUE(M(R"({"$equals":{"$ref":"#/x"}})", R"({"$ref":"#/x"})"));
+  EXPECT_FALSE(M(R"({"$equals":1})", "1.0"));
+  EXPECT_FALSE(M(R"({"v":{"$equals":null}})", "{}"));
+}
+
 TEST(Match, ContainsLooksForAnElementOrASubstring) {
   EXPECT_TRUE(M(R"({"$contains":2})", "[1,2,3]"));
   EXPECT_FALSE(M(R"({"$contains":4})", "[1,2,3]"));
@@ -260,11 +285,86 @@ std::vector<PatternError> Check(const char* pattern) {
   return errors;
 }
 
+// A match's notes of what its operators could not judge.
+std::vector<std::string> Unjudged(const char* pattern, const char* actual, bool* matched) {
+  std::vector<std::string> notes;
+  const rapidjson::Document p = J(pattern), a = J(actual);
+  *matched = Match(p, &a, nullptr, "/result", &notes);
+  return notes;
+}
+
+TEST(Match, JsonSchemaAcceptsAValidSchemaAndNamesWhatIsWrongInABadOne) {
+  EXPECT_TRUE(M(R"({"$json_schema":true})", R"({"type":"object","required":["a"]})"));
+  EXPECT_TRUE(M(R"({"$json_schema":true})", "true"));
+  EXPECT_EQ(Why(R"({"$json_schema":true})", R"({"type":"objekt"})", "/s"),
+            "/s: expected a valid JSON Schema, got a schema that is wrong at /type: unknown type "
+            "name \"objekt\" (null, boolean, object, array, number, string or integer)");
+  EXPECT_FALSE(M(R"({"s":{"$json_schema":true}})", "{}"));  // absent
+}
+
+TEST(Match, JsonSchemaOfAnUnknownDialectHoldsWithANote) {
+  bool matched = false;
+  const auto notes = Unjudged(R"({"$json_schema":true})",
+                              R"({"$schema":"http://json-schema.org/draft-04/schema#"})", &matched);
+  EXPECT_TRUE(matched);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].rfind("/result: the schema declares $schema", 0), 0u) << notes[0];
+}
+
+TEST(Match, ConformsJudgesAgainstAGivenSchemaOrOneFoundInAList) {
+  EXPECT_TRUE(M(R"({"$conforms":{"schema":{"type":"string"}}})", R"("x")"));
+  EXPECT_EQ(Why(R"({"$conforms":{"schema":{"required":["a"]}}})", "{}"),
+            "expected a value that conforms to the schema, got missing required property 'a'");
+  const char* listed = R"({"$conforms":{"schema_in":[{"name":"a","out":{"type":"string"}},
+      {"name":"b","out":{"type":"integer"}}],"where":{"name":"b"},"at":"/out"}})";
+  EXPECT_TRUE(M(listed, "7"));
+  EXPECT_FALSE(M(listed, R"("7")"));
+}
+
+TEST(Match, ConformsThatCannotJudgeHoldsWithANoteNamingTheKeyword) {
+  bool matched = false;
+  auto notes = Unjudged(R"({"x":{"$conforms":{"schema":{"prefixItems":[{"type":"string"}]}}}})",
+                        R"({"x":[1]})", &matched);
+  EXPECT_TRUE(matched);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("/result/x: the schema uses 'prefixItems' at /prefixItems"),
+            std::string::npos)
+      << notes[0];
+  // No item of the list names the tool: nothing to judge against.
+  notes = Unjudged(R"({"$conforms":{"schema_in":[{"name":"a"}],"where":{"name":"z"},"at":"/o"}})",
+                   "1", &matched);
+  EXPECT_TRUE(matched);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("no item of the list matches"), std::string::npos) << notes[0];
+}
+
+TEST(Match, UncertainMatchesInsideOneOfNotAndContains) {
+  const char* unknown = R"({"$conforms":{"schema":{"prefixItems":[true]}}})";
+  bool matched = false;
+  // A certain alternative wins: no note.
+  std::string one_of = std::string(R"({"$one_of":[)") + unknown + R"(,{"$type":"integer"}]})";
+  EXPECT_TRUE(Unjudged(one_of.c_str(), "1", &matched).empty());
+  EXPECT_TRUE(matched);
+  // Only the uncertain one: it holds, with its note.
+  EXPECT_EQ(Unjudged(one_of.c_str(), R"("x")", &matched).size(), 1u);
+  EXPECT_TRUE(matched);
+  // $not of an uncertain match is uncertain too.
+  std::string negated = std::string(R"({"$not":)") + unknown + "}";
+  EXPECT_EQ(Unjudged(negated.c_str(), "1", &matched).size(), 1u);
+  EXPECT_TRUE(matched);
+  std::string contains = std::string(R"({"$contains":)") + unknown + "}";
+  EXPECT_EQ(Unjudged(contains.c_str(), "[1]", &matched).size(), 1u);
+  EXPECT_TRUE(matched);
+}
+
 TEST(CheckPattern, AcceptsEveryOperatorWithAGoodArgument) {
   EXPECT_TRUE(Check(R"({"a":{"$type":["string","null"]},"b":{"$one_of":[1,{"$type":"string"}]},
       "c":{"$absent":true},"d":{"$any":true},"e":{"$regex":"^x+$"},"f":{"$min":0,"$max":1.5},
       "g":{"$min_length":0,"$max_length":2,"$len":1},"h":{"$each":{"$type":"integer"}},
-      "i":{"$contains":"x"},"j":{"$not":{"$type":"null"}},"k":[{"$any":true}]})")
+      "i":{"$contains":"x"},"j":{"$not":{"$type":"null"}},"k":[{"$any":true}],
+      "l":{"$json_schema":true},"m":{"$conforms":{"schema":{"type":"string"}}},
+      "n":{"$conforms":{"schema_in":"${list.tools}","where":{"name":"${call.params.name}"},
+      "at":"/outputSchema"}}})")
                   .empty());
 }
 
@@ -286,11 +386,28 @@ TEST(CheckPattern, RejectsOperatorsMixedWithMemberKeys) {
 
 TEST(CheckPattern, RejectsBadArguments) {
   const char* bad[] = {
-      R"({"$type":"int"})",     R"({"$type":[]})",          R"({"$type":["string",1]})",
-      R"({"$one_of":[]})",      R"({"$one_of":1})",         R"({"$absent":"yes"})",
-      R"({"$any":false})",      R"({"$regex":1})",          R"({"$regex":"(unclosed"})",
-      R"({"$min":"1"})",        R"({"$max":null})",         R"({"$len":-1})",
-      R"({"$min_length":1.5})", R"({"$each":{"$nope":1}})", R"({"$not":{"$len":"x"}})",
+      R"({"$type":"int"})",
+      R"({"$type":[]})",
+      R"({"$type":["string",1]})",
+      R"({"$one_of":[]})",
+      R"({"$one_of":1})",
+      R"({"$absent":"yes"})",
+      R"({"$any":false})",
+      R"({"$regex":1})",
+      R"({"$regex":"(unclosed"})",
+      R"({"$min":"1"})",
+      R"({"$max":null})",
+      R"({"$len":-1})",
+      R"({"$min_length":1.5})",
+      R"({"$each":{"$nope":1}})",
+      R"({"$not":{"$len":"x"}})",
+      R"({"$json_schema":false})",
+      R"({"$unique":"name"})",
+      R"({"$unique":1})",
+      R"({"$conforms":{}})",
+      R"({"$conforms":{"schema_in":[],"at":"x"}})",
+      R"({"$conforms":{"schema":{},"schema_in":[]}})",
+      R"({"$conforms":{"schema":{},"where":{}}})",
   };
   for (const char* pattern : bad) {
     const auto errors = Check(pattern);

@@ -28,6 +28,10 @@ constexpr OpName kOps[] = {
     {"$each", Op::kEach},
     {"$contains", Op::kContains},
     {"$not", Op::kNot},
+    {"$unique", Op::kUnique},
+    {"$equals", Op::kEquals},
+    {"$json_schema", Op::kJsonSchema},
+    {"$conforms", Op::kConforms},
 };
 
 std::string Join(const std::vector<std::string>& parts, const char* sep) {
@@ -70,7 +74,7 @@ Op OpOf(std::string_view key) {
 
 const char* KnownOperators() {
   return "$type, $one_of, $absent, $any, $regex, $min, $max, $min_length, $max_length, $len, "
-         "$each, $contains, $not";
+         "$each, $contains, $not, $unique, $equals, $json_schema, $conforms";
 }
 
 std::string EscapeToken(std::string_view token) { return json::EscapePointerToken(token); }
@@ -116,7 +120,7 @@ std::string DescribeNode(const rapidjson::Value& node) {
     }
     wants_string |= op == Op::kRegex;
     wants_number |= op == Op::kMin || op == Op::kMax;
-    wants_array |= op == Op::kEach;
+    wants_array |= op == Op::kEach || op == Op::kUnique;
     has_length |= op == Op::kMinLength || op == Op::kMaxLength || op == Op::kLen;
     if (op == Op::kMinLength && m.value.IsUint64()) min_length = &m.value;
     if (op == Op::kMaxLength && m.value.IsUint64()) max_length = &m.value;
@@ -184,6 +188,14 @@ std::string DescribeNode(const rapidjson::Value& node) {
       case Op::kEach:
         quals.push_back("whose every element is " + DescribePattern(arg));
         break;
+      case Op::kEquals:
+        others.push_back("equal to " + Compact(arg));
+        break;
+      case Op::kUnique:
+        quals.push_back(arg.IsString() && arg.GetStringLength() > 0
+                            ? "whose elements differ at " + std::string(View(arg))
+                            : std::string("whose elements all differ"));
+        break;
       case Op::kOneOf: {
         std::vector<std::string> alternatives;
         if (arg.IsArray()) {
@@ -200,6 +212,12 @@ std::string DescribeNode(const rapidjson::Value& node) {
         break;
       case Op::kAny:
         others.emplace_back("any value");
+        break;
+      case Op::kJsonSchema:
+        others.emplace_back("a valid JSON Schema");
+        break;
+      case Op::kConforms:
+        others.emplace_back("a value conforming to its schema");
         break;
       case Op::kUnknown:
         others.push_back("a valid pattern (unknown operator " + std::string(View(m.name)) + ")");

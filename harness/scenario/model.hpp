@@ -48,6 +48,12 @@ struct Send {
   /// With a trigger, `params` (a map) is laid over the trigger's params, member by member
   /// (objects merged, anything else the step's).
   std::string trigger;
+  /// `send: {retry: CAPTURE}`: the request whose answer an `expect` captured as CAPTURE (an
+  /// input-required result, the profile's `input_required`), sent again under a new id with the
+  /// fake host's answer to each request the result asks and its state echoed. With
+  /// `answer_inputs: false` the answers are left out (the state is still echoed).
+  std::string retry;
+  bool answer_inputs = true;
   std::string method;
   JsonPtr params;  ///< null: no params member
   IdMode id_mode = IdMode::kAuto;
@@ -74,8 +80,9 @@ struct SendRaw {
   std::uint64_t repeat = 1;             ///< `bytes` repeated this many times (big payloads)
   std::size_t chunk = 0;                ///< write in chunks of this many bytes (0: at once)
   Ms delay{0};                          ///< pause between chunks
-  /// Names the request the bytes carry (one framed, valid request) for reply_to; may be empty.
-  std::string as;
+  /// Names the requests the bytes carry for reply_to, in order: one name per message the
+  /// profile's framing reads in them (two NDJSON lines in one write: `as: [first, second]`).
+  std::vector<std::string> as;
 };
 
 /// `expect`: wait for a matching inbound frame (out of order: frames that arrived earlier and
@@ -274,6 +281,10 @@ struct Scenario {
   std::vector<Requirement> requires_;
   std::map<std::string, JsonPtr> vars;  ///< `vars:` block, available as ${name}
   std::map<std::string, HostReply> host_replies;
+  /// `host: {after_handshake: hold}`: the host does not send the profile's after_handshake
+  /// frames (MCP: notifications/initialized) when the handshake is answered; the scenario sends
+  /// what it wants, when it wants.
+  bool hold_after_handshake = false;
   JsonPtr config;  ///< Flash: the FLASH_PLUGIN_CONFIG object; may be null
   Ms timeout{0};   ///< hard limit for the whole scenario; 0: the profile's
   std::vector<Step> steps;

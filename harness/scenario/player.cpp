@@ -98,6 +98,10 @@ const rapidjson::Value* Player::Lookup(std::string_view path) const {
     v = c->second.get();
   } else if (auto n = named_.find(std::string(head)); n != named_.end() && rest == "id") {
     return &n->second.id;  // the id a named request was sent with (a cancellation names it so)
+  } else if (n != named_.end() && (rest == "params" || rest.rfind("params.", 0) == 0)) {
+    // What a named request was sent with (a trigger's tool name: ${call.params.name}).
+    v = &n->second.params;
+    rest = rest.size() > 6 ? rest.substr(7) : "";
   } else {
     v = json::Find(vars_, head);
   }
@@ -142,7 +146,7 @@ bool Player::InstantiatePatterns(const Filter& filter, Patterns* p, const Step& 
 }
 
 Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
-                      std::vector<Mismatch>* why) const {
+                      std::vector<Mismatch>* why, std::vector<std::string>* untested) const {
   switch (filter.kind) {
     case Filter::Kind::kReplyTo: {
       if (in.kind != MessageKind::kResponse) return Outcome::kNo;
@@ -170,10 +174,10 @@ Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in
   }
   bool ok = true;
   const rapidjson::Value& doc = *in.doc;
-  if (p.has_result) ok &= Match(p.result, json::Find(doc, "result"), why, "/result");
-  if (p.has_error) ok &= Match(p.error, json::Find(doc, "error"), why, "/error");
-  if (p.has_params) ok &= Match(p.params, json::Find(doc, "params"), why, "/params");
-  if (p.has_message) ok &= Match(p.message, &doc, why, "");
+  if (p.has_result) ok &= Match(p.result, json::Find(doc, "result"), why, "/result", untested);
+  if (p.has_error) ok &= Match(p.error, json::Find(doc, "error"), why, "/error", untested);
+  if (p.has_params) ok &= Match(p.params, json::Find(doc, "params"), why, "/params", untested);
+  if (p.has_message) ok &= Match(p.message, &doc, why, "", untested);
   return ok ? Outcome::kYes : Outcome::kWrongContent;
 }
 

@@ -48,6 +48,7 @@ struct Named {
   std::string method;
   std::optional<Ms> deadline;  // the step's own deadline_ms, else the profile's for the method
   rapidjson::Document id;
+  rapidjson::Document params;  // as sent (before any padding); ${NAME.params...}
   Clock::time_point sent;
 };
 
@@ -96,6 +97,10 @@ class Player {
   bool RunSteps(const std::vector<Step>& steps);
   bool RunStep(const Step& step);
   bool DoSend(const Step& step, const Send& send);
+  /// A `send: {retry: CAPTURE}` as the request it resends: method, and params with the fake
+  /// host's input answers and the state laid in (the profile's input_required). False, with the
+  /// scenario's bug reported, when the capture answers no named request or asked for nothing.
+  bool ResolveRetry(const Step& step, const Send& send, Send* resolved);
   bool DoSendRaw(const Step& step, const SendRaw& raw);
   /// When the plugin's first frame arrived, in ms since its spawn (its first sign of life).
   double FirstFrameMs() const;
@@ -119,8 +124,9 @@ class Player {
   bool Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step);
   bool InstantiatePatterns(const Filter& filter, Patterns* out, const Step& step);
   const rapidjson::Value* Lookup(std::string_view path) const;
+  /// `untested` (may be null) gets what a matcher operator could not judge (matcher.hpp).
   Outcome Check(const Filter& filter, const Patterns& patterns, const Inbound& in,
-                std::vector<Mismatch>* why) const;
+                std::vector<Mismatch>* why, std::vector<std::string>* untested = nullptr) const;
   std::string Describe(const Filter& filter) const;
   std::string Summarise(const Inbound& in) const;
   /// How long a plugin may still send on its own as part of serving the host's requests: the

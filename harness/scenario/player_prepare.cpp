@@ -153,17 +153,25 @@ std::string Player::TriggerNotApplicable() const {
 
 bool Player::SkipsForNoneTrigger(const Step& step) {
   if (!scenario_.any_trigger) return false;
-  if (const auto* send = std::get_if<Send>(&step.body)) {
-    if (send->trigger.empty() || !plugin_.triggers_none.count(send->trigger)) return false;
-    if (!send->as.empty()) skipped_requests_.insert(send->as);
-    return true;
-  }
   auto skipped = [&](const std::string& name) {
     return !name.empty() && skipped_requests_.count(name) > 0;
   };
+  // A skipped step's own name (a send's request, an expect's capture) is skipped in turn, so a
+  // retry of what a skipped expect captured goes too.
+  auto skip = [&](const std::string& as) {
+    if (!as.empty()) skipped_requests_.insert(as);
+    return true;
+  };
+  if (const auto* send = std::get_if<Send>(&step.body)) {
+    if ((!send->trigger.empty() && plugin_.triggers_none.count(send->trigger)) ||
+        skipped(send->retry))
+      return skip(send->as);
+    return false;
+  }
   if (const auto* expect = std::get_if<Expect>(&step.body))
-    return (expect->filter.kind == Filter::Kind::kReplyTo && skipped(expect->filter.name)) ||
-           skipped(expect->after);
+    return ((expect->filter.kind == Filter::Kind::kReplyTo && skipped(expect->filter.name)) ||
+            skipped(expect->after)) &&
+           skip(expect->as);
   if (const auto* none = std::get_if<ExpectNone>(&step.body))
     return (none->filter.kind == Filter::Kind::kReplyTo && skipped(none->filter.name)) ||
            skipped(none->since);
@@ -323,8 +331,11 @@ bool Player::AddRevisionMembers(rapidjson::Document* msg, const Step& step) {
     templ->CopyFrom(*members, templ->GetAllocator());
     rapidjson::Document filled;
     if (!Instantiate(templ, &filled, step)) return false;
-    json::MergeInto(*at, &filled, filled.GetAllocator());  // what the request has wins
-    at->CopyFrom(filled, a);
+    // Member by member, what the request has wins whole: clientCapabilities {} declares none,
+    // not the engine's capabilities merged into it.
+    for (auto& member : filled.GetObject())
+      if (!json::Find(*at, json::View(member.name)))
+        at->AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
   }
   return true;
 }

@@ -192,7 +192,7 @@ TEST_F(HandshakelessPlayerTest, ARevisionTheProbeListedIsPlayedWithoutHandshakeA
   const std::string sent = *std::find_if(received_.begin(), received_.end(), [](auto& p) {
     return p.find("rim.command.execute") != std::string::npos;
   });
-  EXPECT_NE(sent.find(R"("_meta":{"version":"dev.rev.r3","host":"mine"})"), std::string::npos)
+  EXPECT_NE(sent.find(R"("_meta":{"host":"mine","version":"dev.rev.r3"})"), std::string::npos)
       << "the step's member kept, the revision's added: " << sent;
   // Nothing the plugin sends is "before the handshake": the unanswered command is the failure.
   ASSERT_FALSE(r.failures.empty());

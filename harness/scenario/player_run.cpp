@@ -44,6 +44,7 @@ ScenarioResult Player::Run() {
 }
 
 bool Player::Prepare() {
+  if (scenario_.hold_after_handshake) session_.HoldAfterHandshake();
   // The revision first: a plugin that does not speak any the scenario cites is the plainest
   // reason it does not apply.
   if (const protocol::Revisions* revisions = profile_.revisions()) {
@@ -58,6 +59,7 @@ bool Player::Prepare() {
     if (const protocol::Revision* r = revisions->Find(revision); r && !r->handshake) {
       revision_settled_ = true;  // nothing to negotiate: every request says its revision
       session_.WithoutHandshake();
+      session_.AnnouncedIn(plugin_.probe.answer);
       if (options_.revision_schemas)
         if (auto s = options_.revision_schemas->find(revision);
             s != options_.revision_schemas->end())

@@ -21,16 +21,36 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
     return false;
   }
   const std::vector<Entry> entries = Entries(body.value);
-  bool ok = OnlyKeys(entries,
-                     notify ? std::vector<std::string_view>{"method", "params", "members"}
-                            : std::vector<std::string_view>{"method", "params", "id", "members",
-                                                            "trigger", "deadline_ms"},
-                     body.key);
+  bool ok = OnlyKeys(
+      entries,
+      notify ? std::vector<std::string_view>{"method", "params", "members"}
+             : std::vector<std::string_view>{"method", "params", "id", "members", "trigger",
+                                             "deadline_ms", "retry", "answer_inputs"},
+      body.key);
   if (const Entry* invalid = Find(siblings, "invalid")) {
     ok = Bool(invalid->value, "invalid", &out->invalid) && ok;
   }
   const Entry* method = Find(entries, "method");
-  if (const Entry* trigger = Find(entries, "trigger")) {
+  if (const Entry* answer_inputs = Find(entries, "answer_inputs")) {
+    ok = Bool(answer_inputs->value, "answer_inputs", &out->answer_inputs) && ok;
+    if (!Find(entries, "retry")) {
+      Error(answer_inputs->key_node.Mark(), "answer_inputs goes with retry");
+      ok = false;
+    }
+  }
+  if (const Entry* retry = Find(entries, "retry")) {
+    // The request an earlier expect's capture answered, again: it brings method, params and a
+    // new id (the reader of the step checks that the capture is in scope).
+    ok = Identifier(retry->value, "retry", &out->retry) && ok;
+    for (const char* key : {"method", "id", "trigger"}) {
+      if (const Entry* e = Find(entries, key)) {
+        Error(e->key_node.Mark(),
+              std::string("a retry brings its request's method and a new id: ") + key +
+                  " does not go with retry");
+        ok = false;
+      }
+    }
+  } else if (const Entry* trigger = Find(entries, "trigger")) {
     // The plugin's own request for this trigger (its fakehost.yaml) gives method and params;
     // the step's params, if any, are laid over the trigger's (its members win).
     ok = Identifier(trigger->value, "trigger", &out->trigger) && ok;

@@ -172,6 +172,12 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
            DefineName(send.as, as->value.Mark(), true, scope);
     }
     ok = ReadSend(body, siblings, kind == "notify", &send) && ok;
+    if (ok && !send.retry.empty())
+      if (auto it = scope->find(send.retry); it == scope->end() || it->second.is_send) {
+        Error(body.value.Mark(), "retry '" + send.retry + "' names no earlier expect with 'as: " +
+                                     send.retry + "' (the answer that asked for input)");
+        ok = false;
+      }
     if (ok) step->body = std::move(send);
     return ok;
   }
@@ -179,8 +185,21 @@ bool Reader::ReadBody(const std::string& kind, const Entry& body,
     SendRaw raw;
     bool ok = true;
     if (const Entry* as = Find(siblings, "as")) {
-      ok =
-          Identifier(as->value, "as", &raw.as) && DefineName(raw.as, as->value.Mark(), true, scope);
+      // One name, or a list: one per message the bytes carry.
+      std::vector<YamlNode> names;
+      if (as->value.IsSequence())
+        for (const YamlNode node : as->value) names.push_back(node);
+      else
+        names.push_back(as->value);
+      if (names.empty()) {
+        Error(as->value.Mark(), "as takes a name, or a list of names (one per message)");
+        ok = false;
+      }
+      for (const YamlNode& node : names) {
+        std::string name;
+        ok = Identifier(node, "as", &name) && DefineName(name, node.Mark(), true, scope) && ok;
+        raw.as.push_back(std::move(name));
+      }
     }
     if (!ReadSendRaw(body, &raw) || !ok) return false;
     step->body = std::move(raw);

@@ -91,10 +91,12 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
 
   Outcome outcome = Outcome::kNo;
   std::vector<Mismatch> why;
+  std::vector<std::string> unjudged;  // what a matcher operator could not judge in the one taken
   std::string nearest;
   StepWatch watch(session_, [&](const Inbound& in) {
     std::vector<Mismatch> local;
-    Outcome o = Check(expect.filter, patterns, in, &local);
+    std::vector<std::string> local_unjudged;
+    Outcome o = Check(expect.filter, patterns, in, &local, &local_unjudged);
     if (in.frame <= taken_after) {
       if (o == Outcome::kYes && nearest.empty())
         nearest = Summarise(in) + " — sent before " + expect.after + ", so not in answer to it";
@@ -104,6 +106,7 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
         (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
       outcome = o;
       why = std::move(local);
+      unjudged = std::move(local_unjudged);
       return true;
     }
     if (o == Outcome::kWrongContent && nearest.empty())
@@ -143,6 +146,11 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
                     "within " + MsText(expect.within) + " of its first frame",
                     "after " + MsText(at - first), found->frame);
     }
+    // It matched only if what an operator could not judge holds: the scenario cannot pass, and
+    // nothing says it fails (matcher.hpp); untested unless something else fails it.
+    if (!unjudged.empty() && untested_.empty())
+      untested_ = "step " + std::to_string(step_number_) + ": " + what +
+                  " could not be fully judged: " + unjudged.front();
     if (!expect.as.empty()) {
       captures_[expect.as] = found->doc;
       if (found->kind == MessageKind::kRequest) captured_requests_[expect.as] = *found;
@@ -215,8 +223,16 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
       }
     }
     // Left to the inbox: a later step may still expect it (a should-level "not yet" followed
-    // by a must-level "eventually").
-    if (Check(none.filter, patterns, in, nullptr) == Outcome::kYes) offending = in;
+    // by a must-level "eventually"). One that matches only if what an operator could not judge
+    // holds is not shown to be forbidden: the scenario is untested, not failed.
+    std::vector<std::string> unjudged;
+    if (Check(none.filter, patterns, in, nullptr, &unjudged) == Outcome::kYes) {
+      if (unjudged.empty())
+        offending = in;
+      else if (untested_.empty())
+        untested_ = "step " + std::to_string(step_number_) + ": " + Summarise(in) +
+                    " may be what none may send: " + unjudged.front();
+    }
     return false;
   });
   session_.RunUntil(

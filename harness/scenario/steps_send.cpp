@@ -14,7 +14,10 @@ bool Player::DoSend(const Step& step, const Send& send) {
   std::string error;
   Send resolved;  // a trigger's request: the plugin's method and params in the step's place
   const Send* s = &send;
-  if (!send.trigger.empty()) {
+  if (!send.retry.empty()) {
+    if (!ResolveRetry(step, send, &resolved)) return false;
+    s = &resolved;
+  } else if (!send.trigger.empty()) {
     auto t = plugin_.triggers.find(send.trigger);
     if (t == plugin_.triggers.end() || !t->second)
       return ScenarioBug(step, "the plugin gives no trigger '" + send.trigger + "'");
@@ -38,6 +41,9 @@ bool Player::DoSend(const Step& step, const Send& send) {
     return ScenarioBug(step,
                        (send.trigger.empty() ? "" : "trigger " + send.trigger + ": ") + error);
   if (!AddRevisionMembers(&msg, step)) return false;
+  rapidjson::Document sent_params;  // kept for ${NAME.params...}, before any padding
+  if (const rapidjson::Value* params = json::Find(msg, "params"); params && !send.as.empty())
+    sent_params.CopyFrom(*params, sent_params.GetAllocator());
   std::optional<Ms> deadline;
   if (send.deadline_ms) {
     rapidjson::Document d;
@@ -87,6 +93,7 @@ bool Player::DoSend(const Step& step, const Send& send) {
   named.deadline = deadline;
   if (const rapidjson::Value* id = json::Find(msg, "id"))
     named.id.CopyFrom(*id, named.id.GetAllocator());
+  named.params.Swap(sent_params);
   named.sent = Clock::now();
   named.frame = session_.Send(std::move(msg), send.invalid);
   if (!send.as.empty()) named_[send.as] = std::move(named);
@@ -100,11 +107,9 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   body.reserve(raw.bytes.size() * raw.repeat + wire::kFrameHeadroom);
   for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
   const std::size_t size = body.size();
-  // One honest frame written the hard way is still a request the plugin must answer: it is
-  // read as the message it carries before its bytes are framed.
-  bool one_frame = raw.framed && (!raw.length || *raw.length == size);
-  rapidjson::Document message;
-  bool is_message = one_frame && json::Parse(body, &message).ok;
+  // Bytes framed honestly are read as the plugin will read them: each message the framing
+  // delimits in them (two NDJSON lines in one write are two) is a request it may owe an answer.
+  const bool honest = raw.framed && (!raw.length || *raw.length == size);
   std::string bytes;
   std::string note;
   // A claimed length is written by a framing whose frames announce one; the others frame the
@@ -122,6 +127,19 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   } else {
     bytes = std::move(body);
   }
+  std::vector<std::optional<rapidjson::Document>> messages;  // nullopt: not JSON
+  if (honest) {
+    std::vector<wire::Event> events;
+    profile_.framing().MakeDecoder(profile_.max_payload())->Feed(bytes, &events);
+    for (wire::Event& event : events) {
+      auto* frame = std::get_if<wire::Frame>(&event);
+      if (!frame) continue;
+      rapidjson::Document doc;
+      const bool ok = json::Parse(frame->payload, &doc).ok;
+      frame->payload = std::string();  // held once more only while it is parsed
+      messages.emplace_back(ok ? std::optional<rapidjson::Document>(std::move(doc)) : std::nullopt);
+    }
+  }
   std::size_t index;
   if (raw.chunk == 0 || raw.chunk >= bytes.size()) {
     index = session_.SendRaw(std::move(bytes), std::move(note), hard_deadline_);
@@ -133,23 +151,30 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
                                     hard_deadline_);
   }
   // A piece written unframed ends no frame: only a framed write can be one the plugin answers.
-  if (is_message || raw.framed) session_.TrackRawRequest(index, is_message ? &message : nullptr);
-  if (!raw.as.empty()) {
+  if (raw.framed && messages.empty()) session_.TrackRawRequest(index, nullptr);
+  for (const auto& message : messages)
+    session_.TrackRawRequest(index, message ? &*message : nullptr);
+  if (raw.as.empty()) return true;
+  if (raw.as.size() != messages.size())
+    return ScenarioBug(step, "send_raw names " + std::to_string(raw.as.size()) +
+                                 " request(s) with as:, and its bytes carry " +
+                                 std::to_string(messages.size()) + " framed message(s)");
+  for (std::size_t i = 0; i < raw.as.size(); ++i) {
     // A request the protocol does not accept as one (a 2026-07-28 MCP request without its _meta
     // fields, written so on purpose) is named all the same, as a deliberately invalid `send`
     // is: its answer may be expected, and is not owed.
-    const session::PendingRequest* req = session_.RequestByFrame(index);
-    const rapidjson::Value* id = is_message ? json::Find(message, "id") : nullptr;
-    const rapidjson::Value* method = is_message ? json::Find(message, "method") : nullptr;
+    const rapidjson::Value* id = messages[i] ? json::Find(*messages[i], "id") : nullptr;
+    const rapidjson::Value* method = messages[i] ? json::Find(*messages[i], "method") : nullptr;
     if (!id || !method || !method->IsString())
-      return ScenarioBug(step, "send_raw with as: " + raw.as +
-                                   " must carry exactly one framed request (an id and a method)");
+      return ScenarioBug(step, "send_raw with as: " + raw.as[i] + ": message " +
+                                   std::to_string(i + 1) + " is no request (an id and a method)");
+    const session::PendingRequest* req = session_.RequestFor(index, *id);
     Named named;
     named.frame = index;
     named.method = req ? req->method : std::string(json::View(*method));
     named.id.CopyFrom(*id, named.id.GetAllocator());
     named.sent = req ? req->sent : Clock::now();
-    named_[raw.as] = std::move(named);
+    named_[raw.as[i]] = std::move(named);
   }
   return true;
 }

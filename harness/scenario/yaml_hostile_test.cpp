@@ -82,7 +82,7 @@ TEST(HostileScenario, AMapWhereAListBelongsIsAnErrorAtTheMap) {
 TEST(HostileScenario, AListWhereAMapBelongsIsAnErrorAtTheList) {
   const std::string steps = "steps: [sleep: 1ms]\n";
   EXPECT_EQ(FirstError(std::string(kHead) + "host: [1, 2]\n" + steps),
-            "s.yaml:4:7: host must be a map with replies:");
+            "s.yaml:4:7: host must be a map with replies: or after_handshake:");
   EXPECT_EQ(FirstError(std::string(kHead) + "vars: [1]\n" + steps),
             "s.yaml:4:7: vars must be a map of name: value");
   EXPECT_EQ(FirstError(std::string(kHead) + "steps:\n  - send: [1]\n"),

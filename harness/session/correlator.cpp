@@ -150,6 +150,13 @@ Correlator::Reply Correlator::OnReply(const rapidjson::Value& id, std::size_t fr
   return reply;
 }
 
+const PendingRequest* Correlator::ByFrame(std::size_t frame, const rapidjson::Value& id) const {
+  auto [first, last] = requests_.equal_range(json::IdKey(id));
+  for (auto r = first; r != last; ++r)
+    if (r->second.frame == frame) return &r->second;
+  return nullptr;
+}
+
 const PendingRequest* Correlator::ByFrame(std::size_t frame) const {
   for (const auto& [key, req] : requests_)
     if (req.frame == frame) return &req;

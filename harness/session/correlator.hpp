@@ -106,6 +106,8 @@ class Correlator {
   const std::multimap<std::string, PendingRequest>& requests() const { return requests_; }
   /// The request sent as frame `frame`, or nullptr.
   const PendingRequest* ByFrame(std::size_t frame) const;
+  /// The request under `id` sent as frame `frame` (a write may carry several), or nullptr.
+  const PendingRequest* ByFrame(std::size_t frame, const rapidjson::Value& id) const;
 
  private:
   bool Open(const std::string& key) const;

@@ -51,6 +51,76 @@ void Session::OnEvent(Event& event) {
 // returns.
 void Session::OnFrame(wire::Frame& frame) {
   PluginFrame f = Parse(frame);
+  if (f.parsed.ok && f.doc->IsArray() && !f.doc->Empty() && Batches()) {
+    // A batch under a revision that has them: each element is a message of its own, recorded
+    // and judged as if it had come on its own line (the entries say which batch they were in).
+    const rapidjson::SizeType n = f.doc->Size();
+    const std::size_t line = transcript_.next_frame();
+    for (rapidjson::SizeType i = 0; i < n; ++i) {
+      PluginFrame element;
+      element.doc = std::make_shared<rapidjson::Document>();
+      element.doc->CopyFrom((*f.doc)[i], element.doc->GetAllocator());
+      const std::string text = json::ToCompact(*element.doc);
+      element.entry = NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, text, text.size());
+      element.entry.notes.push_back("element " + std::to_string(i + 1) + " of " +
+                                    std::to_string(n) + " of a JSON-RPC batch that starts at #" +
+                                    std::to_string(line));
+      element.parsed = f.parsed;
+      element.in.doc = element.doc;
+      element.in.at = f.in.at;
+      element.in.bytes = text.size();
+      Process(element);
+    }
+    return;
+  }
+  Process(f);
+}
+
+// "Progress notifications MUST only reference tokens that: Were provided in an active request",
+// "MUST stop after completion", "The progress value MUST increase with each notification".
+FrameFacts::Progress Session::JudgeProgress(const rapidjson::Value& doc, std::size_t number) {
+  using Kind = FrameFacts::Progress::Kind;
+  const protocol::Profile::Progress& p = *profile_.progress();
+  FrameFacts::Progress out;
+  const rapidjson::Value* token = json::Resolve(doc, p.token);
+  if (!token) return out;  // the schema says what is missing
+  out.token = json::Abbreviate(json::ToCompact(*token));
+  auto it = progress_tokens_.find(json::IdKey(*token));
+  if (it == progress_tokens_.end()) {
+    out.kind = Kind::kUnknownToken;
+    return out;
+  }
+  ProgressToken& known = it->second;
+  if (const PendingRequest* req = RequestByFrame(known.request);
+      req && req->answer_frame && *req->answer_frame < number) {
+    out.kind = Kind::kAfterCompletion;
+    out.request = known.request;
+    out.answer = *req->answer_frame;
+    return out;
+  }
+  const rapidjson::Value* value = json::Resolve(doc, p.value);
+  if (!value || !value->IsNumber()) return out;
+  const double v = value->GetDouble();
+  out.value = json::Abbreviate(json::ToCompact(*value));
+  if (known.last && v <= *known.last) {
+    out.kind = Kind::kNotIncreasing;
+    out.last = known.last_text;
+    out.first = known.last_frame;
+    return out;  // the last value stays the highest seen
+  }
+  known.last = v;
+  known.last_text = out.value;
+  known.last_frame = number;
+  return out;
+}
+
+bool Session::Batches() const {
+  const protocol::Revisions* revisions = profile_.revisions();
+  const protocol::Revision* r = revisions ? revisions->Find(revision_) : nullptr;
+  return r && r->batches;
+}
+
+void Session::Process(PluginFrame& f) {
   std::optional<SchemaVerdict> verdict;
   if (f.parsed.ok) {
     f.classified = profile_.Classify(*f.doc);
@@ -68,6 +138,10 @@ void Session::OnFrame(wire::Frame& frame) {
     auto [it, first] = plugin_request_ids_.emplace(json::IdKey(*f.classified.id), number);
     if (!first) reuses_id_of = it->second;
   }
+  FrameFacts::Progress progress;
+  if (f.parsed.ok && f.classified.kind == MessageKind::kNotification && profile_.progress() &&
+      f.in.method == profile_.progress()->notification)
+    progress = JudgeProgress(*f.doc, number);
   FrameFacts facts{.frame = number,
                    .parsed = &f.parsed,
                    .classified = f.parsed.ok ? &f.classified : nullptr,
@@ -76,7 +150,9 @@ void Session::OnFrame(wire::Frame& frame) {
                    .handshake_answered = handshake_answered_,
                    .shutdown_sent = shutdown_sent_,
                    .revision = revision_,
-                   .reuses_id_of = reuses_id_of};
+                   .reuses_id_of = reuses_id_of,
+                   .announced = Announced(),
+                   .progress = std::move(progress)};
   for (Finding& finding : RunFrameRules(profile_, facts)) Raise(std::move(finding));
   if (verdict) Raise(SchemaFinding(profile_, *verdict, /*from_plugin=*/true, number, revision_));
   if (!f.parsed.ok) return;
@@ -84,7 +160,7 @@ void Session::OnFrame(wire::Frame& frame) {
   Deliver(std::move(f.in));
   if (f.answers_handshake) {
     handshake_answer_ = f.doc;
-    AfterHandshake(*f.doc);
+    if (!hold_after_handshake_) AfterHandshake(*f.doc);
   }
 }
 

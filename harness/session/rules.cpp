@@ -164,10 +164,59 @@ std::vector<Finding> ReusedRequestIdRule(const protocol::Profile& profile,
            facts.frame}};
 }
 
+std::vector<Finding> UnannouncedNotificationRule(const protocol::Profile& profile,
+                                                 const FrameFacts& facts) {
+  if (!facts.announced || !Enveloped(facts) || facts.classified->kind != MessageKind::kNotification)
+    return {};
+  const protocol::Profile::AnnouncedBefore* rule = profile.AnnouncedBeforeFor(facts.method);
+  if (!rule) return {};
+  const rapidjson::Value* has = json::Resolve(*facts.announced, rule->announced);
+  if (has && !has->IsNull() && !(has->IsBool() && !has->GetBool())) return {};
+  return {{Severity::kMust, "unannounced-notification",
+           profile.CheckMessage("unannounced-notification",
+                                {{"frame", std::to_string(facts.frame)},
+                                 {"method", Quote(facts.method)},
+                                 {"announced", rule->announced},
+                                 {"sentence", rule->sentence},
+                                 {"where", rule->section}},
+                                facts.revision),
+           facts.frame}};
+}
+
+std::vector<Finding> ProgressRule(const protocol::Profile& profile, const FrameFacts& facts) {
+  using Kind = FrameFacts::Progress::Kind;
+  const FrameFacts::Progress& p = facts.progress;
+  const std::string n = std::to_string(facts.frame);
+  auto finding = [&](const char* check,
+                     std::initializer_list<std::pair<std::string_view, std::string_view>> vars) {
+    return std::vector<Finding>{
+        {Severity::kMust, check, profile.CheckMessage(check, vars, facts.revision), facts.frame}};
+  };
+  switch (p.kind) {
+    case Kind::kFine:
+      return {};
+    case Kind::kUnknownToken:
+      return finding("progress-unknown-token", {{"frame", n}, {"token", p.token}});
+    case Kind::kAfterCompletion:
+      return finding("progress-after-completion", {{"frame", n},
+                                                   {"token", p.token},
+                                                   {"request", std::to_string(p.request)},
+                                                   {"answer", std::to_string(p.answer)}});
+    case Kind::kNotIncreasing:
+      return finding("progress-not-increasing", {{"frame", n},
+                                                 {"token", p.token},
+                                                 {"value", p.value},
+                                                 {"last", p.last},
+                                                 {"first", std::to_string(p.first)}});
+  }
+  return {};
+}
+
 const std::vector<Rule>& FrameRules() {
   static const std::vector<Rule> rules = {
       NotJsonRule,         DuplicateKeyRule,  InvalidEnvelopeRule, ReplyIdRule,
-      BeforeHandshakeRule, AfterShutdownRule, ReusedRequestIdRule};
+      BeforeHandshakeRule, AfterShutdownRule, ReusedRequestIdRule, UnannouncedNotificationRule,
+      ProgressRule};
   return rules;
 }
 

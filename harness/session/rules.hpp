@@ -36,6 +36,17 @@ struct FrameFacts {
   /// A plugin request whose id an earlier plugin request of the session had (the profile's
   /// ids.plugin_unique): that request's frame number; 0 otherwise.
   std::size_t reuses_id_of = 0;
+  /// What the plugin announced (the profile's handshake.announcements in its handshake answer,
+  /// or in its probe answer under a revision without a handshake); null until known.
+  const rapidjson::Value* announced = nullptr;
+  /// A progress notification (the profile's progress): what is wrong with it, if anything.
+  struct Progress {
+    enum class Kind { kFine, kUnknownToken, kAfterCompletion, kNotIncreasing } kind = Kind::kFine;
+    std::string token, value, last;                  ///< compact JSON, abbreviated
+    std::size_t request = 0, answer = 0, first = 0;  ///< frames: the request, its answer, the
+                                                     ///< notification with the last value
+  };
+  Progress progress;
 };
 
 using Rule = std::vector<Finding> (*)(const protocol::Profile& profile, const FrameFacts& facts);
@@ -53,6 +64,9 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
 std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile, const FrameFacts& facts);
 std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const FrameFacts& facts);
 std::vector<Finding> ReusedRequestIdRule(const protocol::Profile& profile, const FrameFacts& facts);
+std::vector<Finding> UnannouncedNotificationRule(const protocol::Profile& profile,
+                                                 const FrameFacts& facts);
+std::vector<Finding> ProgressRule(const protocol::Profile& profile, const FrameFacts& facts);
 
 /// The framing finding for a frame over the size limit, with the framing's diagnosis of its
 /// header (length-prefixed: text, or a big-endian length; wire::Framing::DiagnoseHeader).

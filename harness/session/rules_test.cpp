@@ -96,6 +96,31 @@ TEST(FrameRules, APluginRequestReusingItsOwnIdIsAMustFindingInTheRevisionsWords)
   EXPECT_FALSE(Load("rim-v1")->plugin_ids_unique());
 }
 
+// A notification the profile guards (MCP: a log needs the logging capability) is a must-level
+// finding once the announcements are known and lack what it needs; before, it is not judged.
+TEST(FrameRules, ANotificationThePluginDidNotAnnounceIsAMustFinding) {
+  auto profile = Load("mcp-stdio");
+  Parsed p(*profile, R"({"jsonrpc":"2.0","method":"notifications/message",)"
+                     R"("params":{"level":"info","data":"x"}})");
+  p.facts.handshake_answered = true;
+  EXPECT_EQ(Checks(RunFrameRules(*profile, p.facts)), Ids{}) << "nothing announced yet";
+  rapidjson::Document tools_only, logging;
+  ASSERT_TRUE(json::Parse(R"({"capabilities":{"tools":{}}})", &tools_only).ok);
+  ASSERT_TRUE(json::Parse(R"({"capabilities":{"tools":{},"logging":{}}})", &logging).ok);
+  p.facts.announced = &logging;
+  EXPECT_EQ(Checks(RunFrameRules(*profile, p.facts)), Ids{});
+  p.facts.announced = &tools_only;
+  p.facts.revision = "2024-11-05";
+  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  ASSERT_EQ(Checks(found), Ids{"unannounced-notification"});
+  EXPECT_EQ(found[0].severity, Severity::kMust);
+  EXPECT_EQ(found[0].message,
+            "line #3 is a notifications/message notification, but the server announced no "
+            "/capabilities/logging: 'Servers that emit log message notifications MUST declare the "
+            "logging capability' (MCP 2024-11-05, Server Features › Utilities › Logging › "
+            "Capabilities)");
+}
+
 TEST(FrameRules, EveryWrongReplyIdHasItsOwnCheck) {
   auto profile = Load("rim-v1");
   Parsed p(*profile, R"({"jsonrpc":"2.0","id":2,"result":{}})");

@@ -44,6 +44,10 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   if (deliberately_invalid) entry.notes.push_back("deliberately invalid: not validated");
   std::size_t index = RecordHostFrame(std::move(entry), verdict);
   Owe(frame, c, index, deliberately_invalid);
+  if (const protocol::Profile::Progress* p = profile_.progress();
+      p && c.kind == MessageKind::kRequest)
+    if (const rapidjson::Value* token = json::Resolve(frame, p->request_token))
+      progress_tokens_[json::IdKey(*token)] = ProgressToken{index, std::nullopt, {}, 0};
   if (c.kind == MessageKind::kNotification && !c.method.empty() &&
       c.method == profile_.shutdown_notification())
     shutdown_sent_ = true;
@@ -116,25 +120,48 @@ void Session::NotOwed(const rapidjson::Value& id, std::size_t index) {
 }
 
 void Session::TrackRawRequest(std::size_t index, const rapidjson::Value* raw) {
+  if (raw && raw->IsArray() && !raw->Empty()) {
+    // A batch. Under a revision with batches each request in it is owed its answer; under
+    // another the array is no message (an error without an id may answer it), and an answer
+    // echoing the id of a request in it is allowed, none owed: what a server does with the
+    // elements of what it cannot read, the text does not say.
+    const bool batch = Batches();
+    if (!batch && profile_.error_without_id()) correlator_.Unreadable(index);
+    for (const rapidjson::Value& element : raw->GetArray()) {
+      protocol::Classified e = profile_.Classify(element);
+      if (e.kind != MessageKind::kRequest || !e.id) continue;
+      if (batch)
+        TrackRequest(index, element, e);
+      else
+        correlator_.Noise(*e.id, index);
+    }
+    return;
+  }
   protocol::Classified c;
   if (raw) c = profile_.Classify(*raw);
   // Not JSON, or not a message: there is no id to read, and an error without one may answer it.
   if (profile_.error_without_id() && c.kind == MessageKind::kInvalid) correlator_.Unreadable(index);
   if (c.kind != MessageKind::kRequest || !c.id) return;
-  const rapidjson::Value& doc = *raw;
-  if (!EchoableId(json::ClassifyId(c.id)) || !AcceptedAsRequest(doc)) {
-    NotOwed(*c.id, index);
-    return;
-  }
-  std::string id_text = json::Abbreviate(json::ToCompact(*c.id));
-  correlator_.Owe(
-      *c.id,
-      PendingRequest{
-          index, c.method, id_text, Clock::now(), {}, RequestDeadline(profile_, doc, c.method)});
+  if (!TrackRequest(index, *raw, c)) return;
   if (TranscriptEntry* e = transcript_.Mutable(index)) {
     e->method = json::Abbreviate(c.method);
-    e->id = id_text;
+    e->id = json::Abbreviate(json::ToCompact(*c.id));
   }
+}
+
+bool Session::TrackRequest(std::size_t index, const rapidjson::Value& doc,
+                           const protocol::Classified& c) {
+  if (!EchoableId(json::ClassifyId(c.id)) || !AcceptedAsRequest(doc)) {
+    NotOwed(*c.id, index);
+    return false;
+  }
+  correlator_.Owe(*c.id, PendingRequest{index,
+                                        c.method,
+                                        json::Abbreviate(json::ToCompact(*c.id)),
+                                        Clock::now(),
+                                        {},
+                                        RequestDeadline(profile_, doc, c.method)});
+  return true;
 }
 
 std::size_t Session::SendRaw(std::string bytes, std::string note, Clock::time_point until) {

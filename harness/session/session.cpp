@@ -248,6 +248,13 @@ process::StopResult Session::Stop(const std::vector<protocol::StopStepSpec>& ste
   return result;
 }
 
+const rapidjson::Value* Session::Announced() const {
+  const rapidjson::Value* answer =
+      handshake_answer_ ? handshake_answer_.get() : announced_in_.get();
+  const std::string* pointer = profile_.announcements_pointer();
+  return answer && pointer ? json::Resolve(*answer, *pointer) : nullptr;
+}
+
 const PendingRequest* Session::RequestByFrame(std::size_t frame) const {
   return correlator_.ByFrame(frame);
 }

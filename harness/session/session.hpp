@@ -41,6 +41,7 @@
 #include "harness/session/correlator.hpp"
 #include "harness/session/inbox.hpp"
 #include "harness/session/record.hpp"
+#include "harness/session/rules.hpp"
 #include "harness/session/transcript.hpp"
 #include "harness/session/transport.hpp"
 #include "harness/session/validate.hpp"
@@ -169,8 +170,16 @@ class Session {
   }
   /// The host request sent as frame number `frame`; nullptr if none.
   const PendingRequest* RequestByFrame(std::size_t frame) const;
+  /// The host request under `id` that frame `frame` carried (a write may carry several); nullptr
+  /// if none.
+  const PendingRequest* RequestFor(std::size_t frame, const rapidjson::Value& id) const {
+    return correlator_.ByFrame(frame, id);
+  }
   /// The handshake request has its answer (frames before it are judged by the handshake rules).
   bool handshake_answered() const { return handshake_answered_; }
+  /// Before Start: the host sends nothing after the handshake answer on its own (the profile's
+  /// after_handshake frames); the scenario does.
+  void HoldAfterHandshake() { hold_after_handshake_ = true; }
   /// Before Start: the revision in play has no handshake, so nothing the plugin sends is ever
   /// "before the handshake" and nothing is sent after one.
   void WithoutHandshake() { handshake_answered_ = true; }
@@ -181,6 +190,14 @@ class Session {
   void UseSchema(const schema::FrameSchema* schema) { schema_ = schema; }
   /// The frame that answered the handshake request (a result or an error), or nullptr before it.
   const rapidjson::Value* handshake_answer() const { return handshake_answer_.get(); }
+  /// Before Start, under a revision without a handshake: the plugin announced what it has in
+  /// `answer` (the run's probe answer), which the session keeps alive.
+  void AnnouncedIn(std::shared_ptr<const rapidjson::Document> answer) {
+    announced_in_ = std::move(answer);
+  }
+  /// What the plugin announced, at the profile's handshake.announcements in its handshake
+  /// answer (or the answer AnnouncedIn gave); nullptr while unknown.
+  const rapidjson::Value* Announced() const;
   bool exited() const { return exit_status().has_value(); }
   const std::optional<process::ExitStatus>& exit_status() const;
   bool stdout_closed() const { return stdout_eof_; }
@@ -207,6 +224,8 @@ class Session {
   // --- the pipeline (frames.cpp) --------------------------------------------------------------
   void OnEvent(Event& event);
   void OnFrame(wire::Frame& frame);
+  /// Everything after Parse for one message: the frame's own, or each element of a batch.
+  void Process(PluginFrame& f);
   /// Parse: the frame's entry, its document and how it parsed.
   PluginFrame Parse(wire::Frame& frame);
   /// Correlate: for a response, which request it answers (the correlator settles it once the
@@ -228,10 +247,15 @@ class Session {
   /// A request owed no answer: echoes of its id allowed, and an error without an id when the id
   /// is none the protocol accepts.
   void NotOwed(const rapidjson::Value& id, std::size_t index);
+  /// A request written raw as frame `index` (alone, or in a batch): owed its answer, true; or,
+  /// when the protocol would not accept it, noted as owed none (NotOwed), false.
+  bool TrackRequest(std::size_t index, const rapidjson::Value& doc, const protocol::Classified& c);
   /// Registers a request the host sent as frame `index` with the correlator (or as noise).
   void Owe(const rapidjson::Value& frame, const protocol::Classified& c, std::size_t index,
            bool deliberately_invalid);
   void AfterHandshake(const rapidjson::Value& reply);
+  /// Whether the revision in play has JSON-RPC batches (protocol::Revision::batches).
+  bool Batches() const;
   /// The host sent the profile's cancellation `notification` as frame `index`: the request it
   /// names is owed no answer any more.
   void Cancel(const rapidjson::Value& notification, std::size_t index);
@@ -267,7 +291,20 @@ class Session {
 
   const protocol::Profile& profile_;
   const schema::FrameSchema* schema_;
-  std::string revision_;  ///< the revision in play (JudgeUnder)
+  std::string revision_;               ///< the revision in play (JudgeUnder)
+  bool hold_after_handshake_ = false;  ///< HoldAfterHandshake
+  /// The progress tokens host requests gave (IdKey): the request's frame, and the last value a
+  /// notification gave it with that notification's frame.
+  struct ProgressToken {
+    std::size_t request = 0;
+    std::optional<double> last;
+    std::string last_text;
+    std::size_t last_frame = 0;
+  };
+  std::map<std::string, ProgressToken> progress_tokens_;
+  /// What is wrong with progress notification `doc` (frame `number`), as the rules read it; the
+  /// token's last value moves on.
+  FrameFacts::Progress JudgeProgress(const rapidjson::Value& doc, std::size_t number);
   /// The ids of the plugin's own requests (IdKey) and the frame that first used each.
   std::map<std::string, std::size_t> plugin_request_ids_;
   Options options_;
@@ -298,6 +335,7 @@ class Session {
   std::uint64_t queued_raw_bytes_ = 0;
   std::string handshake_key_;  // IdKey of the handshake request
   std::shared_ptr<const rapidjson::Document> handshake_answer_;
+  std::shared_ptr<const rapidjson::Document> announced_in_;
   std::optional<process::ExitStatus> no_status_;
   bool hosts_cut_ = false;  // the host's own stop ended the plugin: an EOF mid-frame is its cut
   bool graded_stop_running_ = false;  // a graded stop is running: judge cuts when it ends

@@ -1,0 +1,60 @@
+// `send: {retry: CAPTURE}`: a request sent again with the input its answer asked the host for.
+// The answer (captured by an expect) names requests for the host, by key; the fake host answers
+// each as it answers the plugin's own requests (the profile's replies, the plugin's fakehost.yaml
+// `host: replies:`), and the retry carries those answers and echoes the answer's state, under a
+// new id (MCP 2026-07-28's multi round-trip requests, the profile's input_required).
+#include "harness/scenario/player.hpp"
+
+namespace fakehost::scenario::player {
+
+bool Player::ResolveRetry(const Step& step, const Send& send, Send* resolved) {
+  const protocol::Profile::InputRequired* input = profile_.input_required();
+  if (!input)
+    return ScenarioBug(step, "retry: the " + profile_.name() +
+                                 " profile has no input_required (how an answer asks for input)");
+  auto capture = captures_.find(send.retry);
+  if (capture == captures_.end() || !capture->second)
+    return ScenarioBug(step, "retry: no frame was captured as '" + send.retry + "'");
+  const rapidjson::Document& answer = *capture->second;
+  // The request it answered: the named send whose id the answer carries.
+  const rapidjson::Value* id = json::Find(answer, "id");
+  const Named* original = nullptr;
+  for (const auto& [name, named] : named_)
+    if (id && json::StrictEqual(*id, named.id)) original = &named;
+  if (!original)
+    return ScenarioBug(step, "retry: '" + send.retry +
+                                 "' answers no request this scenario sent and named with as:");
+  *resolved = send;
+  resolved->retry.clear();
+  resolved->method = original->method;
+  auto params = std::make_shared<rapidjson::Document>();
+  auto& a = params->GetAllocator();
+  params->SetObject();
+  if (original->params.IsObject()) params->CopyFrom(original->params, a);
+  params->RemoveMember(input->responses.c_str());
+  if (!input->echo_state.empty()) params->RemoveMember(input->echo_state.c_str());
+  const rapidjson::Value* asked = json::Resolve(answer, input->requests);
+  if (send.answer_inputs && asked && asked->IsObject()) {
+    rapidjson::Value responses(rapidjson::kObjectType);
+    for (const auto& request : asked->GetObject()) {
+      const rapidjson::Value* method = json::Find(request.value, "method");
+      if (!method || !method->IsString()) continue;
+      protocol::HostResponder::Answer reply = session_.host().Decide(
+          json::View(*method), json::Find(request.value, "params"), Clock::now());
+      // An error or a held request leaves the key out: the plugin sees the input missing.
+      const rapidjson::Value* result = reply.hold ? nullptr : json::Find(reply.body, "result");
+      if (!result) continue;
+      responses.AddMember(rapidjson::Value(request.name, a), rapidjson::Value(*result, a), a);
+    }
+    params->AddMember(rapidjson::Value(input->responses.c_str(), a), responses, a);
+  }
+  if (!input->state.empty() && !input->echo_state.empty())
+    if (const rapidjson::Value* state = json::Resolve(answer, input->state))
+      params->AddMember(rapidjson::Value(input->echo_state.c_str(), a), rapidjson::Value(*state, a),
+                        a);
+  if (send.params) json::MergeInto(*send.params, params.get(), a);
+  resolved->params = params;
+  return true;
+}
+
+}  // namespace fakehost::scenario::player
