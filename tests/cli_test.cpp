@@ -289,6 +289,43 @@ TEST(Cli, APluginDirectoryWithoutAManifestRunsItsCommandInTheDirectory) {
   fs::remove_all(fs::path(dir).parent_path());
 }
 
+// `run -- ARGV` in a directory holding a fakehost.yaml reads it and says so: its protocol (no
+// --protocol needed) and its triggers (a scenario that needs one is judged, not untested). In a
+// directory without one, the protocol must be given, and the message names the protocols.
+TEST(Cli, ACommandAfterDashesReadsTheFakehostYamlOfTheDirectory) {
+  const std::string dir = fs::canonical(MakeTempDir()).string();
+  const std::string server = FixturesDir() + "/mcp-stdio/reference/server";
+  const char* scenario = "tools/mistyped-argument-is-refused";  // needs a trigger
+  std::string yaml = ReadFile(FixturesDir() + "/mcp-stdio/reference/fakehost.yaml");
+  yaml =
+      yaml.substr(0, yaml.find("command:")) + yaml.substr(yaml.find('\n', yaml.find("command:")));
+  Write(dir + "/fakehost.yaml", yaml);
+  auto in_dir = [&](const std::string& words) {
+    return RunCommand(
+        {"/bin/sh", "-c",
+         "cd '" + dir + "' && exec '" + FakehostBin() + "' run --only " + scenario + " --out '" +
+             dir + "/out' " + words + " -- /usr/bin/python3 -I '" + server + "'"},
+        std::chrono::seconds(120));
+  };
+  CommandResult r = in_dir("");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("fakehost: reading ./fakehost.yaml for the command after --"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("1 passed"), std::string::npos) << r.out;
+  fs::remove(dir + "/fakehost.yaml");
+  CommandResult none = in_dir("");
+  EXPECT_EQ(none.exit_code, 2) << none.out << none.err;
+  EXPECT_NE(none.err.find("give --protocol (flash-v1, mcp-stdio, rim-v1)"), std::string::npos)
+      << none.err;
+  CommandResult untested = in_dir("--protocol mcp-stdio");
+  EXPECT_NE(untested.out.find("a fakehost.yaml in the plugin's directory (or --config FILE)"),
+            std::string::npos)
+      << untested.out;
+  EXPECT_EQ(untested.out.find("beside the manifest"), std::string::npos) << untested.out;
+  fs::remove_all(dir);
+}
+
 // Bad input, nothing spawned: a directory whose fakehost.yaml has no command, or a command whose
 // program is not there (named with the file it came from).
 TEST(Cli, APluginDirectoryWithoutACommandOrWithAMissingProgramIsBadInput) {

@@ -51,10 +51,24 @@ std::string DetectPluginProtocol(const std::string& plugin_dir,
 }
 
 bool PickProtocol(const std::string& data_dir, std::string* protocol, const std::string& plugin_dir,
-                  std::ostream& err) {
+                  std::ostream& err, const std::string& config) {
   if (!protocol->empty()) return true;
   if (plugin_dir.empty()) {
-    err << "fakehost: give --protocol (it is detected only from a plugin directory)\n";
+    // A command line names no protocol; the fakehost.yaml read for it may.
+    run::PluginConfig parsed;
+    std::vector<scenario::LoadError> errors;
+    if (!config.empty() && run::ReadPluginConfig(config, &parsed, &errors) &&
+        !parsed.protocol.empty()) {
+      *protocol = parsed.protocol;
+      return true;
+    }
+    std::string names;
+    for (const plugin::KnownProtocol& k : KnownProtocols(data_dir))
+      names += (names.empty() ? "" : ", ") + k.name;
+    err << "fakehost: give --protocol (" << names
+        << "): a command line does not say which protocol it speaks"
+        << (config.empty() ? "" : ", and ") << (config.empty() ? "" : config + " names none")
+        << "\n";
     return false;
   }
   std::string error;

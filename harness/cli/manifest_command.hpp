@@ -25,9 +25,10 @@ std::string DetectPluginProtocol(const std::string& plugin_dir,
 
 /// Leaves a given --protocol alone; otherwise sets it to the protocol whose manifest
 /// `plugin_dir` holds, else to the `protocol:` of its fakehost.yaml (a plugin without a
-/// manifest). False, with a message on `err`, when that cannot be told.
+/// manifest), or, with no directory, of `config` (a --config file, or ./fakehost.yaml read for a
+/// command after --). False, with a message on `err`, when that cannot be told.
 bool PickProtocol(const std::string& data_dir, std::string* protocol, const std::string& plugin_dir,
-                  std::ostream& err);
+                  std::ostream& err, const std::string& config = {});
 
 /// Prints every problem as "<file>:<line>:<col>: <message>  [<rule>]" and a verdict line.
 /// Returns 0 when the host would load the plugin, 1 when it would refuse it, 2 when there is

@@ -15,6 +15,7 @@
 #include "harness/report/reporter.hpp"
 #include "harness/run/execute.hpp"
 #include "harness/run/expected_failures.hpp"
+#include "harness/run/plugin_config.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/interrupt.hpp"
 
@@ -59,6 +60,19 @@ bool WriteBaseline(const std::string& path, const run::RunOutcome& run, bool str
                        "the run (stale).";
   return report::WriteFileAtomically(
       path, run::WriteExpectedFailures(report.scenarios, run.suite_ids, strict, header), error);
+}
+
+// `run -- ARGV` in a directory holding a fakehost.yaml reads it (its triggers, its host
+// replies, its protocol), as `run --plugin .` would, and says so: the command after `--` is the
+// plugin, the file beside it what the author wrote for it. --config FILE names another.
+void ConfigInWorkingDirectory(RunFlags* f, std::ostream& err) {
+  std::error_code ec;
+  if (!f->plugin_dir.empty() || f->argv.empty() || !f->config.empty() ||
+      !std::filesystem::is_regular_file(run::kPluginConfigName, ec))
+    return;
+  f->config = run::kPluginConfigName;
+  err << "fakehost: reading ./" << run::kPluginConfigName
+      << " for the command after --; --config FILE names another\n";
 }
 
 // Over 60 lines: the flags checked in the order they are, the run, then its files. `summary`
@@ -229,12 +243,14 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
                   "FILE: known failures (YAML); they are xfail, and one that passes fails the run");
   run->add_option("--write-expected-failures", rf->write_expected_failures,
                   "FILE: write this run's failures there, in --expected-failures' format");
-  commands->push_back({run, [rf](const Context& ctx) {
-                         if (!OnePlugin(rf->plugin_dir, rf->argv, ctx.err)) return int{kBadInput};
-                         if (!PickProtocol(ctx.data_dir, &rf->protocol, rf->plugin_dir, ctx.err))
-                           return int{kBadInput};
-                         return Run(*rf, ctx);
-                       }});
+  commands->push_back(
+      {run, [rf](const Context& ctx) {
+         if (!OnePlugin(rf->plugin_dir, rf->argv, ctx.err)) return int{kBadInput};
+         ConfigInWorkingDirectory(rf.get(), ctx.err);
+         if (!PickProtocol(ctx.data_dir, &rf->protocol, rf->plugin_dir, ctx.err, rf->config))
+           return int{kBadInput};
+         return Run(*rf, ctx);
+       }});
 }
 
 }  // namespace fakehost::cli

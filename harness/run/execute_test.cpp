@@ -203,6 +203,16 @@ TEST_F(ExecuteTest, AnUntestedScenarioFailsTheRunOnlyUnderFailUntested) {
 
 // --- exit 2: bad input, nothing run ----------------------------------------------------------
 
+// More untested than judged is said in words at the end, though it does not fail the run.
+TEST_F(ExecuteTest, ARunMostlyUntestedSaysSoInWords) {
+  AddScenario("ping/ok", Scenario(kPing));
+  AddScenario("status/a", Scenario("  - send: {trigger: status}\n    as: refresh\n"));
+  AddScenario("status/b", Scenario("  - send: {trigger: status}\n    as: refresh\n"));
+  EXPECT_EQ(Execute(Request()).exit_code, kOk) << err_.str();
+  EXPECT_NE(err_.str().find("2 scenarios were untested and only 1 judged"), std::string::npos)
+      << err_.str();
+}
+
 TEST_F(ExecuteTest, SelectingNothingIsBadInputAndSpawnsNothing) {
   AddScenario("ping/ok", Scenario(kPing));
   RunRequest q = Request();

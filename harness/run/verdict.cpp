@@ -23,6 +23,12 @@ int Verdict(const RunReport& report, const VerdictRules& rules, std::ostream& er
         << " untested, " << m.skipped << " not applicable): this is not a pass\n";
     return kFailures;
   }
+  // Most of what applies untested is a run that checked little, whatever its counts say.
+  const int judged = m.passed + m.failed + m.warned + m.xfailed + m.stale;
+  if (m.untested > judged)
+    err << "fakehost: " << m.untested << " scenarios were untested and only " << judged
+        << " judged: the plugin's fakehost.yaml lacks the triggers they need (each untested line "
+           "above names its own)\n";
   if (rules.fail_untested && m.untested > 0) {
     err << "fakehost: " << m.untested
         << " scenarios untested (--fail-untested): give their triggers in fakehost.yaml\n";

@@ -180,6 +180,8 @@ class Player {
   /// Why the scenario does not apply to this plugin: a trigger it sends that the plugin's
   /// fakehost.yaml declares it cannot have ({none: "why"}); "" when none is.
   std::string TriggerNotApplicable() const;
+  /// The plugin's fakehost.yaml, or where one would go, for a message that asks for a line in it.
+  std::string ConfigFileToName() const;
   /// Under `triggers: any`: true for a send of a trigger the plugin declares none, and for a
   /// step that names the request such a send would have named; the step is then not played.
   bool SkipsForNoneTrigger(const Step& step);

@@ -112,8 +112,7 @@ std::string Player::MissingTrigger() const {
     // A trigger declared none is not missing: the scenario is not applicable, or under
     // `triggers: any` its sends are skipped.
     if (plugin_.triggers.count(name) || plugin_.triggers_none.count(name)) continue;
-    std::string where =
-        plugin_.config_file.empty() ? "a fakehost.yaml beside the manifest" : plugin_.config_file;
+    std::string where = ConfigFileToName();
     std::string does, example;
     if (const protocol::TriggerSpec* t = profile_.trigger(name)) {
       does = t->does;
@@ -125,6 +124,14 @@ std::string Player::MissingTrigger() const {
            (example.empty() ? "{method: ..., params: {...}}" : example);
   }
   return {};
+}
+
+std::string Player::ConfigFileToName() const {
+  if (!plugin_.config_file.empty()) return plugin_.config_file;
+  // A protocol without a manifest has no "beside the manifest": the file goes in the plugin's
+  // directory (run --plugin DIR), or beside the command (run -- ARGV reads ./fakehost.yaml).
+  return profile_.has_manifest() ? "a fakehost.yaml beside the manifest"
+                                 : "a fakehost.yaml in the plugin's directory (or --config FILE)";
 }
 
 std::string Player::TriggerNotApplicable() const {

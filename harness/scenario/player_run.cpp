@@ -262,9 +262,7 @@ std::string Player::StandInAnswerReason(std::size_t step_failures) const {
     if (fails && (i >= step_failures || f.harness_error || misses_before_stand_in_.count(i)))
       return {};
   }
-  const std::string where = plugin_.config_file.empty()
-                                ? std::string("a fakehost.yaml beside the manifest")
-                                : plugin_.config_file;
+  const std::string where = ConfigFileToName();
   std::string names, yaml;
   for (const auto& s : stand_ins) {
     names += (names.empty() ? "" : ", ") + s.method + " (" + s.why + ")";
