@@ -201,6 +201,17 @@ TEST(ExpectedFailures, ApplyingTwiceChangesNothing) {
   }
 }
 
+// A miss that knows what it expected and what came writes both: "arrived but does not match"
+// alone does not tell one baseline entry from another.
+TEST(ExpectedFailures, WritesWhatWasExpectedAndWhatCame) {
+  ScenarioResult r = Failed("tools/bad", "a reply to list arrived but does not match");
+  r.failures[0].expected = "/error/code: expected -32602, got -32603";
+  r.failures[0].actual = "#4 response tools/list id 2: {...}";
+  EXPECT_EQ(WriteExpectedFailures({r}, {"tools/bad"}, false, "h"),
+            "# h\n- id: \"tools/bad\"\n  reason: \"a reply to list arrived but does not match: "
+            "/error/code: expected -32602, got -32603\"\n");
+}
+
 TEST(ExpectedFailures, WritesFailuresSortedWithGlobsOnlyWhereTheyCoverJustThem) {
   std::vector<std::string> suite = {"a/x",      "a/y",    "b/p",   "b/q",  "c/deep/1",
                                     "c/deep/2", "c/flat", "d/one", "d/two"};

@@ -107,6 +107,9 @@ Cause CauseOf(const ScenarioResult& r) {
   for (const auto& f : r.failures) {
     if (f.check == kExpectedFailureCheck) continue;
     c.reason = OneLine(f.message);
+    // "arrived but does not match" says little on its own: the mismatch says what was expected
+    // and what came ("/error/code: expected -32602, got -32603").
+    if (!c.reason.empty() && !f.expected.empty()) c.reason += ": " + OneLine(f.expected);
     if (!c.reason.empty()) break;
   }
   if (c.reason.empty()) c.reason = std::string("fails (") + scenario::StatusName(r.status) + ")";
