@@ -24,6 +24,23 @@ struct Verdicts {
   std::string Dump() const { return command.out + command.err; }
 };
 
+// Runs `argv` (whose --out is `dir`), then reads each scenario's status and reason from the
+// report and removes `dir`.
+Verdicts RunVerdicts(const std::vector<std::string>& argv, const std::string& dir,
+                     std::chrono::seconds deadline) {
+  Verdicts v;
+  v.command = RunCommand(argv, deadline);
+  rapidjson::Document report;
+  if (json::Parse(ReadFile(dir + "/report.json"), &report).ok && report.IsObject())
+    for (const auto& s : json::Find(report, "scenarios")->GetArray()) {
+      std::string id = json::Find(s, "id")->GetString();
+      v.status[id] = json::Find(s, "status")->GetString();
+      if (const auto* r = json::Find(s, "reason")) v.reason[id] = r->GetString();
+    }
+  fs::remove_all(dir);
+  return v;
+}
+
 // Runs the Flash fixture `plugin` (under fixtures/flash-v1) on the scenarios `only`, with
 // `config` as its fakehost.yaml ("": the plugin's own).
 Verdicts RunFlash(const std::string& plugin, const std::string& config,
@@ -39,17 +56,7 @@ Verdicts RunFlash(const std::string& plugin, const std::string& config,
   }
   for (const auto& o : only) argv.insert(argv.end(), {"--only", o});
   argv.insert(argv.end(), flags.begin(), flags.end());
-  Verdicts v;
-  v.command = RunCommand(argv, std::chrono::seconds(60));
-  rapidjson::Document report;
-  if (json::Parse(ReadFile(dir + "/report.json"), &report).ok && report.IsObject())
-    for (const auto& s : json::Find(report, "scenarios")->GetArray()) {
-      std::string id = json::Find(s, "id")->GetString();
-      v.status[id] = json::Find(s, "status")->GetString();
-      if (const auto* r = json::Find(s, "reason")) v.reason[id] = r->GetString();
-    }
-  fs::remove_all(dir);
-  return v;
+  return RunVerdicts(argv, dir, std::chrono::seconds(60));
 }
 
 const char* kVariant = "variants/catalog-from-process-table";
@@ -150,17 +157,7 @@ Verdicts RunMcpWithout(const std::string& plugin, const std::vector<std::string>
       FakehostBin(),          "run",   "--plugin", folder,       "--config",
       dir + "/fakehost.yaml", "--out", dir,        "--no-color", "--strict"};
   for (const auto& o : only) argv.insert(argv.end(), {"--only", o});
-  Verdicts v;
-  v.command = RunCommand(argv, std::chrono::seconds(120));
-  rapidjson::Document report;
-  if (json::Parse(ReadFile(dir + "/report.json"), &report).ok && report.IsObject())
-    for (const auto& s : json::Find(report, "scenarios")->GetArray()) {
-      std::string id = json::Find(s, "id")->GetString();
-      v.status[id] = json::Find(s, "status")->GetString();
-      if (const auto* r = json::Find(s, "reason")) v.reason[id] = r->GetString();
-    }
-  fs::remove_all(dir);
-  return v;
+  return RunVerdicts(argv, dir, std::chrono::seconds(120));
 }
 
 // `triggers: any`: the round-trip scenarios judge each asking trigger a server gives, so one that
