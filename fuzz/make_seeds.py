@@ -71,6 +71,10 @@ def main():
     for name in ("rim-plugin.json", "manifest.json"):
         for path in sorted(src.glob("fixtures/**/" + name)) + sorted(src.glob("examples/**/" + name)):
             write(out / "manifest", path.read_bytes())
+    for path in sorted(src.glob("schema/*/profile.json")):
+        write(out / "profile", path.read_bytes())
+    for case in (b"a\nb\n# comment\n\n./c\n/abs/d\n", b"../up\n  spaced  \n", b"x\r\ny\r\n"):
+        write(out / "corpus_list", case)
     for path in sorted(src.glob("tests/golden/*.jsonl")):
         write(out / "transcript", path.read_bytes())
     # Template expansion: a line of variables, then a template (template_fuzz.cpp).

@@ -1,6 +1,7 @@
-// The fakehost.yaml reader (run::ParsePluginConfig, then CheckPluginConfig against both
-// profiles) on arbitrary text. Beyond the sanitizers: a refused file says why, at a place in
-// the file; an accepted one has no error and only triggers with a method.
+// The fakehost.yaml reader (run::ParsePluginConfig, then CheckPluginConfig against every shipped
+// profile, with and without its frame schema, which checks `host: replies:`) on arbitrary text.
+// Beyond the sanitizers: a refused file says why, at a place in the file; an accepted one has no
+// error and only triggers with a method.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -35,10 +36,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!method || !method->IsString() || method->GetStringLength() == 0)
       Fail("a trigger accepted without a method");
   }
-  for (const auto& profile : fakehost::fuzz::ShippedProfiles()) {
+  const auto& profiles = fakehost::fuzz::ShippedProfiles();
+  for (std::size_t i = 0; i < profiles.size(); ++i) {
     std::vector<fakehost::scenario::LoadError> checked;
-    bool fits = fakehost::run::CheckPluginConfig(config, *profile, &checked);
+    bool fits = fakehost::run::CheckPluginConfig(config, *profiles[i], &checked);
     if (fits != checked.empty()) Fail("the check's verdict and its errors disagree");
+    // host: replies: against the frame schema as well: never fewer errors than the shape alone.
+    std::vector<fakehost::scenario::LoadError> framed;
+    bool framed_fits = fakehost::run::CheckPluginConfig(
+        config, *profiles[i], &framed, fakehost::fuzz::ShippedFrameSchemas()[i].get());
+    if (framed_fits != framed.empty()) Fail("the framed check's verdict and its errors disagree");
+    if (framed_fits && !fits) Fail("the frame schema accepted what the shape check refused");
   }
   return 0;
 }

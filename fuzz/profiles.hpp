@@ -11,6 +11,7 @@
 
 #include "harness/protocol/profile.hpp"
 #include "harness/protocol/registry.hpp"
+#include "harness/schema/schema.hpp"
 
 namespace fakehost::fuzz {
 
@@ -33,6 +34,24 @@ inline const std::vector<std::unique_ptr<protocol::Profile>>& ShippedProfiles() 
     return out;
   }();
   return profiles;
+}
+
+/// The frame schema of each of ShippedProfiles(), in the same order.
+inline const std::vector<std::unique_ptr<schema::FrameSchema>>& ShippedFrameSchemas() {
+  static const auto schemas = [] {
+    std::vector<std::unique_ptr<schema::FrameSchema>> out;
+    for (const auto& profile : ShippedProfiles()) {
+      std::string error;
+      auto s = schema::FrameSchema::Load(profile->schema_path(), &error);
+      if (!s) {
+        std::fprintf(stderr, "fuzz: %s\n", error.c_str());
+        std::abort();
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  }();
+  return schemas;
 }
 
 }  // namespace fakehost::fuzz

@@ -174,8 +174,9 @@ TEST(Certify, ShardsOfAFlashCorpusMergeIntoTheWholeMatrix) {
 }
 
 // A protocol without manifests: a corpus entry is a directory whose fakehost.yaml starts the
-// plugin (and names the protocol, so --protocol is not needed); each row is named by its
-// directory, so servers that share a program are told apart.
+// plugin (and names the protocol, so --protocol is not needed); each row is named as its server
+// announced itself (serverInfo), and two that announce the same name are told apart by their
+// directories in the row's key.
 TEST(Certify, ACorpusOfPluginsWithoutManifestsIsRunByTheirCommands) {
   std::string out = MakeTempDir();
   std::string mcp = FixturesDir() + "/mcp-stdio";
@@ -188,9 +189,15 @@ TEST(Certify, ACorpusOfPluginsWithoutManifestsIsRunByTheirCommands) {
   CheckAgainstSchema(m);
   EXPECT_STREQ(m["protocol"].GetString(), "mcp-stdio");
   ASSERT_EQ(m["plugins"].Size(), 2u);
-  std::set<std::string> ids;
-  for (const auto& p : m["plugins"].GetArray()) ids.insert(p["id"].GetString());
-  EXPECT_EQ(ids, (std::set<std::string>{"reference", "answer-null-id"}));
+  std::set<std::string> ids, keys;
+  for (const auto& p : m["plugins"].GetArray()) {
+    ids.insert(p["id"].GetString());
+    keys.insert(p["key"].GetString());
+  }
+  EXPECT_EQ(ids, (std::set<std::string>{"fakehost-mcp-reference"}));  // both run its code
+  EXPECT_EQ(keys,
+            (std::set<std::string>{"fakehost-mcp-reference (" + mcp + "/reference)",
+                                   "fakehost-mcp-reference (" + mcp + "/broken/answer-null-id)"}));
   EXPECT_EQ(Verdict(m, "reference"), "pass");
   EXPECT_EQ(Verdict(m, "answer-null-id"), "fail");
   // No manifest, so no manifest/loads-in-host column.

@@ -198,6 +198,24 @@ TEST(GithubAction, AMissingBinaryABadStrictValueOrUnsplittableArgsAreBadInput) {
   }
 }
 
+// The templates' words for the protocol input name every protocol fakehost has a profile for.
+TEST(CiTemplates, TheProtocolInputNamesEveryProtocol) {
+  rapidjson::Document action = Yaml(SourceDir() + "/ci/templates/github/action.yml");
+  const std::string described = Str(json::Resolve(action, "/inputs/protocol/description"));
+  const std::string gitlab = ReadFile(SourceDir() + "/ci/templates/gitlab/fakehost.gitlab-ci.yml");
+  const std::string gitlab_line = gitlab.substr(gitlab.find("FAKEHOST_PROTOCOL: \"\""));
+  int protocols = 0;
+  for (const auto& e : fs::directory_iterator(SourceDir() + "/schema")) {
+    if (!fs::exists(e.path() / "profile.json")) continue;
+    const std::string name = e.path().filename().string();
+    ++protocols;
+    EXPECT_NE(described.find(name), std::string::npos) << name << " in: " << described;
+    EXPECT_NE(gitlab_line.substr(0, gitlab_line.find('\n')).find(name), std::string::npos)
+        << name << " in: " << gitlab_line.substr(0, gitlab_line.find('\n'));
+  }
+  EXPECT_GE(protocols, 3);
+}
+
 struct JobRun {
   CommandResult r;
   std::string dir;  ///< $CI_PROJECT_DIR

@@ -223,5 +223,40 @@ TEST(CliInput, AScenarioThatExpandsPastTheCapIsBadInputAtItsPlace) {
   fs::remove_all(suite);
 }
 
+// Every input file is read one way (json::ReadFileCapped, or CheckInputFile for a stream): a
+// device, a FIFO or a file over its kind's cap is bad input (exit 2) before anything is read, for
+// every command that takes one; none hangs and none runs out of memory.
+TEST(CliInput, InputFilesThatAreNotRegularOrTooLargeAreBadInputForEveryCommand) {
+  const std::string dir = MakeTempDir(), fifo = dir + "/p.json", list = dir + "/corpus.txt";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Sparse: 3 GiB that take no disk.
+  auto sparse = [](const std::string& path) {
+    std::ofstream created(path);
+    return ::truncate(path.c_str(), 3LL << 30) == 0;
+  };
+  ASSERT_TRUE(sparse(list));
+  const std::string suite = SuiteWith("ok", "title: x\n");
+  ASSERT_TRUE(sparse(suite + "/huge.yaml"));
+  const std::string plugin = FixturesDir() + "/rim-v1/reference";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", "--protocol", "/dev/zero", "--plugin", plugin}, "/dev/zero: not a regular file"},
+      {{"run", "--protocol", fifo, "--plugin", plugin}, fifo + ": not a regular file"},
+      {{"list", "--protocol", "/dev/zero"}, "/dev/zero: not a regular file"},
+      {{"certify", "--schema", "/dev/zero", plugin}, "/dev/zero: not a regular file"},
+      {{"validate", "--schema", fifo, "x.jsonl"}, fifo + ": not a regular file"},
+      {{"certify", list}, "3221225472 bytes, more than the 1048576-byte limit"},
+      {{"run", "--protocol", "rim-v1", "--suite", suite, "--plugin", plugin},
+       "huge.yaml: 3221225472 bytes, more than the 1048576-byte limit"},
+  };
+  for (const auto& [args, says] : cases) {
+    CommandResult r = Fakehost(args);
+    EXPECT_FALSE(r.timed_out) << args[0] << " " << args[1] << " " << args[2];
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
+  fs::remove_all(dir);
+  fs::remove_all(suite);
+}
+
 }  // namespace
 }  // namespace fakehost::testing

@@ -246,13 +246,14 @@ TEST(Cli, EveryWordAfterDoubleDashReachesThePluginVerbatim) {
   fs::remove_all(dir);
 }
 
-// A bare command's plugin id, where the protocol has no manifest: derived from the command
-// (here the program's name), unless --plugin-id gives one.
-TEST(Cli, ABareCommandIsNamedByItsCommandUnlessPluginIdNamesIt) {
+// A bare command's plugin id, where the protocol has no manifest: the name the server announced
+// in its handshake (serverInfo; not the program's, "weather-server"), unless --plugin-id gives
+// one.
+TEST(Cli, ABareCommandIsNamedAsItAnnouncedItselfUnlessPluginIdNamesIt) {
   const std::string dir = MakeTempDir();
   const std::string program = RecordingServer(dir, "weather-server");
   for (const auto& [flags, id] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{}, "weather-server"},
+           {{}, "fakehost-mcp-reference"},
            {{"--plugin-id", "dev.example.weather"}, "dev.example.weather"}}) {
     std::vector<std::string> args = {"run",           "--protocol", "mcp-stdio", "--only",
                                      kOneMcpScenario, "--out",      dir + "/out"};
@@ -269,12 +270,13 @@ TEST(Cli, ABareCommandIsNamedByItsCommandUnlessPluginIdNamesIt) {
 }
 
 // A plugin directory of a protocol without manifests: its fakehost.yaml names the protocol and
-// the command, which runs in the directory with the arguments it gives; the directory names it.
+// the command, which runs in the directory with the arguments it gives; its plugin_id names it.
 TEST(Cli, APluginDirectoryWithoutAManifestRunsItsCommandInTheDirectory) {
   const std::string dir = fs::canonical(MakeTempDir()).string() + "/weather";
   fs::create_directories(dir + "/bin");
   RecordingServer(dir + "/bin", "start");
-  Write(dir + "/fakehost.yaml", "protocol: mcp-stdio\ncommand: [bin/start, --stdio, 8080]\n");
+  Write(dir + "/fakehost.yaml",
+        "protocol: mcp-stdio\nplugin_id: weather\ncommand: [bin/start, --stdio, 8080]\n");
   CommandResult r =
       Fakehost({"run", "--plugin", dir, "--only", kOneMcpScenario, "--out", dir + "/out"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -295,7 +297,9 @@ TEST(Cli, APluginDirectoryWithoutAManifestRunsItsCommandInTheDirectory) {
 TEST(Cli, ACommandAfterDashesReadsTheFakehostYamlOfTheDirectory) {
   const std::string dir = fs::canonical(MakeTempDir()).string();
   const std::string server = FixturesDir() + "/mcp-stdio/reference/server";
-  const char* scenario = "tools/mistyped-argument-is-refused";  // needs a trigger
+  // Needs a trigger fakehost cannot make from the reference's tools (its sleep tool sends
+  // progress only when asked in an optional argument).
+  const char* scenario = "progress/progress-increases";
   std::string yaml = ReadFile(FixturesDir() + "/mcp-stdio/reference/fakehost.yaml");
   yaml =
       yaml.substr(0, yaml.find("command:")) + yaml.substr(yaml.find('\n', yaml.find("command:")));

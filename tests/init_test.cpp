@@ -1,12 +1,16 @@
 // `fakehost init`: what it writes loads as what it claims to be (a fakehost.yaml the loader
 // accepts, commented-out lines included; a scenario that lints and runs; a workflow that gives
-// the composite action only inputs it has), and it never overwrites a file unasked.
+// the composite action only inputs it has), it never overwrites a file unasked, and for an MCP
+// server (no manifest) it finds the command from the project's files and prints a next command
+// that passes a conforming server as printed.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
@@ -174,6 +178,8 @@ TEST(Init, ADirectoryWithoutAManifestOrThatDoesNotExistIsBadInput) {
   CommandResult r = Fakehost({"init", dir});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("manifest"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give --protocol (flash-v1, mcp-stdio or rim-v1)"), std::string::npos)
+      << r.err;
   EXPECT_TRUE(fs::is_empty(dir)) << "nothing written on bad input";
 
   r = Fakehost({"init", dir + "/missing", "--protocol", "rim-v1"});
@@ -215,6 +221,11 @@ TEST(Init, TheWorkflowGoesToTheRepositoryRootAndUsesTheActionsOwnInputs) {
   EXPECT_EQ(json::ToCompact((*with)["plugin"]), "\"plugins/notes\"");
   EXPECT_EQ(json::ToCompact((*with)["protocol"]), "\"flash-v1\"");
   EXPECT_EQ(json::ToCompact((*with)["strict"]), "true");
+  // The plugin's own scenarios with the standard suite, and its baseline when it has one.
+  EXPECT_EQ(json::ToCompact((*with)["args"]),
+            R"("--suite standard --suite 'plugins/notes/fakehost/scenarios'")");
+  EXPECT_EQ(json::ToCompact((*with)["expected-failures"]),
+            R"("${{ steps.baseline.outputs.file }}")");
   EXPECT_TRUE(json::Resolve(action, "/outputs/report-dir"));
   fs::remove_all(root);
 }
@@ -267,6 +278,189 @@ TEST(Init, APluginDirectoryThatWouldInjectIntoTheWorkflowIsRefused) {
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1)
         << "one line, the name's break escaped: " << r.err;
   }
+}
+
+// --dist (FAKEHOST_DIST): the registries by default, else release files at a URL, {version}
+// standing for the version; what a shell would read in the install step's word is refused.
+TEST(Init, TheWorkflowInstallsFakehostFromTheDistSource) {
+  std::string dir = PluginWithManifest(kProtocols[0]);
+  ASSERT_EQ(Fakehost({"init", dir}).exit_code, 0);
+  EXPECT_NE(
+      ReadFile(dir + "/.github/workflows/fakehost.yml").find("\"fakehost@${FAKEHOST_VERSION}\""),
+      std::string::npos);
+  CommandResult r =
+      Fakehost({"init", dir, "--force", "--dist", "https://example.org/fakehost/v{version}/"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CommandResult version = Fakehost({"--version"});
+  const std::string v = version.out.substr(9, version.out.find('\n') - 9);
+  EXPECT_NE(
+      ReadFile(dir + "/.github/workflows/fakehost.yml")
+          .find("\"https://example.org/fakehost/v" + v + "/fakehost-${FAKEHOST_VERSION}.tgz\""),
+      std::string::npos)
+      << ReadFile(dir + "/.github/workflows/fakehost.yml");
+  for (const char* bad : {"https://x/$(id)", "a b", "x\"y", "`id`"}) {
+    r = Fakehost({"init", dir, "--force", "--dist", bad});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("cannot go into the workflow"), std::string::npos) << r.err;
+  }
+  fs::remove_all(fs::path(dir).parent_path());
+}
+
+// --- MCP servers: no manifest; the project's files say how the server starts --------------------
+
+void Write(const std::string& path, const std::string& text) {
+  fs::create_directories(fs::path(path).parent_path());
+  std::ofstream(path) << text;
+}
+
+// `fakehost ARGS...` run in `dir`, as a user there would.
+CommandResult FakehostIn(const std::string& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"/bin/sh", "-c", "cd \"$1\" && shift && exec \"$@\"",
+                                   "sh",      dir,  FakehostBin()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunCommand(argv, std::chrono::seconds(120));
+}
+
+std::string NextCommand(const std::string& out) {
+  auto at = out.find("next: ");
+  if (at == std::string::npos) return "";
+  return out.substr(at + 6, out.find('\n', at) - at - 6);
+}
+
+struct Server {
+  const char* name;
+  std::string command;  ///< what init says the server starts as
+  std::string first;    ///< what the next command does before the run
+  std::function<void(const std::string&)> make;
+};
+
+const std::string kTasks = "/examples/mcp-stdio/tasks-python/server.py";
+const std::string kWeather = "/examples/mcp-stdio/weather-modern-node/server.js";
+
+const Server kServers[] = {
+    {"the one executable (examples/mcp-stdio/tasks-python without its fakehost.yaml)",
+     "./server.py", "",
+     [](const std::string& d) {
+       fs::copy(SourceDir() + "/examples/mcp-stdio/tasks-python", d, fs::copy_options::recursive);
+       fs::remove(d + "/fakehost.yaml");
+     }},
+    {"a Node package whose bin is built", "node dist/index.js", "npm run build && ",
+     [](const std::string& d) {
+       fs::create_directories(d);
+       fs::copy_file(SourceDir() + kWeather, d + "/server.js");
+       Write(d + "/package.json",
+             R"({"name": "weather", "bin": {"weather": "dist/index.js"},
+                 "scripts": {"build": "mkdir -p dist && cp server.js dist/index.js"}})");
+     }},
+    {"a Node package with a start script", "npm start --silent", "",
+     [](const std::string& d) {
+       fs::create_directories(d);
+       fs::copy_file(SourceDir() + kWeather, d + "/server.js");
+       Write(d + "/package.json", R"({"name": "weather", "scripts": {"start": "node server.js"}})");
+     }},
+    {"a Python project", "python3 -m tasks_server", "",
+     [](const std::string& d) {
+       fs::create_directories(d);
+       fs::copy_file(SourceDir() + kTasks, d + "/tasks_server.py");
+       Write(d + "/pyproject.toml",
+             "[project]\nname = \"tasks\"\n[project.scripts]\ntasks = \"tasks_server:main\"\n");
+     }},
+};
+
+// The issue's first run: `fakehost init --protocol mcp-stdio .` in the server's directory, then
+// the command it prints, typed as printed, passes the suite on a conforming server. One test per
+// server: each plays the whole MCP suite.
+void InitThenRunAsPrinted(const Server& server) {
+  const std::string tmp = MakeTempDir(), dir = tmp + "/server";
+  server.make(dir);
+  CommandResult init = FakehostIn(dir, {"init", "--protocol", "mcp-stdio", "."});
+  ASSERT_EQ(init.exit_code, 0) << server.name << "\n" << init.out << init.err;
+  EXPECT_NE(init.out.find("wrote fakehost.yaml"), std::string::npos) << init.out;
+  EXPECT_NE(init.out.find("the server starts as: " + server.command + " (from "), std::string::npos)
+      << init.out;
+  const std::string next = NextCommand(init.out);
+  EXPECT_EQ(next, server.first + FakehostBin() + " run --plugin . --strict") << init.out;
+  CommandResult run = RunCommand({"/bin/sh", "-c", "cd \"$1\" && eval \"$2\"", "sh", dir, next},
+                                 std::chrono::seconds(110));
+  EXPECT_EQ(run.exit_code, 0) << server.name << "\n" << run.out.substr(0, 6000) << run.err;
+  EXPECT_NE(run.out.find(" passed, 0 failed, 0 warned"), std::string::npos) << run.out;
+  fs::remove_all(tmp);
+}
+
+TEST(InitMcp, TheNextCommandPassesTheOneExecutableAsPrinted) { InitThenRunAsPrinted(kServers[0]); }
+TEST(InitMcp, TheNextCommandBuildsAndPassesANodeBinAsPrinted) { InitThenRunAsPrinted(kServers[1]); }
+TEST(InitMcp, TheNextCommandPassesANodeStartScriptAsPrinted) { InitThenRunAsPrinted(kServers[2]); }
+TEST(InitMcp, TheNextCommandPassesAPythonProjectAsPrinted) { InitThenRunAsPrinted(kServers[3]); }
+
+TEST(InitMcp, ItsFakehostYamlLoadsWithEveryCommentedOutLineAndKeepsTheEnvTheServerNeeds) {
+  const std::string tmp = MakeTempDir(), dir = tmp + "/server";
+  Write(dir + "/pyproject.toml",
+        "[project]\nname = \"t\"\n[project.scripts]\nt = \"t.app:main\"\n");
+  Write(dir + "/src/t/__init__.py", "");
+  Write(dir + "/src/t/app.py", "def main(): pass\n");
+  ASSERT_EQ(Fakehost({"init", dir, "--protocol", "mcp-stdio"}).exit_code, 0);
+  auto profile = LoadProfile("mcp-stdio");
+  const std::string text = ReadFile(dir + "/fakehost.yaml");
+  run::PluginConfig config;
+  ASSERT_TRUE(LoadsAsPluginConfig(text, *profile, &config));
+  EXPECT_EQ(config.command, (std::vector<std::string>{"python3", "-c",
+                                                      "import sys; from t.app import main; "
+                                                      "sys.exit(main())"}));
+  ASSERT_EQ(config.env.size(), 1u) << text;
+  EXPECT_EQ(config.env[0], "PYTHONPATH=src");
+  run::PluginConfig live;
+  ASSERT_TRUE(LoadsAsPluginConfig(Uncommented(text), *profile, &live));
+  EXPECT_TRUE(live.call_all_tools) << "tools: {call: all} is offered, commented out";
+  EXPECT_EQ(live.triggers.size(), profile->trigger_names().size());
+  fs::remove_all(tmp);
+}
+
+TEST(InitMcp, WithoutAProtocolItAsksForTheFlagAndSaysWhenTheDirectoryIsAnMcpServer) {
+  for (const auto& [file, text, why] :
+       {std::tuple{"package.json", R"({"dependencies": {"@modelcontextprotocol/sdk": "^1.2"}})",
+                   "package.json depends on @modelcontextprotocol/sdk"},
+        std::tuple{"pyproject.toml", "[project]\ndependencies = [\"mcp>=1.2\"]\n",
+                   "pyproject.toml depends on mcp"}}) {
+    const std::string dir = MakeTempDir();
+    Write(dir + "/" + file, text);
+    CommandResult r = Fakehost({"init", dir});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("give --protocol (flash-v1, mcp-stdio or rim-v1)"), std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find(std::string(why) + ", so it is an MCP server:\n  " + FakehostBin() +
+                         " init --protocol mcp-stdio " + dir + "\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir + "/fakehost.yaml"));
+    fs::remove_all(dir);
+  }
+}
+
+TEST(InitMcp, AServerItCannotTellHowToStartIsBadInputUnlessItsCommandIsGiven) {
+  const std::string dir = MakeTempDir();
+  CommandResult r = Fakehost({"init", dir, "--protocol", "mcp-stdio"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot tell how " + dir +
+                       " starts its server (no package.json; no "
+                       "pyproject.toml; no executable file): give its command after --"),
+            std::string::npos)
+      << r.err;
+  EXPECT_TRUE(fs::is_empty(dir)) << "nothing written on bad input";
+
+  r = Fakehost({"init", dir, "--protocol", "mcp-stdio", "--", "node", "my server.js", "--stdio"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("the server starts as: node 'my server.js' --stdio"), std::string::npos)
+      << r.out;
+  run::PluginConfig config;
+  ASSERT_TRUE(
+      LoadsAsPluginConfig(ReadFile(dir + "/fakehost.yaml"), *LoadProfile("mcp-stdio"), &config));
+  EXPECT_EQ(config.command, (std::vector<std::string>{"node", "my server.js", "--stdio"}));
+
+  // A plugin with a manifest is started as its manifest says.
+  r = Fakehost({"init", PluginWithManifest(kProtocols[0]), "--", "node", "x.js"});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("give no command after --"), std::string::npos) << r.err;
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // middle of a frame leaves that step waiting too. Each report shows the cause once with the step
 // it broke, and the JSON keeps both failures, each with the typed reason the grouping reads
 // (`reason`, session::Reason): no assertion here reads the session's, the interpreter's or the
-// profile's wording.
+// profile's wording. Across scenarios too: an MCP server's start-up banner that fails every
+// scenario is one block and one annotation.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -101,9 +102,8 @@ TEST(StrayStdoutReport, ShowsTheFramingErrorOnceWithTheStepItBroke) {
   EXPECT_EQ(failures[1].caused_by, std::nullopt);
   // Markdown: one cause block (one bullet), the framing error, the broken step listed under it.
   EXPECT_EQ(Count(r.markdown, "\n- **"), 1u) << Dump(r);
-  EXPECT_NE(r.markdown.find("- **must** framing: "), std::string::npos) << Dump(r);
-  EXPECT_NE(r.markdown.find("  - caused: step 2 expect \\(line 20\\)"), std::string::npos)
-      << Dump(r);
+  EXPECT_NE(r.markdown.find("- **must** `framing: "), std::string::npos) << Dump(r);
+  EXPECT_NE(r.markdown.find("  - caused: `step 2 expect (line 20)`"), std::string::npos) << Dump(r);
   // Console: the same.
   EXPECT_EQ(Count(r.command.out, "  ✗ "), 1u) << Dump(r);
   EXPECT_NE(r.command.out.find("      caused: step 2 expect (line 20)"), std::string::npos)
@@ -138,11 +138,78 @@ TEST(StrayStdoutReport, ShowsAPluginThatDiedInAFrameOnceWithTheStepItBroke) {
   EXPECT_EQ(failures[1].check, "framing");
   EXPECT_EQ(failures[1].reason, "cut-short");
   EXPECT_EQ(Count(r.markdown, "\n- **"), 1u) << Dump(r);
-  EXPECT_NE(r.markdown.find("- **must** framing: "), std::string::npos) << Dump(r);
-  EXPECT_NE(r.markdown.find("  - caused: step 2 expect \\(line 20\\)"), std::string::npos)
-      << Dump(r);
+  EXPECT_NE(r.markdown.find("- **must** `framing: "), std::string::npos) << Dump(r);
+  EXPECT_NE(r.markdown.find("  - caused: `step 2 expect (line 20)`"), std::string::npos) << Dump(r);
   ASSERT_FALSE(exit.empty()) << r.json;
   EXPECT_NE(r.command.out.find("%0Aplugin: " + exit), std::string::npos) << Dump(r);
+}
+
+// An MCP server that prints a start-up banner on stdout before its first message fails every
+// legacy scenario with the same not-json line, mostly as frame #1, as frame #2 where the host
+// wrote two requests first. That is one cause: one block naming the scenarios, each scenario's
+// entry naming the block, one annotation; the JSON keeps every failure and lists the cause.
+TEST(BannerReport, ShowsOneCauseForTheBannerThatFailedEveryScenario) {
+  Played r = Play("mcp-stdio/broken/stray-stdout", "lifecycle/*");
+  ASSERT_EQ(r.command.exit_code, 1) << Dump(r);
+  rapidjson::Document doc;
+  ASSERT_TRUE(json::Parse(r.json, &doc).ok) << r.json;
+  const rapidjson::Value& scenarios = *json::Find(doc, "scenarios");
+  std::size_t failed = 0;
+  for (const auto& s : scenarios.GetArray())
+    if (std::string(json::Find(s, "status")->GetString()) == "fail") {
+      ++failed;
+      EXPECT_EQ(json::Find(s, "failures")->Size(), 1u) << json::Find(s, "id")->GetString();
+    }
+  ASSERT_GE(failed, 2u) << Dump(r);
+  const rapidjson::Value* shared = json::Find(doc, "shared_causes");
+  ASSERT_TRUE(shared && shared->IsArray()) << r.json;
+  ASSERT_EQ(shared->Size(), 1u) << r.json;
+  const rapidjson::Value& roots = *json::Find((*shared)[0], "roots");
+  ASSERT_EQ(roots.Size(), failed);
+  std::string banner;
+  std::vector<std::size_t> frames;
+  for (const auto& root : roots.GetArray()) {
+    const rapidjson::Value& s = scenarios[json::Find(root, "scenario")->GetUint()];
+    const rapidjson::Value& f =
+        (*json::Find(s, "failures"))[json::Find(root, "failure")->GetUint()];
+    EXPECT_EQ(std::string(json::Find(f, "reason")->GetString()), "not-a-message");
+    std::size_t frame = json::Find(f, "frame")->GetUint64();
+    frames.push_back(frame);
+    std::string text =
+        json::Find((*json::Find(s, "transcript"))[static_cast<rapidjson::SizeType>(frame)], "text")
+            ->GetString();
+    if (banner.empty()) banner = text;
+    EXPECT_EQ(text, banner);
+  }
+  ASSERT_FALSE(banner.empty());
+  // The same line at another frame number is the same cause.
+  std::sort(frames.begin(), frames.end());
+  EXPECT_NE(frames.front(), frames.back()) << "no scenario saw the banner at another frame";
+  std::string n = std::to_string(failed);
+  // Console: one block, the banner quoted once; each scenario's entry names the block.
+  EXPECT_EQ(Count(r.command.out, "\nFAIL cause "), 1u) << Dump(r);
+  EXPECT_EQ(Count(r.command.out, "\nFAIL cause 1 — one failure in " + n + " scenarios\n"), 1u)
+      << Dump(r);
+  std::string console = r.command.out.substr(0, r.command.out.find("\n::"));  // annotations last
+  EXPECT_EQ(Count(console, banner), 1u) << Dump(r);
+  EXPECT_EQ(Count(r.command.out, ": cause 1 above (" + n + " scenarios)\n"), failed) << Dump(r);
+  EXPECT_EQ(Count(r.command.out, "  frames:\n"), 0u) << Dump(r);
+  // One annotation, for the cause, naming the banner.
+  EXPECT_EQ(Count(r.command.out, "::error "), 1u) << Dump(r);
+  std::size_t at = r.command.out.find("::error ");
+  ASSERT_NE(at, std::string::npos);
+  std::string annotation = r.command.out.substr(at, r.command.out.find('\n', at) - at);
+  EXPECT_EQ(annotation.rfind("::error title=fakehost FAIL " + n + " scenarios%2C one cause::", 0),
+            0u)
+      << annotation;
+  EXPECT_NE(annotation.find(banner), std::string::npos) << annotation;
+  EXPECT_NE(annotation.find("%0Ain " + n + " scenarios: lifecycle/"), std::string::npos)
+      << annotation;
+  // Markdown: one block before the scenarios, which name it.
+  EXPECT_EQ(Count(r.markdown, "### Causes shared by several scenarios (1)"), 1u) << r.markdown;
+  EXPECT_EQ(Count(r.markdown, "cause 1 — one failure in " + n + " scenarios"), 1u) << r.markdown;
+  EXPECT_LT(r.markdown.find("### Causes shared"), r.markdown.find("### Failures and errors"));
+  EXPECT_EQ(Count(r.markdown, "cause 1 above (" + n + " scenarios)`"), failed) << r.markdown;
 }
 
 }  // namespace

@@ -75,7 +75,9 @@ std::string HostileText() {
          "**bold** _it_ [link](javascript:alert(1)) `code` ``` $x$ @here\n# heading\n" +
          "::error::injected\n  ::add-mask::secret\n\xc2\xa0::stop-commands::tok\n" +
          "mid-line ##[stop-commands]tok \x1b]52;c;cHduZWQ=\x07\x07 ok\rPASS\n" +
-         "<details open><summary>x</summary>";
+         "<details open><summary>x</summary> https://e… www.example.com https://1572395042/login "
+         "http://localhost:8080/x user@example.com @scope/server @octocat ![i](x.png) "
+         "<https://a.b>";
 }
 
 // Over 60 lines: one result per status, every field a reporter reads, built in the open.

@@ -5,6 +5,9 @@ Usage: report_hostile_check.py DIR   (DIR holds report.junit.xml, report.json, r
 report.html). Prints one line per problem and exits 1 if there is any.
 """
 import json
+import os
+import shutil
+import subprocess
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -78,6 +81,38 @@ def markdown(path):
     check(fence is None, "markdown: a code block is left open")
 
 
+def rendered_markdown(path):
+    """The Markdown as GitHub renders a step summary (cmark-gfm with its extensions): no link, no
+    image, no raw HTML, and no @mention or autolinked address outside code."""
+    cmark = shutil.which("cmark-gfm")
+    if cmark is None:
+        if os.environ.get("FAKEHOST_NEED_CMARK"):
+            problems.append("markdown: cmark-gfm is not installed (./ci/test installs it)")
+        return
+    # --unsafe: raw HTML kept as GitHub keeps it (then sanitised), so any element is seen.
+    out = subprocess.run([cmark, "--unsafe", "--extension", "autolink", "--extension", "table",
+                          "--extension", "strikethrough", "--extension", "tagfilter", path],
+                         capture_output=True, text=True, check=True).stdout
+    check("<a " not in out and "<a>" not in out, "markdown rendered: a link: %s" % _around(out, "<a"))
+    check("<img" not in out, "markdown rendered: an image: %s" % _around(out, "<img"))
+    check("raw HTML omitted" not in out, "markdown rendered: raw HTML: %s" % _around(out, "raw HTML"))
+    prose = re.sub(r"<code>.*?</code>|<pre>.*?</pre>", "", out, flags=re.S)
+    for m in re.finditer(r"(?<![\w`])@[A-Za-z0-9_-]", prose):
+        problems.append("markdown rendered: an @mention outside code: %s" % prose[max(0, m.start() - 40):m.end() + 20])
+    # GitHub links more than cmark-gfm does (a host without a dot): no address outside code.
+    for m in re.finditer(r"://|www\.|\b[\w.+-]+@[\w-]+\.", prose):
+        problems.append("markdown rendered: an address outside code: %s" % prose[max(0, m.start() - 40):m.end() + 20])
+    for tag in re.findall(r"<(/?[a-z0-9]+)", prose):
+        check(tag.lstrip("/") in ("h2", "h3", "h4", "p", "strong", "em", "ul", "li", "table", "thead",
+                                  "tbody", "tr", "th", "td", "details", "summary", "br", "code", "pre"),
+              "markdown rendered: a <%s> element outside code" % tag)
+
+
+def _around(text, needle):
+    i = text.find(needle)
+    return text[max(0, i - 60):i + 80] if i >= 0 else ""
+
+
 def html(path):
     text = open(path, encoding="utf-8").read()
     check(text.count("<script") == 2, "html: %d <script tags" % text.count("<script"))
@@ -93,7 +128,8 @@ def html(path):
 def main():
     d = sys.argv[1]
     for f, name in ((junit, "report.junit.xml"), (report_json, "report.json"),
-                    (markdown, "report.md"), (html, "report.html")):
+                    (markdown, "report.md"), (rendered_markdown, "report.md"),
+                    (html, "report.html")):
         try:
             f(d + "/" + name)
         except Exception as e:  # a parse error is the finding

@@ -15,6 +15,13 @@ namespace {
 using scenario::Status;
 
 std::string Md(std::string_view s) { return report::MarkdownText(s); }
+// In a table cell: GFM splits a row at every '|' not escaped, even inside a code span, and reads
+// "\|" there as the '|' alone.
+std::string MdCell(std::string_view s) {
+  std::string md;
+  for (char c : report::MarkdownText(s)) md += c == '|' ? std::string("\\|") : std::string(1, c);
+  return md;
+}
 std::string Tty(std::string_view s) { return report::TerminalSafe(s); }
 
 const char* Mark(Status s) { return report::StatusIcon(s); }
@@ -52,7 +59,7 @@ std::string MarkdownMatrix(const Matrix& m) {
   for (std::size_t c = 0; c < m.columns.size(); ++c) md += ":-:|";
   md += "\n";
   for (const Row& r : m.rows) {
-    md += "| " + Md(r.key) + " | " + VerdictName(r.verdict) + " |";
+    md += "| " + MdCell(r.key) + " | " + VerdictName(r.verdict) + " |";
     for (const Column& col : m.columns) {
       auto it = r.cells.find(col.id);
       md += std::string(" ") + (it == r.cells.end() ? "" : Mark(it->second.status)) + " |";
@@ -68,8 +75,8 @@ std::string MarkdownMatrix(const Matrix& m) {
                   [](const Row& r) { return !RevisionsJudged(r).empty() || !r.probe.empty(); })) {
     md += "### Revisions\n\n| plugin | probe | judged under |\n|---|---|---|\n";
     for (const Row& r : m.rows)
-      md += "| " + Md(r.key) + " | " + Md(report::Clip(r.probe, 200)) + " | " +
-            Md(report::Clip(RevisionsJudged(r), 300)) + " |\n";
+      md += "| " + MdCell(r.key) + " | " + MdCell(report::Clip(r.probe, 200)) + " | " +
+            MdCell(report::Clip(RevisionsJudged(r), 300)) + " |\n";
     md += "\n";
   }
   if (m.diff.computed) {

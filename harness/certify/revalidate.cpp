@@ -114,6 +114,7 @@ void RevalidateTranscript(const schema::FrameSchema& candidate,
 bool RevalidateTranscriptFile(const schema::FrameSchema& candidate, const std::string& path,
                               const OnRejected& on_rejected, RevalidationCounts* counts,
                               std::string* error) {
+  if (!json::CheckInputFile(path, json::kTranscriptFileCap, error)) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *error = path + ": cannot be read";

@@ -16,6 +16,7 @@
 #include "harness/cli/command.hpp"
 #include "harness/cli/flag_checks.hpp"
 #include "harness/cli/manifest_command.hpp"
+#include "harness/json/text_file.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/destination.hpp"
@@ -66,9 +67,13 @@ bool DetectCorpusProtocol(const std::string& data_dir, const std::vector<std::st
         if (e.is_directory(ec)) below.push_back(e.path().string());
       std::sort(below.begin(), below.end());
       candidates.insert(candidates.end(), below.begin(), below.end());
-    } else if (fs::is_regular_file(arg, ec)) {
-      std::ifstream in(arg);
-      std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    } else {
+      // A list is read as the corpus reader reads it: a regular file, capped.
+      std::string text, why;
+      if (!json::ReadFileCapped(arg, json::kInputFileCap, &text, &why)) {
+        err << "fakehost: " << why << "\n";
+        return false;
+      }
       candidates = certify::ParseCorpusList(text, fs::absolute(arg).parent_path().string());
     }
     for (const std::string& dir : candidates) {

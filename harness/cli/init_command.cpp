@@ -1,24 +1,24 @@
-// `fakehost init DIR [--protocol P] [--force]`: the files a plugin needs to run fakehost in CI.
+// `fakehost init DIR [--protocol P] [--force] [--dist SOURCE] [-- COMMAND...]`: the files a plugin
+// needs to run fakehost, locally and in CI.
 //
-// Writes, from the protocol's profile: a starter fakehost.yaml (the protocol, and commented out:
-// env, config where the host passes one, and every trigger the profile names with its own
-// example), an example scenario that uses the standard handshake fragment, and a GitHub
-// workflow that installs the .deb and runs the composite action it installed
-// (share/fakehost/ci/github, from ci/templates/github), copied into the workspace. Commented-out
-// YAML is written as `#` directly followed by the line (`#env:`, `#  slow:`), so deleting that one
-// `#` makes it live; prose comments are `# ` followed by text. Nothing existing is overwritten
-// without
-// --force.
+// Writes a starter fakehost.yaml, an example scenario that uses the standard handshake fragment
+// (init_starter.hpp) and a GitHub workflow (init_workflow.hpp) at the root of the git checkout.
+// For a protocol whose plugins have no manifest (an MCP server), fakehost.yaml also says how the
+// server starts: the command after --, else what the project's files say (init_project.hpp). It
+// prints the command that runs the suite next, as it can be typed where init was run. Nothing
+// existing is overwritten without --force; bad input writes nothing.
 #include <algorithm>
-#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <set>
-#include <sstream>
 #include <string_view>
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
+#include "harness/cli/flag_checks.hpp"
+#include "harness/cli/init_project.hpp"
+#include "harness/cli/init_starter.hpp"
+#include "harness/cli/init_workflow.hpp"
 #include "harness/cli/manifest_command.hpp"
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
@@ -30,275 +30,15 @@
 #ifndef FAKEHOST_VERSION
 #define FAKEHOST_VERSION "0.0.0"
 #endif
-// Where the released fakehost lives on GitHub (its .deb and its composite action); set by
-// CMake (FAKEHOST_GITHUB_REPO). The placeholder makes a workflow that fails until edited.
-#ifndef FAKEHOST_GITHUB_REPO
-#define FAKEHOST_GITHUB_REPO "OWNER/fakehost"
+// Where the workflow installs fakehost from (harness/cli/CMakeLists.txt, FAKEHOST_DIST).
+#ifndef FAKEHOST_DIST
+#define FAKEHOST_DIST "registry"
 #endif
 
 namespace fakehost::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-// `text` as `prefix`-led comment lines of at most ~96 columns.
-std::string Comment(const std::string& prefix, const std::string& text) {
-  std::istringstream words(text);
-  std::string out, line, word;
-  while (words >> word) {
-    if (!line.empty() && prefix.size() + line.size() + 1 + word.size() > 96) {
-      out += prefix + line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
-  }
-  if (!line.empty()) out += prefix + line + "\n";
-  return out;
-}
-
-// A string YAML reads back as that same string when written plain: a word that no YAML schema
-// types as a null, a boolean or a number.
-bool PlainSafe(std::string_view s) {
-  static const std::set<std::string_view, std::less<>> typed = {
-      "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE",
-      "y",    "Y",    "n",    "N",    "yes",  "Yes",  "YES",   "no",    "No",
-      "NO",   "on",   "On",   "ON",   "off",  "Off",  "OFF"};
-  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0])) || typed.count(s)) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-  });
-}
-
-// A JSON value as a one-line YAML flow collection: plain words bare, every other string
-// double-quoted (a JSON string is a valid YAML double-quoted scalar).
-std::string Flow(const rapidjson::Value& v) {
-  if (v.IsString() && PlainSafe(std::string_view(v.GetString(), v.GetStringLength())))
-    return v.GetString();
-  if (v.IsObject()) {
-    std::string out;
-    for (const auto& m : v.GetObject())
-      out += (out.empty() ? "" : ", ") + Flow(m.name) + ": " + Flow(m.value);
-    return "{" + out + "}";
-  }
-  if (v.IsArray()) {
-    std::string out;
-    for (const auto& e : v.GetArray()) out += (out.empty() ? "" : ", ") + Flow(e);
-    return "[" + out + "]";
-  }
-  return json::ToCompact(v);
-}
-
-std::string Flow(std::string_view text) {
-  return Flow(rapidjson::Value(
-      rapidjson::StringRef(text.data(), static_cast<rapidjson::SizeType>(text.size()))));
-}
-
-// `s` as a YAML double-quoted scalar: reads back as itself whatever it holds (": ", "#", quotes,
-// a leading "-" or "*"). Only '"' and '\\' need an escape once control characters are refused.
-std::string DoubleQuoted(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-// Why the plugin directory's path cannot go into the workflow, or "": a control character (a
-// line break would start a line of the workflow, and no log shows the others), bytes that are
-// not UTF-8 (YAML is text), or "${{", which GitHub evaluates in a step's inputs (a directory
-// named for a secret would pass the secret's value).
-std::string UnwritablePath(std::string_view path) {
-  for (char c : path)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return "it holds a control character";
-  if (report::ValidUtf8(path) != path) return "it is not valid UTF-8";
-  if (path.find("${{") != std::string_view::npos)
-    return "it holds \"${{\", which GitHub would evaluate as an expression";
-  return {};
-}
-
-// Whether the profile's host passes a plugin its `config:` (asked of CheckPluginConfig itself,
-// so that the starter file never offers what the loader refuses).
-bool PassesConfig(const protocol::Profile& profile) {
-  run::PluginConfig probe;
-  probe.config = std::make_shared<rapidjson::Document>(rapidjson::kObjectType);
-  std::vector<scenario::LoadError> errors;
-  return run::CheckPluginConfig(probe, profile, &errors);
-}
-
-// The profile's stand-in answers (made-up data), as the `host: replies:` an author would edit.
-std::string HostReplies(const protocol::Profile& profile) {
-  std::string lines;
-  for (const auto& [method, reply] : profile.host().replies) {
-    const rapidjson::Value* result = reply.body ? json::Find(*reply.body, "result") : nullptr;
-    if (result && !reply.stand_in.empty())
-      lines += "#    " + Flow(method) + ": {result: " + Flow(*result) + "}\n";
-  }
-  if (lines.empty()) return {};
-  return "\n# The fake host's answers to your plugin's host calls, in place of its defaults. "
-         "These\n"
-         "# defaults are stand-ins (made-up data): a scenario that fails after your plugin got "
-         "one\n"
-         "# is reported untested. Give the answers your plugin needs.\n"
-         "#host:\n"
-         "#  replies:\n" +
-         lines;
-}
-
-std::string FakehostYaml(const protocol::Profile& profile) {
-  std::string y =
-      "# fakehost.yaml: what fakehost needs to know about this plugin that its manifest cannot\n"
-      "# say (reference: docs/fakehost-yaml.md and schema/fakehost.schema.json in fakehost). "
-      "Written by\n"
-      "# `fakehost init`; delete the leading # of a line to use it.\n"
-      "protocol: " +
-      profile.name() +
-      "\n\n"
-      "# Added to the plugin's environment in every scenario (a --env flag overrides an entry).\n"
-      "#env:\n"
-      "#  LOG_LEVEL: debug\n";
-  if (PassesConfig(profile))
-    y += "\n# The configuration object the host passes the plugin (a scenario's own config: "
-         "wins).\n"
-         "#config:\n"
-         "#  units: metric\n";
-  y += HostReplies(profile);
-  if (profile.triggers().empty()) return y;
-  y +=
-      "\n# Triggers: NAME -> a request (usually one of your own commands) on which the plugin\n"
-      "# does what NAME promises. A scenario that needs a trigger you do not give is reported\n"
-      "# untested. Replace each example request with one your plugin really serves that way,\n"
-      "# or write NAME: {none: \"why\"} for one it cannot have (its scenarios then do not apply).\n"
-      "#triggers:\n";
-  for (const protocol::TriggerSpec& t : profile.triggers()) {
-    y += Comment("#  # ", t.name + ": " + t.does);
-    y += "#  " + t.name + ":\n";
-    y += "#    method: " + Flow(t.method) + "\n";
-    if (t.params) y += "#    params: " + Flow(*t.params) + "\n";
-  }
-  return y;
-}
-
-// "rim.shutdown, then close stdin", and the first signal of the default stop sequence.
-void StopWords(const protocol::Profile& profile, std::string* asks, std::string* signal) {
-  const auto* steps = profile.StopSequence("default");
-  if (!steps) return;
-  for (const auto& s : *steps) {
-    if (s.kind == protocol::StopStepSpec::Kind::kSignal) {
-      *signal = s.label;
-      return;
-    }
-    if (s.kind != protocol::StopStepSpec::Kind::kWait)
-      *asks += (asks->empty() ? "" : ", then ") + s.label;
-  }
-}
-
-std::string ExampleScenario(const protocol::Profile& profile, const std::string& fragment) {
-  const std::string p = profile.name();
-  std::string asks, signal;
-  StopWords(profile, &asks, &signal);
-  std::string y =
-      "# An example scenario, written by `fakehost init`: change it to check something your\n"
-      "# plugin does. Its id is its path below fakehost/scenarios without .yaml. Check it with\n"
-      "#   fakehost lint --protocol " +
-      p +
-      " --suite fakehost/scenarios\n"
-      "# and run it with the standard suite with\n"
-      "#   fakehost run --plugin . --suite standard --suite fakehost/scenarios --strict\n"
-      "title: Starts, and stops when the host asks\n"
-      "spec: \"example (fakehost init)\"\n"
-      "requirement: >-\n" +
-      Comment("  ", "After the handshake, the plugin exits when the host stops it (" +
-                        (asks.empty() ? std::string("its stop sequence") : asks) + ")" +
-                        (signal.empty() ? "" : ", before the host has to send " + signal) + ".") +
-      "level: must\n"
-      "tags: [example]\n"
-      "steps:\n"
-      "  - use: " +
-      fragment +
-      "  # the standard handshake, and the accepting answer\n"
-      "  # Then a request of your own and what its answer must hold, for example:\n";
-  if (!profile.triggers().empty()) {
-    const protocol::TriggerSpec& t = profile.triggers().front();
-    y += "  # - send:\n";
-    y += "  #     method: " + Flow(t.method) + "\n";
-    if (t.params) y += "  #     params: " + Flow(*t.params) + "\n";
-    y += "  #   as: mine\n  # - expect:\n  #     reply_to: mine\n";
-    y += "  #     result: {$type: object}\n";
-  }
-  return y + "  - shutdown: {}\n";
-}
-
-std::string GithubWorkflow(const protocol::Profile& profile, const std::string& plugin) {
-  const std::string repo = FAKEHOST_GITHUB_REPO;
-  const std::string version = FAKEHOST_VERSION;
-  return "# Runs fakehost's " + profile.name() +
-         " conformance suite on the plugin at every push and pull request.\n"
-         "# Written by `fakehost init`.\n"
-         "name: fakehost\n"
-         "on: [push, pull_request]\n"
-         "jobs:\n"
-         "  conformance:\n"
-         "    runs-on: ubuntu-latest\n"
-         "    # fakehost's .deb is built for Debian 12; install your plugin's runtime here too.\n"
-         "    container: debian:12\n"
-         "    env:\n"
-         "      FAKEHOST_VERSION: \"" +
-         version +
-         "\"\n"
-         "    steps:\n"
-         "      - uses: actions/checkout@v4\n"
-         "      - name: Install fakehost\n"
-         "        run: |\n"
-         "          apt-get update\n"
-         "          apt-get install -y --no-install-recommends ca-certificates curl\n"
-         "          curl -fsSLo /tmp/fakehost.deb \"https://github.com/" +
-         repo +
-         "/releases/download/v${FAKEHOST_VERSION}/fakehost_${FAKEHOST_VERSION}_amd64.deb\"\n"
-         "          apt-get install -y /tmp/fakehost.deb\n"
-         "      # Build the plugin here if it needs building.\n"
-         "      # The action the package installed (share/fakehost/ci/github beside the binary),\n"
-         "      # copied into the workspace: GitHub runs a local action only from there.\n"
-         "      - name: The installed fakehost action\n"
-         "        run: |\n"
-         "          share=\"$(dirname \"$(readlink -f \"$(command -v "
-         "fakehost)\")\")/../share/fakehost\"\n"
-         "          rm -rf .fakehost-action\n"
-         "          cp -R \"$share/ci/github\" .fakehost-action\n"
-         "      - name: fakehost\n"
-         "        id: fakehost\n"
-         "        uses: ./.fakehost-action\n"
-         "        with:\n"
-         "          protocol: " +
-         profile.name() +
-         "\n"
-         "          plugin: " +
-         DoubleQuoted(plugin) +
-         "\n"
-         "          strict: true\n"
-         "      - if: always()\n"
-         "        uses: actions/upload-artifact@v4\n"
-         "        with:\n"
-         "          name: fakehost-report\n"
-         "          path: ${{ steps.fakehost.outputs.report-dir }}\n";
-}
-
-// The standard suite's fragment that sends the profile's handshake request: what `use:` names.
-std::string HandshakeFragment(const std::string& data_dir, const protocol::Profile& profile) {
-  std::error_code ec;
-  fs::path dir = fs::path(data_dir) / "scenarios" / profile.name() / "fragments";
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".yaml") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) {
-    std::ifstream in(f);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (text.find("method: " + profile.handshake_method() + "\n") != std::string::npos)
-      return f.stem().string();
-  }
-  return {};
-}
 
 // The root of the git checkout holding `dir` (the workflow must be there), or `dir` itself.
 fs::path RepositoryRoot(const fs::path& dir) {
@@ -318,25 +58,68 @@ std::string Shown(const fs::path& path) {
   return rel.string();
 }
 
+// `word` as one shell word: as it is when nothing in it is special to a shell, else quoted.
+std::string ShellWord(const std::string& word) {
+  bool plain = !word.empty() && word.find_first_not_of(
+                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                    "0123456789_@%+=:,./-") == std::string::npos;
+  if (plain) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// How the user runs fakehost, for a command to type next: `npx fakehost` under npm (npx runs it
+// from a node_modules/.bin that is not on the user's PATH), the name alone when PATH finds this
+// very file by it (a .deb, a pip console script), else the path it was run by.
+std::string InvokedAs() {
+  if (const char* npm = std::getenv("npm_execpath"); npm && *npm) return "npx fakehost";
+  std::ifstream in("/proc/self/cmdline");
+  std::string argv0;
+  std::getline(in, argv0, '\0');
+  if (argv0.empty()) return "fakehost";
+  if (argv0.find('/') == std::string::npos) return ShellWord(argv0);
+  const std::string name = fs::path(argv0).filename().string();
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "";
+  while (!dirs.empty()) {
+    std::string_view d = dirs.substr(0, dirs.find(':'));
+    dirs.remove_prefix(std::min(dirs.size(), d.size() + 1));
+    std::error_code ec;
+    if (!d.empty() && fs::exists(fs::path(d) / name, ec))
+      return fs::equivalent(fs::path(d) / name, argv0, ec) ? ShellWord(name) : ShellWord(argv0);
+  }
+  return ShellWord(argv0);
+}
+
 // The value at `pointer` in `doc` when it is a string, else "".
 std::string StringAt(const rapidjson::Value& doc, const char* pointer) {
   const rapidjson::Value* v = json::Resolve(doc, pointer);
   return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
 }
 
-// What init writes must read back as what it means: each file parses as YAML, fakehost.yaml
-// names the protocol, and the workflow's fakehost step has exactly the plugin directory and
-// the protocol as inputs, and no other. "" when so; else the first thing wrong (init's bug).
+// What init writes must read back as what it means: fakehost.yaml loads for the protocol (with
+// the server's command), each other file parses as YAML, and the workflow's fakehost step has
+// the plugin directory and the protocol as inputs. "" when so; else the first thing wrong
+// (init's bug).
 std::string CheckWritten(const std::vector<std::pair<fs::path, std::string>>& files,
-                         const std::string& protocol, const std::string& plugin) {
+                         const protocol::Profile& profile, const ServerProject* server,
+                         const std::string& plugin) {
   for (const auto& [path, text] : files) {
-    rapidjson::Document doc;
+    const std::string name = path.filename().string();
     std::vector<scenario::LoadError> errors;
-    if (!scenario::ParseYamlToJson(text, path.filename().string(), &doc, nullptr, &errors))
-      return errors.empty() ? path.filename().string() + " does not parse"
-                            : errors.front().ToString();
-    if (path.filename() == run::kPluginConfigName && StringAt(doc, "/protocol") != protocol)
-      return path.filename().string() + " does not name the protocol";
+    if (name == run::kPluginConfigName) {
+      run::PluginConfig config;
+      if (!run::ParsePluginConfig(text, name, &config, &errors) ||
+          !run::CheckPluginConfig(config, profile, &errors))
+        return errors.empty() ? name + " does not load" : errors.front().ToString();
+      if (config.protocol != profile.name()) return name + " does not name the protocol";
+      if (server && config.command != server->command) return name + " has another command";
+      continue;
+    }
+    rapidjson::Document doc;
+    if (!scenario::ParseYamlToJson(text, name, &doc, nullptr, &errors))
+      return errors.empty() ? name + " does not parse" : errors.front().ToString();
     if (path.extension() != ".yml") continue;
     const rapidjson::Value* steps = json::Resolve(doc, "/jobs/conformance/steps");
     const rapidjson::Value* with = nullptr;
@@ -344,30 +127,123 @@ std::string CheckWritten(const std::vector<std::pair<fs::path, std::string>>& fi
       for (const auto& step : steps->GetArray())
         if (StringAt(step, "/id") == "fakehost") with = json::Resolve(step, "/with");
     if (!with || !with->IsObject() || StringAt(*with, "/plugin") != plugin ||
-        StringAt(*with, "/protocol") != protocol || with->MemberCount() != 3)
-      return path.filename().string() + ": the fakehost step's inputs are not the plugin's";
+        StringAt(*with, "/protocol") != profile.name())
+      return name + ": the fakehost step's inputs are not the plugin's";
   }
   return {};
 }
 
+// No --protocol, and the directory tells none: ask for the flag, naming the protocols, and say
+// which fits when the project is plainly an MCP server.
+void AskForProtocol(const std::string& data_dir, const std::string& dir, std::ostream& err) {
+  std::string manifests, error;
+  for (const plugin::KnownProtocol& k : KnownProtocols(data_dir)) {
+    if (k.manifest_file.empty()) continue;
+    std::error_code ec;
+    if (fs::exists(fs::path(dir) / k.manifest_file, ec)) {  // two manifests: the detector says so
+      DetectPluginProtocol(dir, KnownProtocols(data_dir), &error);
+      err << "fakehost: " << error << "\n";
+      return;
+    }
+    manifests += (manifests.empty() ? "" : ", ") + k.manifest_file + " for " + k.name;
+  }
+  const std::string shown = ShellWord(dir);
+  err << "fakehost: " << report::TerminalSafe(dir) << " has no manifest (" << manifests
+      << ") and no " << run::kPluginConfigName << " naming its protocol: give --protocol ("
+      << ProtocolsHelp() << ")";
+  if (std::string hint = McpServerHint(dir); !hint.empty())
+    err << "; " << hint << ", so it is an MCP server:\n  " << InvokedAs()
+        << " init --protocol mcp-stdio " << report::TerminalSafe(shown) << "\n";
+  else
+    err << ", for an MCP server: " << InvokedAs() << " init --protocol mcp-stdio "
+        << report::TerminalSafe(shown) << "\n";
+}
+
+// The runtime a command given after -- needs, by its program's name (the project's otherwise).
+Runtime RuntimeOf(const std::string& program, Runtime detected) {
+  const std::string name = fs::path(program).filename().string();
+  if (name == "node" || name == "npm" || name == "npx") return Runtime::kNode;
+  if (name.rfind("python", 0) == 0) return Runtime::kPython;
+  if (name == "uv" || name == "uvx") return Runtime::kUv;
+  return detected;
+}
+
 struct InitFlags {
-  std::string dir, protocol;
+  std::string dir, protocol, dist = FAKEHOST_DIST;
+  std::vector<std::string> command;
   bool force = false;
 };
 
-int Init(const InitFlags& f, const Context& ctx) {
+// A plugin without a manifest: how it starts (the command after --, else the project's files).
+// False, with the message on `err`, when fakehost.yaml is to be written and nothing says how.
+bool FindServer(const InitFlags& f, const fs::path& config, ServerProject* server,
+                std::ostream& err) {
+  std::string why, error;
+  const bool detected = DetectServerProject(f.dir, server, &why, &error);
+  if (!f.command.empty()) {
+    const Runtime runtime = RuntimeOf(f.command[0], server->runtime);
+    if (runtime != server->runtime) *server = {};
+    server->runtime = runtime;
+    server->command = f.command;
+    server->env.clear();
+    server->source = "the command given to fakehost init";
+    return true;
+  }
+  std::error_code ec;
+  if (fs::exists(config, ec) && !f.force) return true;  // left alone: it says how, or not
+  if (!detected) {
+    err << "fakehost: " << report::TerminalSafe(error) << "\n";
+    return false;
+  }
+  if (!server->command.empty()) return true;
+  err << "fakehost: cannot tell how " << report::TerminalSafe(f.dir) << " starts its server ("
+      << report::TerminalSafe(why)
+      << "): give its command after --, as its users start it, for example\n  " << InvokedAs()
+      << " init --protocol " << f.protocol << " " << report::TerminalSafe(ShellWord(f.dir))
+      << " -- node server.js\n";
+  return false;
+}
+
+// "next: ..." : the run to type now, after what must be done first (npm install, a build) in DIR.
+std::string NextCommand(const InitFlags& f, const ServerProject& server) {
+  std::string first;
+  for (const std::string& step : server.first) first += (first.empty() ? "" : " && ") + step;
+  const std::string dir = ShellWord(f.dir);
+  std::error_code ec;
+  const bool here = fs::equivalent(f.dir, fs::current_path(ec), ec);
+  if (!first.empty()) first = (here ? first : "(cd " + dir + " && " + first + ")") + " && ";
+  return first + InvokedAs() + " run --plugin " + dir + " --strict";
+}
+
+int Init(InitFlags f, const Context& ctx) {
   std::error_code ec;
   if (!fs::is_directory(f.dir, ec)) {
     ctx.err << "fakehost: " << f.dir << " is not a directory (give the plugin's directory)\n";
     return kBadInput;
   }
-  std::string protocol = f.protocol;
-  if (!PickProtocol(ctx.data_dir, &protocol, f.dir, ctx.err)) return kBadInput;
-  auto profile = LoadProfile(ctx.data_dir, protocol, ctx.err);
+  if (f.protocol.empty()) {
+    std::string error;
+    f.protocol = DetectPluginProtocol(f.dir, KnownProtocols(ctx.data_dir), &error);
+    if (f.protocol.empty()) {
+      AskForProtocol(ctx.data_dir, f.dir, ctx.err);
+      return kBadInput;
+    }
+  }
+  auto profile = LoadProfile(ctx.data_dir, f.protocol, ctx.err);
   if (!profile) return kBadInput;
+  if (profile->has_manifest() && !f.command.empty()) {
+    ctx.err << "fakehost: a " << profile->name() << " plugin is started as its "
+            << profile->manifest().file << " says: give no command after --\n";
+    return kBadInput;
+  }
+  if (std::string why = UnwritableDist(f.dist); !why.empty()) {
+    ctx.err << "fakehost: --dist '" << report::TerminalSafe(f.dist)
+            << "' cannot go into the workflow: " << why << "\n";
+    return kBadInput;
+  }
   std::string fragment = HandshakeFragment(ctx.data_dir, *profile);
   if (fragment.empty()) {
-    ctx.err << "fakehost: no fragment in " << ctx.data_dir << "/scenarios/" << protocol
+    ctx.err << "fakehost: no fragment in " << ctx.data_dir << "/scenarios/" << profile->name()
             << "/fragments sends " << profile->handshake_method() << "\n";
     return kHarnessError;
   }
@@ -381,18 +257,26 @@ int Init(const InitFlags& f, const Context& ctx) {
             << "' into a workflow: " << why << " (rename it)\n";
     return kBadInput;
   }
+  const fs::path config = dir / run::kPluginConfigName;
+  ServerProject server;
+  const bool manifestless = !profile->has_manifest();
+  if (manifestless && !FindServer(f, config, &server, ctx.err)) return kBadInput;
 
+  WorkflowSpec spec{profile->name(), plugin, manifestless ? &server : nullptr, f.dist,
+                    FAKEHOST_VERSION};
   const std::vector<std::pair<fs::path, std::string>> files = {
-      {dir / run::kPluginConfigName, FakehostYaml(*profile)},
-      {dir / "fakehost/scenarios/stops-when-asked.yaml", ExampleScenario(*profile, fragment)},
-      {root / ".github/workflows/fakehost.yml", GithubWorkflow(*profile, plugin)},
+      {config, FakehostYaml(*profile, manifestless ? &server : nullptr)},
+      {dir / kOwnScenarios / "stops-when-asked.yaml", ExampleScenario(*profile, fragment)},
+      {root / ".github/workflows/fakehost.yml", GithubWorkflow(spec)},
   };
-  if (std::string wrong = CheckWritten(files, profile->name(), plugin); !wrong.empty()) {
+  const bool writes_config = f.force || !fs::exists(config, ec);
+  if (std::string wrong =
+          CheckWritten(files, *profile, writes_config ? spec.server : nullptr, plugin);
+      !wrong.empty()) {
     ctx.err << "fakehost: internal error: init wrote a file that does not read back: " << wrong
             << "\n";
     return kHarnessError;
   }
-  bool wrote_workflow = false;
   std::string error;
   for (const auto& [path, text] : files) {  // every destination before the first write
     if ((f.force || !fs::exists(path, ec)) && !report::CheckDestination(path.string(), &error)) {
@@ -411,12 +295,22 @@ int Init(const InitFlags& f, const Context& ctx) {
       return kHarnessError;
     }
     ctx.out << "wrote " << report::TerminalSafe(Shown(path)) << "\n";
-    wrote_workflow |= path.extension() == ".yml";
   }
-  if (std::string(FAKEHOST_GITHUB_REPO).rfind("OWNER/", 0) == 0 && wrote_workflow)
-    ctx.out << "edit OWNER in .github/workflows/fakehost.yml: the GitHub repository that "
-               "publishes fakehost\n";
-  ctx.out << "next: fakehost run --plugin " << report::TerminalSafe(f.dir) << " --strict\n";
+  if (manifestless && writes_config) {
+    std::string words;
+    for (const std::string& w : server.command) words += (words.empty() ? "" : " ") + ShellWord(w);
+    ctx.out << "the server starts as: " << report::TerminalSafe(words) << " (from " << server.source
+            << "; change command: in " << run::kPluginConfigName
+            << " if its users start it otherwise)\n";
+  }
+  if (manifestless && !writes_config) {
+    run::PluginConfig existing;
+    std::vector<scenario::LoadError> errors;
+    if (run::ReadPluginConfig(config.string(), &existing, &errors) && existing.command.empty())
+      ctx.out << "add command: [PROGRAM, ARGS...] to " << report::TerminalSafe(Shown(config))
+              << ": it has none, and a server without a manifest is started by it\n";
+  }
+  ctx.out << "next: " << report::TerminalSafe(NextCommand(f, server)) << "\n";
   return kOk;
 }
 
@@ -430,6 +324,14 @@ void AddInitCommand(CLI::App& app, Commands* commands) {
   init->add_option("--protocol,-p", f->protocol,
                    ProtocolsHelp() + " (default: detected from the directory)");
   init->add_flag("--force", f->force, "overwrite files that exist");
+  init->add_option("--dist", f->dist,
+                   "where the CI workflow installs fakehost from: registry (npm and PyPI), or a "
+                   "URL or directory holding the release's files, {version} standing for the "
+                   "version (default: " FAKEHOST_DIST ")");
+  AddPluginCommandLine(init, &f->command)
+      ->description(
+          "after --: the server's command line, for a protocol without a manifest (default: "
+          "from package.json, pyproject.toml or the one executable file)");
   commands->push_back({init, [f](const Context& ctx) { return Init(*f, ctx); }});
 }
 

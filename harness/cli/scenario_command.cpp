@@ -36,7 +36,7 @@ int FromTranscript(FromTranscriptFlags& f, const Context& ctx) {
     ctx.err << "fakehost: --out " << f.out << ": " << error << "\n";
     return kBadInput;
   }
-  if (!json::ReadFileCapped(f.transcript, 256 * json::kInputFileCap, &text, &error)) {
+  if (!json::ReadFileCapped(f.transcript, json::kTranscriptFileCap, &text, &error)) {
     ctx.err << "fakehost: " << error << "\n";
     return kBadInput;
   }

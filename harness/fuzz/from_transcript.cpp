@@ -8,6 +8,7 @@
 #include "harness/protocol/profile.hpp"
 #include "harness/session/transcript.hpp"
 #include "harness/text/bytes.hpp"
+#include "harness/text/printable.hpp"
 
 namespace fakehost::fuzz {
 namespace {
@@ -219,16 +220,18 @@ void Converter::Plugin(const Doc& e) {
 }
 
 std::string Converter::Yaml(const std::string& source) const {
-  std::string out = "# Made by fakehost scenario from-transcript " + source + "\n";
-  for (const auto& c : comments_) out += "# " + c + "\n";
-  out += "title: " + json::QuotedString("Replays " + source) + "\n";
+  // Plugin text reaches every line: comments are Printable (one line, controls as \xNN), JSON
+  // lines YamlSafeJson (valid UTF-8, controls as \u escapes), so the file loads as it reads.
+  std::string out = "# Made by fakehost scenario from-transcript " + text::Printable(source) + "\n";
+  for (const auto& c : comments_) out += "# " + text::Printable(c) + "\n";
+  out += "title: " + text::YamlSafeJson(json::QuotedString("Replays " + source)) + "\n";
   out += "spec: " + json::QuotedString(profile_.title()) + "\n";
   out +=
       "requirement: " +
       json::QuotedString("The plugin answers the frames of the recorded session as it did then.") +
       "\n";
   out += "tags: [transcript]\nsteps:\n";
-  for (const Step& s : steps_) out += "  - " + json::ToCompact(s.doc) + "\n";
+  for (const Step& s : steps_) out += "  - " + text::YamlSafeJson(json::ToCompact(s.doc)) + "\n";
   return out;
 }
 

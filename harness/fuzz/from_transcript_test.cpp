@@ -51,6 +51,25 @@ TEST(FromTranscript, TurnsHostFramesIntoStepsAndPluginFramesIntoLooseExpectation
   EXPECT_EQ(FirstHostMethod(kTranscript), "rim.handshake");
 }
 
+// Plugin text stays text: a C1 control (U+009B, a terminal's CSI), DEL and U+FEFF in a frame are
+// written as \u escapes, so the scenario is valid UTF-8 that YAML loads, holding the same text.
+TEST(FromTranscript, WritesControlsAsEscapesSoTheScenarioLoads) {
+  testing::Protocol p = testing::LoadProtocol("rim-v1");
+  ASSERT_TRUE(p.profile);
+  const std::string transcript =
+      R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":"1","size":10,"frame":{"jsonrpc":"2.0","id":1,"method":"rim.handshake","params":{"note":"a\u009b31m\u007fb\ufeffc\u0085d"}}})"
+      "\n";
+  std::string yaml, error;
+  ASSERT_TRUE(ScenarioFromTranscript(transcript, "t\x9b.jsonl", *p.profile, &yaml, &error))
+      << error;
+  EXPECT_NE(yaml.find(R"("note":"a\u009b31m\u007fb\ufeffc)"), std::string::npos) << yaml;
+  EXPECT_EQ(yaml.find("\xc2\x9b"), std::string::npos) << yaml;
+  scenario::Scenario sc;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(scenario::LoadScenarioText(yaml, "t.yaml", "t", {}, &sc, &errors))
+      << (errors.empty() ? "" : errors.front().ToString());
+}
+
 TEST(FromTranscript, RefusesALineThatIsNotATranscriptEntry) {
   testing::Protocol p = testing::LoadProtocol("rim-v1");
   ASSERT_TRUE(p.profile);

@@ -9,6 +9,24 @@
 
 namespace fakehost::json {
 
+bool CheckInputFile(const std::string& path, std::size_t cap, std::string* error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    *error = path + ": cannot open (" + std::strerror(errno) + ")";
+    return false;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *error = path + ": not a regular file";
+    return false;
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > cap) {
+    *error = path + ": " + std::to_string(st.st_size) + " bytes, more than the " +
+             std::to_string(cap) + "-byte limit for this kind of file";
+    return false;
+  }
+  return true;
+}
+
 bool ReadFileCapped(const std::string& path, std::size_t cap, std::string* out,
                     std::string* error) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below anyway.

@@ -11,12 +11,23 @@
 
 namespace fakehost::json {
 
-/// Default cap for files a person writes (scenarios, manifests, fakehost.yaml): 1 MiB.
+/// Default cap for files a person writes (scenarios, manifests, fakehost.yaml, baselines, corpus
+/// lists): 1 MiB.
 inline constexpr std::size_t kInputFileCap = 1024 * 1024;
+/// A protocol's profile (the largest shipped is 40 KB).
+inline constexpr std::size_t kProfileFileCap = 4 * 1024 * 1024;
+/// A JSON Schema of a protocol's frames (the largest shipped is 470 KB).
+inline constexpr std::size_t kSchemaFileCap = 32 * 1024 * 1024;
+/// A transcript fakehost wrote (JSON lines): `validate`, `from-transcript`.
+inline constexpr std::size_t kTranscriptFileCap = 256 * 1024 * 1024;
 
 /// Reads a regular file of at most `cap` bytes into `*out`. False with `*error` (naming the
 /// path) when it cannot be opened, is not a regular file, or is larger than `cap`.
 bool ReadFileCapped(const std::string& path, std::size_t cap, std::string* out, std::string* error);
+
+/// For a file read as a stream (a transcript, line by line): a regular file of at most `cap`
+/// bytes, checked with stat before it is opened (a FIFO is never opened, so never waited on).
+bool CheckInputFile(const std::string& path, std::size_t cap, std::string* error);
 
 /// 1-based line and column (in bytes) of `offset` in `text`; an offset past the end is placed
 /// after the last byte.

@@ -337,6 +337,9 @@ class Profile {
   /// Values available to scenarios as variables (${host.version}, ${principal}): an object.
   const rapidjson::Value& vars() const { return *vars_; }
   Ms scenario_timeout() const { return scenario_timeout_; }
+  /// The most a scenario may run however many items its for_each steps find (member
+  /// scenario_timeout_max_ms; default 10 minutes).
+  Ms scenario_timeout_max() const { return scenario_timeout_max_; }
   /// CPU time and address space each plugin process gets (`fakehost run` may override).
   const LimitsSpec& limits() const { return limits_; }
   /// The stdin queue's budget, when the protocol states one (Flash: 256 frames / 20 MiB).
@@ -417,6 +420,7 @@ class Profile {
   std::optional<Progress> progress_;
   std::map<std::string, std::vector<StopStepSpec>, std::less<>> stop_sequences_;
   Ms scenario_timeout_{20000};
+  Ms scenario_timeout_max_{600000};
   /// Each check's wordings: those for named revisions first, its own (no revisions) last.
   std::map<std::string, std::vector<CheckWording>, std::less<>> checks_;
   LimitsSpec limits_;

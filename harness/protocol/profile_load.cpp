@@ -1,6 +1,7 @@
 // Loading a profile: the document against schema/profile.schema.json, then each member read
 // once into Profile's typed values. The schema guarantees every shape read here, so the readers
 // below only convert; what they still check is what a schema cannot say.
+#include "harness/json/text_file.hpp"
 #include "harness/protocol/profile.hpp"
 
 #include <cstring>
@@ -86,14 +87,9 @@ void EachNamed(const Value* map, F&& each) {
 }  // namespace
 
 std::unique_ptr<Profile> Profile::Load(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = path + ": cannot open profile: " + std::strerror(errno);
-    return nullptr;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return LoadText(text.str(), path, error);
+  std::string text;
+  if (!json::ReadFileCapped(path, json::kProfileFileCap, &text, error)) return nullptr;
+  return LoadText(text, path, error);
 }
 
 std::unique_ptr<Profile> Profile::LoadText(std::string_view text, const std::string& path,
@@ -324,6 +320,8 @@ bool Profile::Init(const std::string& path, std::string* error) {
   vars_ = &d["vars"];
   if (const Value* ms = json::Find(d, "scenario_timeout_ms"))
     scenario_timeout_ = Ms(ms->GetInt64());
+  if (const Value* ms = json::Find(d, "scenario_timeout_max_ms"))
+    scenario_timeout_max_ = Ms(ms->GetInt64());
   if (const Value* budget = json::Find(d, "transport_budget"))
     transport_budget_ = {(*budget)["frames"].GetUint64(), (*budget)["bytes"].GetUint64()};
   if (const Value* limits = json::Find(d, "limits")) {

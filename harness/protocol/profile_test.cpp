@@ -135,6 +135,28 @@ TEST(Profile, RejectsANegativeOrTinyLimitNamingTheMember) {
   EXPECT_FALSE(bad(R"({"cpu_seconds": 0})")) << error;
 }
 
+// Every number in a profile has a range: a deadline or hard limit over an hour (INT64_MAX
+// overflowed once every duration was turned into nanoseconds) is refused at load, naming it.
+TEST(Profile, RefusesADeadlineOverAnHourNamingTheMember) {
+  const std::string text = ReadProfileText();
+  const std::string member = "\"scenario_timeout_ms\": ";
+  const std::size_t at = text.find(member);
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t end = text.find_first_of(",}", at);
+  auto with = [&](const std::string& value, std::string* error) {
+    std::string edited = text;
+    edited.replace(at, end - at, member + value);
+    return Profile::LoadText(edited, "p.json", error) != nullptr;
+  };
+  for (const char* value : {"9223372036854775807", "3600001"}) {
+    std::string error;
+    EXPECT_FALSE(with(value, &error)) << value;
+    EXPECT_NE(error.find("/scenario_timeout_ms"), std::string::npos) << error;
+  }
+  std::string error;
+  EXPECT_TRUE(with("3600000", &error)) << error;
+}
+
 // "perform 10 s (per-entry commands[].timeout_ms overrides)": the entry is found by the
 // perform's command and subcommand (a missing subcommand is the top-level "").
 TEST(Profile, AFlashCommandsTimeoutMsIsItsPerformsDeadline) {

@@ -33,6 +33,14 @@ std::string FailureLine(const Failure& f) {
   return out + ": " + f.message;
 }
 
+std::string FailurePlace(const Failure& f) {
+  if (f.check != "step")
+    return f.frame ? f.check + " (frame #" + std::to_string(*f.frame) + ")" : f.check;
+  std::string out = "step " + std::to_string(f.step) + " " + f.step_kind;
+  if (f.loc.line > 0) out += " (" + f.loc.ToString() + ")";
+  return out;
+}
+
 const Failure* Headline(const ScenarioResult& r, bool strict) {
   if (r.failures.empty()) return nullptr;
   std::size_t head = 0;
@@ -66,6 +74,30 @@ std::string Clip(std::string_view s, std::size_t max) {
   // Back up to a UTF-8 lead byte so the cut never splits a character.
   while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
   return std::string(s.substr(0, cut)) + "…";
+}
+
+const char* StatusWord(scenario::Status s) {
+  switch (s) {
+    case scenario::Status::kPass:
+      return "PASS";
+    case scenario::Status::kFail:
+      return "FAIL";
+    case scenario::Status::kWarn:
+      return "WARN";
+    case scenario::Status::kSkip:
+      return "SKIP";
+    case scenario::Status::kError:
+      return "ERROR";
+    case scenario::Status::kUntested:
+      return "UNTESTED";
+    case scenario::Status::kXfail:
+      return "XFAIL";
+    case scenario::Status::kStale:
+      return "STALE";
+    case scenario::Status::kNotRun:
+      break;
+  }
+  return "NOT RUN";
 }
 
 const char* StatusIcon(scenario::Status s) {

@@ -20,6 +20,8 @@ std::string SectionOf(std::string_view id);
 
 /// "step 3 shutdown (file:9:5): message" or "schema: message".
 std::string FailureLine(const scenario::Failure& f);
+/// Where a miss is, without its message: "step 3 shutdown (file:9:5)", "schema (frame #2)".
+std::string FailurePlace(const scenario::Failure& f);
 /// "must", "should", "may", or "error" for a harness error.
 const char* FailureMark(const scenario::Failure& f);
 
@@ -30,6 +32,10 @@ const scenario::Failure* Headline(const scenario::ScenarioResult& r, bool strict
 
 /// The transcript entries the failures point at, in order, without duplicates.
 std::vector<std::size_t> MarkedFrames(const scenario::ScenarioResult& r);
+
+/// The status's word in headings and annotation titles: "PASS", "FAIL", "WARN", "SKIP", "ERROR",
+/// "UNTESTED", "XFAIL", "STALE", "NOT RUN".
+const char* StatusWord(scenario::Status s);
 
 /// The status's mark in Markdown and matrices: ✅ pass, ❌ fail, ⚠️ warn, ⏭️ not
 /// applicable, 💥 error, 🔶 untested, 🚧 xfail, 🧹 stale, ⏹️ not run.

@@ -75,6 +75,10 @@ transparent;border-bottom:6px solid transparent}
 .note{color:#607d8b;font-size:12px}
 .exit .cell{border-top:3px double var(--line);padding:4px 10px;font-weight:600}
 .empty{color:#78909c;font-style:italic;padding:6px}
+.cause{background:#fff;border:1px solid #ddd;border-left:6px solid var(--fail);border-radius:4px;
+margin:6px 0;padding:6px 10px}
+.cause h3{margin:0 0 4px}
+.shared-ref{color:#546e7a}
 )CSS";
 }
 
@@ -116,6 +120,7 @@ std::string_view HtmlScript() {
   add(header, el('div', 'meta', 'suite ' + data.suite + ' · ' +
       (p.dir ? p.dir : p.argv.join(' '))));
   if (p.probe) add(header, el('div', 'meta', 'probed: ' + p.probe));
+  if (p.derived) add(header, el('div', 'meta', p.derived));
   var judged = {};
   data.scenarios.forEach(function (s) {
     var played = ['skip', 'not-run', 'untested'].indexOf(s.status) < 0;
@@ -171,6 +176,60 @@ std::string_view HtmlScript() {
   var shown = add(filters, el('span', 'total'));
 
   var main = add(app, el('main'));
+  // Causes that failed several scenarios (shared_causes): each once, before the scenarios. A
+  // scenario failed by them alone starts folded; its failures name the cause.
+  var shared = data.shared_causes || [];
+  var sharedOf = {};
+  var spread = shared.map(function (c, k) {
+    var seen = {};
+    c.roots.forEach(function (r) { sharedOf[r.scenario + '/' + r.failure] = k; seen[r.scenario] = 1; });
+    return Object.keys(seen).length;
+  });
+  function onlyShared(s, i) {
+    return s.failures.length > 0 && s.failures.every(function (f, j) {
+      return f.caused_by !== undefined || sharedOf[i + '/' + j] !== undefined;
+    });
+  }
+  function where(f) {
+    return f.check === 'step' ? 'step ' + f.step + (f.step_kind ? ' ' + f.step_kind : '') +
+        (f.location ? ' (' + f.location + ')' : '') : f.check;
+  }
+  function open(i) {
+    var d = document.getElementById('scenario-' + i);
+    if (!d) return;
+    d.open = true;
+    d.scrollIntoView({block: 'start'});
+  }
+  if (shared.length) {
+    add(main, el('h3', null, 'Causes shared by several scenarios (' + shared.length + ')'));
+    shared.forEach(function (c, k) {
+      var first = data.scenarios[c.roots[0].scenario];
+      var f = first.failures[c.roots[0].failure];
+      var box = add(main, el('div', 'cause'));
+      add(box, el('h3', null, 'Cause ' + (k + 1) + ' — one failure in ' + spread[k] + ' scenarios'));
+      var line = add(box, el('div'));
+      var level = f.harness_error ? 'error' : f.level;
+      add(line, el('span', 'mark m-' + level, '[' + level + ']'));
+      add(line, document.createTextNode(where(f) + ': ' + f.message));
+      if (f.expected !== undefined) add(box, el('pre', null, 'expected: ' + f.expected));
+      if (f.actual !== undefined) add(box, el('pre', null, 'actual:   ' + f.actual));
+      (first.transcript || []).forEach(function (e) {
+        if (e.index === f.frame)
+          add(box, el('pre', null, '#' + e.index + '  ' + (e.direction === 'host-to-plugin' ?
+              'host → plugin' : 'plugin → host') + '  ' + e.kind +
+              (e.method ? ' ' + e.method : '') + '  ' + e.text));
+      });
+      var list = add(box, el('div', null, 'in:'));
+      var last = -1;
+      c.roots.forEach(function (r) {
+        if (r.scenario === last) return;
+        last = r.scenario;
+        var go = add(list, el('button', 'link', data.scenarios[r.scenario].id));
+        go.type = 'button';
+        go.addEventListener('click', function () { open(r.scenario); });
+      });
+    });
+  }
   var rows = data.scenarios.map(function (s, i) { return {s: s, i: i}; });
   rows.sort(function (a, b) { return (ORDER[a.s.status] - ORDER[b.s.status]) || (a.i - b.i); });
   var firstBad = null;
@@ -201,7 +260,8 @@ std::string_view HtmlScript() {
     var drawn = false;
     function draw() { if (!drawn) { drawn = true; body(d, s, i); } }
     d.addEventListener('toggle', function () { if (d.open) draw(); });
-    if (s.status === 'fail' || s.status === 'error' || s.status === 'warn' || s.status === 'stale') {
+    if ((s.status === 'fail' || s.status === 'error' || s.status === 'warn' || s.status === 'stale') &&
+        !onlyShared(s, i)) {
       d.open = true;
       draw();
     }
@@ -231,13 +291,15 @@ std::string_view HtmlScript() {
     if (s.failures.length) {
       add(b, el('h3', null, 'Failures'));
       var ul = add(b, el('ul', 'failures'));
-      s.failures.forEach(function (f) {
+      s.failures.forEach(function (f, j) {
         var li = add(ul, el('li'));
         var level = f.harness_error ? 'error' : f.level;
         add(li, el('span', 'mark m-' + level, '[' + level + ']'));
-        var where = f.check === 'step' ? 'step ' + f.step + (f.step_kind ? ' ' + f.step_kind : '') +
-            (f.location ? ' (' + f.location + ')' : '') : f.check;
-        add(li, document.createTextNode(where + ': ' + f.message));
+        add(li, document.createTextNode(where(f) + ': ' + f.message));
+        var k = sharedOf[i + '/' + j];
+        if (k !== undefined)
+          add(li, el('span', 'shared-ref', ' (cause ' + (k + 1) + ' above, in ' + spread[k] +
+              ' scenarios)'));
         if (f.frame !== undefined) {
           (marked[f.frame] = marked[f.frame] || []).push(f);
           var go = add(li, el('button', 'link', 'frame #' + f.frame));

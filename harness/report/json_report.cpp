@@ -13,6 +13,7 @@
 #include "harness/report/causes.hpp"
 #include "harness/report/json_writer.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/report/shared_causes.hpp"
 #include "harness/report/text.hpp"
 #include "harness/text/bytes.hpp"
 
@@ -317,6 +318,10 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
     Key(w, "probe");
     Str(w, r.plugin.probe);
   }
+  if (!r.plugin.derived.empty()) {
+    Key(w, "derived");
+    Str(w, r.plugin.derived);
+  }
   if (!r.plugin.never_spawned.empty()) {
     Key(w, "never_spawned");
     Str(w, r.plugin.never_spawned);
@@ -366,6 +371,28 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   w.StartArray();
   for (const auto& s : r.scenarios) Scenario(w, s, transcripts);
   w.EndArray();
+  // Derived from the scenarios, so a merge works it out again; written only when there is one.
+  RunCauses causes(r);
+  if (!causes.shared().empty()) {
+    Key(w, "shared_causes");
+    w.StartArray();
+    for (const SharedCause& c : causes.shared()) {
+      w.StartObject();
+      Key(w, "roots");
+      w.StartArray();
+      for (const CauseRoot& root : c.roots) {
+        w.StartObject();
+        Key(w, "scenario");
+        w.Uint64(root.scenario);
+        Key(w, "failure");
+        w.Uint64(root.failure);
+        w.EndObject();
+      }
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }

@@ -298,6 +298,7 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
     in.Strings(*plugin, "/plugin", "argv", &r.plugin.argv);
     in.String(*plugin, "/plugin", "never_spawned", &r.plugin.never_spawned);
     in.String(*plugin, "/plugin", "probe", &r.plugin.probe);
+    in.String(*plugin, "/plugin", "derived", &r.plugin.derived);
   }
   if (const Value* shard = in.Object(root, "", "shard", false)) {
     in.Integer(*shard, "/shard", "index", &r.shard.index);

@@ -1,14 +1,13 @@
-// The Markdown summary ($GITHUB_STEP_SUMMARY) and GitHub's workflow annotations.
-#include <unistd.h>
+// The Markdown summary ($GITHUB_STEP_SUMMARY); its reporter also prints GitHub's workflow
+// annotations (github_annotations.cpp).
 #include <algorithm>
-
-#include <cstdlib>
-#include <filesystem>
-#include <iostream>
+#include <optional>
+#include <ostream>
 
 #include "harness/report/causes.hpp"
 #include "harness/report/excerpt.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/report/shared_causes.hpp"
 #include "harness/report/text.hpp"
 
 namespace fakehost::report {
@@ -53,32 +52,8 @@ std::size_t LongestRun(std::string_view s, char c) {
   return best;
 }
 
-const char* Word(Status s) {
-  switch (s) {
-    case Status::kPass:
-      return "PASS";
-    case Status::kFail:
-      return "FAIL";
-    case Status::kWarn:
-      return "WARN";
-    case Status::kSkip:
-      return "SKIP";
-    case Status::kError:
-      return "ERROR";
-    case Status::kUntested:
-      return "UNTESTED";
-    case Status::kXfail:
-      return "XFAIL";
-    case Status::kStale:
-      return "STALE";
-    case Status::kNotRun:
-      break;
-  }
-  return "NOT RUN";
-}
-
-// Plugin text goes through MarkdownText (entities, backslashes) or into a fenced block; code spans
-// are only for our own ids and paths, since '<' inside one could not be escaped.
+// Plugin text goes into a code span (MarkdownText) or a fenced block; nothing else of it reaches
+// the Markdown.
 
 // A fenced block whose fence is longer than any backtick run inside, so no content can close it.
 std::string CodeBlock(std::string_view text) {
@@ -88,27 +63,66 @@ std::string CodeBlock(std::string_view text) {
   return fence + "text\n" + body + fence + "\n";
 }
 
-std::string ScenarioEntry(const ScenarioResult& r) {
+// A shared cause: its root as its first scenario saw it, the frame, the scenarios it failed.
+std::string SharedEntry(const run::RunReport& report, const RunCauses& causes, std::size_t k) {
+  const SharedCause& c = causes.shared()[k];
+  const ScenarioResult& first = report.scenarios[c.roots.front().scenario];
+  const CauseGroup& group = causes.groups(c.roots.front().scenario)[c.roots.front().group];
+  const Failure& f = first.failures[group.root];
+  Status worst = WorstStatus(report, c);
+  std::string md = "#### " + std::string(StatusIcon(worst)) + " " + StatusWord(worst) + " cause " +
+                   std::to_string(k + 1) + " — one failure in " + std::to_string(c.scenarios) +
+                   " scenarios\n\n";
+  md +=
+      "- **" + std::string(FailureMark(f)) + "** " + MarkdownText(Clip(FailureLine(f), 600)) + "\n";
+  if (!f.expected.empty()) md += "  - expected: " + MarkdownText(Clip(f.expected, 300)) + "\n";
+  if (!f.actual.empty()) md += "  - actual: " + MarkdownText(Clip(f.actual, 300)) + "\n";
+  std::string ids;
+  for (const std::string* id : SharedScenarioIds(report, c))
+    ids += (ids.empty() ? "" : ", ") + CodeSpan(Clip(*id, 300));
+  md += "- in: " + ids + "\n";
+  std::string frame;
+  if (f.frame && *f.frame < first.transcript.size())
+    frame = FrameLine(first.transcript[*f.frame], *f.frame, 200) + "\n";
+  if (group.cause == Cause::kPluginGone && first.exit.exited)
+    frame += "plugin: " + ExitLine(first.exit) + "\n";
+  if (!frame.empty()) md += "\n" + CodeBlock(frame);
+  return md + "\n";
+}
+
+// Over 60 lines: a scenario's entry; one failed only by shared causes names them and no more.
+std::string ScenarioEntry(const ScenarioResult& r, const RunCauses& causes, std::size_t index) {
   std::string md;
-  md += "#### " + std::string(StatusIcon(r.status)) + " " + Word(r.status) + " " + CodeSpan(r.id) +
-        " — " + MarkdownText(Clip(r.title, 300)) + "\n\n";
-  md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
-        "): " + MarkdownText(Clip(RequirementText(r.sentence, r.requirement), 900)) + "<br>\n" +
-        CodeSpan(r.loc.ToString()) + "\n\n";
+  md += "#### " + std::string(StatusIcon(r.status)) + " " + StatusWord(r.status) + " " +
+        CodeSpan(r.id) + " — " + MarkdownText(Clip(r.title, 300)) + "\n\n";
+  bool short_entry = causes.AllShared(index);
+  if (!short_entry)
+    md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
+          "): " + MarkdownText(Clip(RequirementText(r.sentence, r.requirement), 900)) + "<br>\n" +
+          CodeSpan(r.loc.ToString()) + "\n\n";
   if (r.expected_failure)
     md += std::string(r.expected_failure->expired ? "Expected failure (expired) "
                                                   : "Expected failure ") +
           CodeSpan(r.expected_failure->loc.ToString()) + ": " +
           MarkdownText(Clip(r.expected_failure->reason, 600)) + "\n\n";
-  for (const CauseGroup& g : GroupByCause(r)) {
+  const std::vector<CauseGroup>& groups = causes.groups(index);
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const CauseGroup& g = groups[k];
     const Failure& f = r.failures[g.root];
-    md += "- **" + std::string(FailureMark(f)) + "** " + MarkdownText(Clip(FailureLine(f), 600)) +
-          "\n";
-    if (!f.expected.empty()) md += "  - expected: " + MarkdownText(Clip(f.expected, 300)) + "\n";
-    if (!f.actual.empty()) md += "  - actual: " + MarkdownText(Clip(f.actual, 300)) + "\n";
+    if (std::optional<std::size_t> shared = causes.SharedOf(index, k)) {
+      md += "- **" + std::string(FailureMark(f)) + "** " +
+            MarkdownText(Clip(FailurePlace(f), 600) + ": " + SharedCauseRef(causes, *shared)) +
+            "\n";
+    } else {
+      md += "- **" + std::string(FailureMark(f)) + "** " + MarkdownText(Clip(FailureLine(f), 600)) +
+            "\n";
+      if (!f.expected.empty()) md += "  - expected: " + MarkdownText(Clip(f.expected, 300)) + "\n";
+      if (!f.actual.empty()) md += "  - actual: " + MarkdownText(Clip(f.actual, 300)) + "\n";
+    }
     if (!g.consequences.empty())
       md += "  - caused: " + MarkdownText(Clip(ConsequenceList(r, g), 600)) + "\n";
   }
+  if (short_entry) return md + "\n";
   std::string excerpt = FramesExcerpt(r, 6, 120);
   std::string exit = ExitLine(r.exit);
   if (!exit.empty()) excerpt += "plugin: " + exit + "\n";
@@ -128,60 +142,26 @@ std::string ScenarioEntry(const ScenarioResult& r) {
   return md;
 }
 
-void Section(Doc& doc, const run::RunReport& report, const char* heading,
+void Section(Doc& doc, const run::RunReport& report, const RunCauses& causes, const char* heading,
              std::initializer_list<Status> statuses) {
   std::size_t n = 0, shown = 0;
   for (const auto& s : report.scenarios)
     if (std::find(statuses.begin(), statuses.end(), s.status) != statuses.end()) ++n;
   if (n == 0) return;
   doc.md += "### " + std::string(heading) + " (" + std::to_string(n) + ")\n\n";
-  for (const auto& s : report.scenarios)
-    if (std::find(statuses.begin(), statuses.end(), s.status) != statuses.end())
-      shown += doc.Item(ScenarioEntry(s));
+  for (std::size_t i = 0; i < report.scenarios.size(); ++i)
+    if (std::find(statuses.begin(), statuses.end(), report.scenarios[i].status) != statuses.end())
+      shown += doc.Item(ScenarioEntry(report.scenarios[i], causes, i));
   doc.Note(n - shown);
 }
 
-// `file` relative to $GITHUB_WORKSPACE (else the working directory), or nullopt when it is not
-// below it: GitHub resolves an annotation's file in the repository, so a path outside it (a
-// suite installed elsewhere) would point at nothing.
-std::optional<std::string> RelativeToWorkspace(const std::string& file) {
-  namespace fs = std::filesystem;
-  if (file.empty()) return std::nullopt;
-  const char* ws = std::getenv("GITHUB_WORKSPACE");
-  std::error_code ec;
-  fs::path base = ws && *ws ? fs::path(ws) : fs::current_path(ec);
-  fs::path abs = fs::weakly_canonical(fs::absolute(file, ec), ec);
-  fs::path rel = abs.lexically_relative(fs::weakly_canonical(base, ec));
-  if (rel.empty() || *rel.begin() == ".." || rel.is_absolute()) return std::nullopt;
-  return rel.generic_string();
-}
-
-std::string AnnotationData(std::string_view s) {
-  std::string out;
-  for (char c : ValidUtf8(s)) {
-    if (c == '%')
-      out += "%25";
-    else if (c == '\r')
-      out += "%0D";
-    else if (c == '\n')
-      out += "%0A";
-    else
-      out += c;
-  }
-  return TerminalSafe(out);
-}
-
-std::string AnnotationProperty(std::string_view s) {
-  std::string out;
-  for (char c : AnnotationData(s)) {
-    if (c == ':')
-      out += "%3A";
-    else if (c == ',')
-      out += "%2C";
-    else
-      out += c;
-  }
-  return out;
+// The causes that failed several scenarios, before the scenarios' own entries.
+void SharedSection(Doc& doc, const run::RunReport& report, const RunCauses& causes) {
+  std::size_t n = causes.shared().size(), shown = 0;
+  if (n == 0) return;
+  doc.md += "### Causes shared by several scenarios (" + std::to_string(n) + ")\n\n";
+  for (std::size_t k = 0; k < n; ++k) shown += doc.Item(SharedEntry(report, causes, k));
+  doc.Note(n - shown);
 }
 
 class MarkdownReporter : public Reporter {
@@ -201,63 +181,13 @@ class MarkdownReporter : public Reporter {
   std::ostream* annotations_;
 };
 
-// At most this many annotations per scenario: GitHub shows only the first few of a step anyway.
-constexpr std::size_t kAnnotationsPerScenario = 5;
-
-// "error", "warning", or nullptr for a group that neither fails nor warns (may-level only).
-const char* Severity(const ScenarioResult& r, const CauseGroup& g, bool strict) {
-  bool error = false, warning = false;
-  auto weigh = [&](const Failure& f) {
-    if (f.harness_error || f.level == scenario::Level::kMust ||
-        (strict && f.level == scenario::Level::kShould))
-      error = true;
-    else if (f.level == scenario::Level::kShould)
-      warning = true;
-  };
-  weigh(r.failures[g.root]);
-  for (std::size_t i : g.consequences) weigh(r.failures[i]);
-  return error ? "error" : warning ? "warning" : nullptr;
-}
-
-// The root's explanation in full: what missed, expected and actual, the frame, what it broke.
-std::string AnnotationMessage(const ScenarioResult& r, const CauseGroup& g) {
-  const Failure& f = r.failures[g.root];
-  std::string message =
-      r.spec + ": " + RequirementText(r.sentence, r.requirement) + "\n" + FailureLine(f);
-  if (!f.expected.empty()) message += "\nexpected: " + f.expected;
-  if (!f.actual.empty()) message += "\nactual: " + f.actual;
-  if (f.frame && *f.frame < r.transcript.size())
-    message += "\nframe " + FrameLine(r.transcript[*f.frame], *f.frame, 200);
-  if (g.cause == Cause::kPluginGone && r.exit.exited) message += "\nplugin: " + ExitLine(r.exit);
-  if (!g.consequences.empty()) message += "\ncaused: " + ConsequenceList(r, g);
-  return message;
-}
-
 }  // namespace
 
-std::string MarkdownText(std::string_view text) {
-  std::string out;
-  for (char c : TerminalSafe(text, true)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '\n':
-        out += ' ';  // a newline could start a block (a heading, a list, an HTML block)
-        break;
-      default:
-        if (std::string_view("\\`*_{}[]()#+-.!|~$@").find(c) != std::string_view::npos) out += '\\';
-        out += c;
-    }
-  }
-  return out;
-}
+// Text fakehost did not write (plugin text, a baseline's reason, a file's) is only ever shown in
+// a code span: cmark-gfm and GitHub make nothing of what is inside one (no link, no autolinked
+// URL or e-mail, no @mention, no HTML, no emphasis), where backslash escapes leave autolinks and
+// mentions working. Callers cut (Clip) before, never after.
+std::string MarkdownText(std::string_view text) { return text.empty() ? "" : CodeSpan(text); }
 
 std::string CodeSpan(std::string_view text) {
   std::string body = TerminalSafe(text);
@@ -305,10 +235,12 @@ Doc Render(const run::RunReport& report, std::size_t item_limit) {
         std::to_string(m.not_run) + " | " +
         (baseline ? std::to_string(m.xfailed) + " | " + std::to_string(m.stale) + " | " : "") +
         std::to_string(m.total) + " |\n\n";
-  Section(doc, report, "Failures and errors", {Status::kError, Status::kFail});
-  Section(doc, report, "Stale expected failures: they pass now", {Status::kStale});
-  Section(doc, report, "Warnings", {Status::kWarn});
-  Section(doc, report, "Expected failures", {Status::kXfail});
+  RunCauses causes(report);
+  SharedSection(doc, report, causes);
+  Section(doc, report, causes, "Failures and errors", {Status::kError, Status::kFail});
+  Section(doc, report, causes, "Stale expected failures: they pass now", {Status::kStale});
+  Section(doc, report, causes, "Warnings", {Status::kWarn});
+  Section(doc, report, causes, "Expected failures", {Status::kXfail});
   // The lists: one line (untested: a block with the YAML to add) per scenario.
   auto list = [&](std::initializer_list<Status> statuses, auto heading, auto entry,
                   const char* close) {
@@ -359,47 +291,6 @@ std::string MarkdownReport(const run::RunReport& report, std::size_t budget) {
   Doc doc = Render(report, budget);
   if (doc.cut == 0 && doc.md.size() <= budget) return std::move(doc.md);
   return Render(report, budget > kNoteReserve ? budget - kNoteReserve : 0).md;
-}
-
-std::string GithubAnnotations(const run::RunReport& report) {
-  std::string out;
-  for (const auto& r : report.scenarios) {
-    if (r.status != Status::kFail && r.status != Status::kError && r.status != Status::kWarn &&
-        r.status != Status::kStale)
-      continue;
-    std::vector<std::pair<const CauseGroup*, const char*>> shown;
-    std::vector<CauseGroup> groups = GroupByCause(r);
-    for (const CauseGroup& g : groups)
-      if (const char* severity = Severity(r, g, report.strict)) shown.emplace_back(&g, severity);
-    std::size_t dropped =
-        shown.size() > kAnnotationsPerScenario ? shown.size() - kAnnotationsPerScenario : 0;
-    shown.resize(shown.size() - dropped);
-    for (std::size_t k = 0; k < shown.size(); ++k) {
-      const CauseGroup& g = *shown[k].first;
-      // Where: the root's step, else the first broken step, else the scenario.
-      const scenario::SourceLoc* loc = &r.loc;
-      std::vector<std::size_t> members{g.root};
-      members.insert(members.end(), g.consequences.begin(), g.consequences.end());
-      for (std::size_t i : members)
-        if (r.failures[i].loc.line > 0) {
-          loc = &r.failures[i].loc;
-          break;
-        }
-      std::string file = loc->file.empty() ? r.loc.file : loc->file;
-      std::string message = AnnotationMessage(r, g);
-      if (dropped > 0 && k + 1 == shown.size())
-        message += "\n(" + std::to_string(dropped) + " more in this scenario: see the report)";
-      out += "::" + std::string(shown[k].second) + " ";
-      // A failure with no place in the workspace is annotated without a file: a path outside
-      // it would point at nothing, and the plugin's manifest is not where the fault is.
-      if (std::optional<std::string> rel = RelativeToWorkspace(file))
-        out += "file=" + AnnotationProperty(*rel) +
-               ",line=" + std::to_string(std::max(1, loc->line)) + ",";
-      out += "title=" + AnnotationProperty(std::string("fakehost ") + Word(r.status) + " " + r.id) +
-             "::" + AnnotationData(Clip(message, 2000)) + "\n";
-    }
-  }
-  return out;
 }
 
 std::unique_ptr<Reporter> MakeMarkdownReporter(std::string path, std::ostream* annotations) {

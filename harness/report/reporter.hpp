@@ -70,7 +70,8 @@ std::string JUnitReport(const run::RunReport& report);
 /// GitHub refuses a job summary above 1 MiB (1,048,576 bytes): the whole Markdown document stays
 /// at or under this many bytes, whatever the run and however many shards were merged.
 inline constexpr std::size_t kMarkdownBudget = 1000 * 1024;
-/// A Markdown summary for $GITHUB_STEP_SUMMARY: counts, then failures, then passes folded.
+/// A Markdown summary for $GITHUB_STEP_SUMMARY: counts, then the causes shared by several
+/// scenarios, then failures, then passes folded.
 /// With `annotations`, also writes GithubAnnotations there when the run ends.
 std::unique_ptr<Reporter> MakeMarkdownReporter(std::string path, std::ostream* annotations);
 /// At most `budget` bytes (for any budget above a few KiB): when the whole does not fit,
@@ -78,11 +79,13 @@ std::unique_ptr<Reporter> MakeMarkdownReporter(std::string path, std::ostream* a
 /// fit and the rest left out whole; each section keeps its heading and count and says how many
 /// entries it does not show.
 std::string MarkdownReport(const run::RunReport& report, std::size_t budget = kMarkdownBudget);
-/// `::error file=…,line=…,title=…::message` (and ::warning) lines, one per failed, errored or
-/// warned scenario, pointing at the step that missed. Paths are made relative to
-/// $GITHUB_WORKSPACE (else the working directory) when they lie below it.
+/// `::error file=…,line=…,title=…::message` (and ::warning) lines, one per cause: first one per
+/// cause that failed several scenarios (shared_causes.hpp), then for each failed, errored or
+/// warned scenario one per cause of its own (at most 5), pointing at the step that missed. Paths
+/// are made relative to $GITHUB_WORKSPACE (else the working directory) when they lie below it.
 std::string GithubAnnotations(const run::RunReport& report);
-/// Plugin text as inline Markdown: no HTML, no emphasis, links, headings or line breaks.
+/// Plugin text as inline Markdown: a code span (none when empty), so no HTML, emphasis, link,
+/// autolink, @mention, heading or line break comes of it.
 std::string MarkdownText(std::string_view text);
 /// A code span that no backtick in `text` can end.
 std::string CodeSpan(std::string_view text);

@@ -12,9 +12,11 @@
 #include "harness/json/json.hpp"
 #include "harness/plugin/manifest.hpp"
 #include "harness/process/child.hpp"
+#include "harness/run/derive.hpp"
 #include "harness/run/expected_failures.hpp"
 #include "harness/run/manifest_scenario.hpp"
 #include "harness/run/probe.hpp"
+#include "harness/run/sdk_traits.hpp"
 #include "harness/run/shard.hpp"
 #include "harness/run/suite_version.hpp"
 #include "harness/run/verdict.hpp"
@@ -45,6 +47,7 @@ struct PluginSlot {
   std::vector<scenario::ScenarioResult> head;
   /// The played results (one plugin only), slot s * repeat + k for play k of scenario s.
   std::vector<scenario::ScenarioResult> played;
+  std::vector<InstalledSdk> sdks;  ///< SDKs of the profile's traits installed for it
   bool prepared = false, delivered = false;
   std::size_t remaining = 0;  ///< plays not finished yet (under the report lock)
 };
@@ -58,8 +61,11 @@ struct Settled {
   std::vector<std::string> suites;
   std::vector<scenario::Scenario> scenarios;  ///< every scenario of the suites
   std::vector<const scenario::Scenario*> selected;
-  int shard = 0, shards = 0;  ///< 0: not sharded
-  bool manifests = false;     ///< the plugins are directories: manifest/loads-in-host heads
+  std::set<std::string> triggers_sent;     ///< by the selected scenarios (TriggersSent)
+  std::vector<SdkTrait> sdk_traits;        ///< the profile's (sdk_traits.hpp)
+  std::vector<std::string> fragment_dirs;  ///< the standard suite's and the profile's fragments
+  int shard = 0, shards = 0;               ///< 0: not sharded
+  bool manifests = false;  ///< the plugins are directories: manifest/loads-in-host heads
   bool manifest_selected = false;
   ExpectedFailures baseline;
   ApplyOptions expect;
@@ -108,6 +114,13 @@ bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
   s->manifest_selected =
       s->manifests && !s->selected.empty() && s->selected.front() == &s->scenarios.front();
   if (s->manifest_selected) s->selected.erase(s->selected.begin());
+  s->triggers_sent = TriggersSent(s->selected);
+  if (!LoadSdkTraits(profile.dir(), &s->sdk_traits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  for (const std::string& dir : {q.standard_suite, profile.dir()})
+    if (!dir.empty()) s->fragment_dirs.push_back(dir + "/fragments");
   s->expect = {q.strict, TodayUtc()};
   std::vector<scenario::LoadError> baseline_errors;
   if (!q.expected_failures.empty() &&
@@ -225,11 +238,21 @@ bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std:
     return true;
   }
   std::string error;
-  if (!ResolvePlugin(profile, spec, &e->target, &error)) return Unrunnable(q, s, error, err, e);
+  if (!ResolvePlugin(profile, spec, &e->target, &error, q.schema))
+    return Unrunnable(q, s, error, err, e);
   e->target.spawn.limits = s.limits;
-  if (!refused) ProbeRevisions(profile, q.schema, s.play, &e->target);
-  run.info = {e->target.id,         e->target.version,       e->target.dir,
-              e->target.spawn.argv, e->target.never_spawned, e->target.probe.summary};
+  if (!refused) {
+    ProbeRevisions(profile, q.schema, s.play, &e->target);
+    DeriveTriggers(profile, q.schema, s.play, s.fragment_dirs, s.triggers_sent, &e->target);
+    e->sdks = FindInstalledSdks(s.sdk_traits, {e->target.dir, e->target.spawn.cwd});
+  }
+  run.info = {e->target.id,
+              e->target.version,
+              e->target.dir,
+              e->target.spawn.argv,
+              e->target.never_spawned,
+              e->target.probe.summary,
+              e->target.derived.summary};
   if (refused) {
     run.state = PluginState::kRefused;
     NotRun(s, refusal, e);
@@ -250,6 +273,7 @@ int Play(const RunRequest& q, const Settled& s, std::ostream& err,
   std::size_t next_plugin = 0, next_item = 0;
   int errored = 0;
   auto show = [&](PluginSlot& e, scenario::ScenarioResult* r) {  // under report_mutex
+    ShowSdkTrait(s.sdk_traits, e.sdks, r);
     ApplyExpectedFailures(s.baseline, s.expect, r);
     errored += r->status == scenario::Status::kError;
     if (q.on_result) q.on_result(e.run, *r);

@@ -106,13 +106,25 @@ Cause CauseOf(const ScenarioResult& r) {
   }
   for (const auto& f : r.failures) {
     if (f.check == kExpectedFailureCheck) continue;
-    c.reason = OneLine(f.message);
+    // A known SDK trait (run/sdk_traits.hpp) ends the message: it goes last, so that the
+    // mismatch is never cut off by it.
+    std::string_view message = f.message, trait;
+    if (std::size_t at = message.find(" [known trait of "); at != std::string_view::npos) {
+      trait = message.substr(at + 1);
+      message = message.substr(0, at);
+    }
+    c.reason = OneLine(message);
     // "arrived but does not match" says little on its own: the mismatch says what was expected
     // and what came ("/error/code: expected -32602, got -32603").
     if (!c.reason.empty() && !f.expected.empty()) c.reason += ": " + OneLine(f.expected);
+    if (!c.reason.empty() && !trait.empty()) c.reason += " " + OneLine(trait);
     if (!c.reason.empty()) break;
   }
   if (c.reason.empty()) c.reason = std::string("fails (") + scenario::StatusName(r.status) + ")";
+  // The sentence it breaks first: an entry must quote it (the baseline's rule), so the written
+  // one starts from it.
+  if (!r.sentence.empty())
+    c.reason = OneLine(r.spec) + ": \"" + OneLine(r.sentence) + "\" " + c.reason;
   return c;
 }
 

@@ -7,12 +7,17 @@
 #include "harness/json/text_file.hpp"
 #include "harness/scenario/template.hpp"
 #include "harness/scenario/yaml_json.hpp"
+#include "harness/schema/schema.hpp"
 
 namespace fakehost::run {
 namespace {
 
 using scenario::LoadError;
 using scenario::SourceLoc;
+
+// Linux's MAX_ARG_STRLEN (32 pages of 4 KiB): execve refuses a longer argument or environment
+// string with E2BIG, so such a word is known to fail before anything is spawned.
+constexpr std::size_t kMaxArgBytes = 32 * 4096;
 
 class ConfigReader {
  public:
@@ -22,7 +27,10 @@ class ConfigReader {
   void Read(const rapidjson::Value& doc, PluginConfig* out) {
     if (doc.IsNull()) return;  // an empty file says nothing, which is allowed
     if (!doc.IsObject())
-      return Error("", "fakehost.yaml is a map of protocol, command, env, config, triggers, host");
+      return Error(
+          "",
+          "fakehost.yaml is a map of protocol, plugin_id, command, env, config, triggers, tools, "
+          "host");
     for (const auto& m : doc.GetObject()) {
       std::string key(m.name.GetString(), m.name.GetStringLength());
       std::string at = "/" + json::EscapePointerToken(key);
@@ -46,15 +54,52 @@ class ConfigReader {
         Triggers(m.value, at, out);
       } else if (key == "host") {
         Host(m.value, at, out);
+      } else if (key == "plugin_id") {
+        if (!m.value.IsString() || m.value.GetStringLength() == 0 ||
+            m.value.GetStringLength() > 128)
+          Error(at, "plugin_id is a string of 1 to 128 bytes: the name reports give the plugin");
+        else
+          out->plugin_id = m.value.GetString();
+      } else if (key == "tools") {
+        Tools(m.value, at, out);
+        out->tools_loc = Loc(at, false);
       } else {
         Error(at,
-              "unknown key '" + key + "' (known: protocol, command, env, config, triggers, host)",
+              "unknown key '" + key +
+                  "' (known: protocol, plugin_id, command, env, config, triggers, tools, host)",
               true);
       }
     }
   }
 
  private:
+  // tools: {call: all | [NAME, ...]}: the tools fakehost may call on its own to make triggers,
+  // beyond those the plugin annotates as read-only.
+  void Tools(const rapidjson::Value& v, const std::string& at, PluginConfig* out) {
+    const char* shape =
+        "tools is a map {call: all} or {call: [NAME, ...]}: the tools fakehost may "
+        "call on its own besides those annotated readOnlyHint: true";
+    if (!v.IsObject()) return Error(at, shape);
+    for (const auto& m : v.GetObject()) {
+      std::string key(m.name.GetString(), m.name.GetStringLength());
+      std::string here = at + "/" + json::EscapePointerToken(key);
+      if (key != "call")
+        return Error(here, "unknown key '" + key + "' in tools (known: call)", true);
+      if (m.value.IsString() && std::string_view(m.value.GetString()) == "all") {
+        out->call_all_tools = true;
+        continue;
+      }
+      if (!m.value.IsArray() || m.value.Size() > 256) return Error(here, shape);
+      for (rapidjson::SizeType i = 0; i < m.value.Size(); ++i) {
+        const rapidjson::Value& name = m.value[i];
+        if (!name.IsString() || name.GetStringLength() == 0 || name.GetStringLength() > 128)
+          return Error(here + "/" + std::to_string(i),
+                       "each tool name is a string of 1 to 128 bytes");
+        out->call_tools.emplace_back(name.GetString(), name.GetStringLength());
+      }
+    }
+  }
+
   // command: [PROGRAM, ARGS...]; numbers and booleans are taken as the text they are written as
   // (`[serve, --port, 8080]`), as in env:.
   void Command(const rapidjson::Value& v, const std::string& at, PluginConfig* out) {
@@ -75,6 +120,10 @@ class ConfigReader {
       if (text.find('\0') != std::string::npos)
         return Error(here, "a word of command cannot hold a NUL byte");
       if (i == 0 && text.empty()) return Error(here, "command's program is an empty string");
+      if (text.size() >= kMaxArgBytes)
+        return Error(here, "a word of command of " + std::to_string(text.size()) +
+                               " bytes: execve takes at most " + std::to_string(kMaxArgBytes - 1) +
+                               " (the system's MAX_ARG_STRLEN)");
       argv.push_back(std::move(text));
     }
     out->command = std::move(argv);
@@ -102,6 +151,12 @@ class ConfigReader {
       }
       if (value.find('\0') != std::string::npos) {
         Error(here, "an environment value cannot hold a NUL byte");
+        continue;
+      }
+      if (name.size() + 1 + value.size() >= kMaxArgBytes) {
+        Error(here, "NAME=value of " + std::to_string(name.size() + 1 + value.size()) +
+                        " bytes: execve takes at most " + std::to_string(kMaxArgBytes - 1) +
+                        " (the system's MAX_ARG_STRLEN)");
         continue;
       }
       out->env.push_back(name + "=" + value);
@@ -266,6 +321,32 @@ void CheckHostReplies(const PluginConfig& config, const protocol::Profile& profi
   }
 }
 
+// Each answer as the host sends it (the envelope's members, an id, the answer's member) against
+// the frame schema's response to its method: `{result: {roots: x}}` is refused at its line.
+void CheckHostRepliesAgainstSchema(const PluginConfig& config, const protocol::Profile& profile,
+                                   const schema::FrameSchema& frames,
+                                   std::vector<LoadError>* errors) {
+  for (const auto& [method, reply] : config.host_replies) {
+    const std::string def = schema::RouteDef(frames, schema::FrameKind::kResponse, method);
+    if (def.empty() || !reply || !reply->IsObject()) continue;
+    rapidjson::Document frame(rapidjson::kObjectType);
+    auto& a = frame.GetAllocator();
+    for (const auto& m : profile.host_members().GetObject())
+      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+    frame.AddMember("id", 1, a);
+    for (const auto& m : reply->GetObject())
+      frame.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+    std::vector<schema::Violation> violations = frames.Validate(def, frame);
+    if (violations.empty()) continue;
+    auto loc = config.host_reply_locs.find(method);
+    errors->push_back({loc == config.host_reply_locs.end() ? scenario::SourceLoc{} : loc->second,
+                       "host: replies: " + method + ": not an answer " + profile.name() +
+                           " allows (" +
+                           (violations.front().pointer.empty() ? "/" : violations.front().pointer) +
+                           ": " + violations.front().message + ")"});
+  }
+}
+
 }  // namespace
 
 bool ParsePluginConfig(std::string_view text, const std::string& file, PluginConfig* out,
@@ -285,7 +366,7 @@ bool ReadPluginConfig(const std::string& path, PluginConfig* out, std::vector<Lo
 }
 
 bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& profile,
-                       std::vector<LoadError>* errors) {
+                       std::vector<LoadError>* errors, const schema::FrameSchema* frames) {
   const std::size_t before = errors->size();
   if (!config.protocol.empty() && config.protocol != profile.name())
     errors->push_back({config.protocol_loc,
@@ -300,7 +381,14 @@ bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& prof
     errors->push_back({config.command_loc, "command: is for plugins without a manifest; a " +
                                                profile.name() + " plugin is started as its " +
                                                profile.manifest().file + " says"});
+  if ((config.call_all_tools || !config.call_tools.empty()) &&
+      !json::Find(profile.document(), "derive"))
+    errors->push_back({config.tools_loc,
+                       "tools: is for a protocol whose triggers fakehost makes "
+                       "from the plugin's own tools (mcp-stdio), not " +
+                           profile.name()});
   CheckHostReplies(config, profile, errors);
+  if (frames) CheckHostRepliesAgainstSchema(config, profile, *frames, errors);
   std::vector<std::string> known = profile.trigger_names();
   for (const auto& [name, loc] : config.trigger_locs) {
     if (std::find(known.begin(), known.end(), name) != known.end()) continue;

@@ -21,6 +21,10 @@
 #include "harness/scenario/load_error.hpp"
 #include "harness/scenario/model.hpp"
 
+namespace fakehost::schema {
+class FrameSchema;
+}
+
 namespace fakehost::run {
 
 /// The name looked for beside the manifest.
@@ -29,6 +33,14 @@ inline constexpr const char* kPluginConfigName = "fakehost.yaml";
 struct PluginConfig {
   std::string file;      ///< where it was read ("" = there is none)
   std::string protocol;  ///< "" = not given
+  /// `plugin_id:`: the name reports give the plugin, in place of the one it announces (MCP's
+  /// serverInfo) or its command's; "" = not given.
+  std::string plugin_id;
+  /// `tools: {call: ...}`: the tools fakehost may call on its own to make triggers, besides those
+  /// the plugin annotates read-only; `call: all` opts into every one.
+  std::vector<std::string> call_tools;
+  bool call_all_tools = false;
+  scenario::SourceLoc tools_loc;
   scenario::SourceLoc protocol_loc;
   /// `command:` [PROGRAM, ARGS...]: how a plugin without a manifest is started (see
   /// run::ResolvePlugin); empty when not given.
@@ -60,7 +72,10 @@ bool ReadPluginConfig(const std::string& path, PluginConfig* out,
 /// every
 /// trigger is one the profile knows, `config:` only where the profile passes one to the plugin,
 /// every `host: replies:` method is one the profile's host answers, shaped as its answers are.
+/// With `frames` (the protocol's frame schema), each `host: replies:` answer must also be valid as
+/// the frame schema's response to its method, as the host would send it.
 bool CheckPluginConfig(const PluginConfig& config, const protocol::Profile& profile,
-                       std::vector<scenario::LoadError>* errors);
+                       std::vector<scenario::LoadError>* errors,
+                       const schema::FrameSchema* frames = nullptr);
 
 }  // namespace fakehost::run

@@ -7,6 +7,7 @@
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
 #include "harness/protocol/registry.hpp"
+#include "harness/schema/schema.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -290,6 +291,67 @@ TEST(PluginConfigCommand, IsRefusedWhereTheProfileHasAManifest) {
       EXPECT_EQ(found[0].loc.line, 2) << name;
     }
   }
+}
+
+TEST(PluginConfigTools, ReadsThePluginIdAndTheToolsFakehostMayCall) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(ParsePluginConfig("plugin_id: weather\ntools: {call: [get_time, search]}\n", "f.yaml",
+                                &c, &errors))
+      << Errors(errors);
+  EXPECT_EQ(c.plugin_id, "weather");
+  EXPECT_EQ(c.call_tools, (std::vector<std::string>{"get_time", "search"}));
+  EXPECT_FALSE(c.call_all_tools);
+  EXPECT_TRUE(CheckPluginConfig(c, *LoadProfile("mcp-stdio"), &errors)) << Errors(errors);
+  // Only where the profile makes triggers from the plugin's tools.
+  EXPECT_FALSE(CheckPluginConfig(c, *LoadProfile("rim-v1"), &errors));
+  EXPECT_NE(Errors(errors).find("f.yaml:2:8: tools: is for a protocol"), std::string::npos)
+      << Errors(errors);
+  PluginConfig all;
+  ASSERT_TRUE(ParsePluginConfig("tools: {call: all}\n", "f.yaml", &all, &errors));
+  EXPECT_TRUE(all.call_all_tools);
+}
+
+TEST(PluginConfigTools, ABadToolsOrPluginIdIsAnErrorAtItsLine) {
+  for (const char* text : {"tools: {call: some}\n", "tools: {call: [1]}\n", "tools: {run: all}\n",
+                           "tools: all\n", "plugin_id: \"\"\n", "plugin_id: [a]\n"}) {
+    PluginConfig c;
+    std::vector<scenario::LoadError> errors;
+    EXPECT_FALSE(ParsePluginConfig(text, "f.yaml", &c, &errors)) << text;
+    ASSERT_FALSE(errors.empty()) << text;
+    EXPECT_EQ(errors[0].loc.line, 1) << text;
+  }
+}
+
+// host: replies: are checked at load against the frame schema's answer to their method, at
+// their line: a reply the host could never send is bad input, not a frame sent to the plugin.
+TEST(PluginConfigHostReplies, AnAnswerTheFrameSchemaRefusesIsAnErrorAtItsLine) {
+  auto profile = LoadProfile("mcp-stdio");
+  std::string error;
+  auto frames = schema::FrameSchema::Load(profile->schema_path(), &error);
+  ASSERT_TRUE(frames) << error;
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(
+      ParsePluginConfig("host:\n  replies:\n    roots/list: {result: {roots: x}}\n"
+                        "    sampling/createMessage: {error: {code: x}}\n",
+                        "f.yaml", &c, &errors))
+      << Errors(errors);
+  EXPECT_TRUE(CheckPluginConfig(c, *profile, &errors)) << Errors(errors);  // shape alone
+  EXPECT_FALSE(CheckPluginConfig(c, *profile, &errors, frames.get()));
+  const std::string all = Errors(errors);
+  EXPECT_NE(all.find("f.yaml:3:5: host: replies: roots/list: not an answer mcp-stdio allows "
+                     "(/result/roots:"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("f.yaml:4:5: host: replies: sampling/createMessage"), std::string::npos)
+      << all;
+  PluginConfig good;
+  errors.clear();
+  ASSERT_TRUE(ParsePluginConfig(
+      "host:\n  replies:\n    roots/list: {result: {roots: [{uri: \"file:///a\"}]}}\n", "f.yaml",
+      &good, &errors));
+  EXPECT_TRUE(CheckPluginConfig(good, *profile, &errors, frames.get())) << Errors(errors);
 }
 
 }  // namespace

@@ -73,11 +73,12 @@ void ProbeRevisions(const protocol::Profile& profile, const schema::FrameSchema*
     out.summary =
         probe.method + (out.answered ? (error ? " refused the version, listing " : " listed ") +
                                            (list.empty() ? "nothing" : list)
-                                     : " answered with an error: no revision listed");
+                                     : " answered with an error, listing no revision: the plugin "
+                                       "speaks only revisions with a handshake");
     return;
   }
   out.summary = probe.method + " had no answer within " + std::to_string(probe.within.count()) +
-                " ms: no revision listed";
+                " ms, listing no revision: the plugin speaks only revisions with a handshake";
 }
 
 }  // namespace fakehost::run

@@ -170,8 +170,8 @@ struct ConfigCommand {
 // The plugin's fakehost.yaml (given, or beside the manifest): its environment, triggers,
 // configuration and command. Its environment comes before --env, so a flag overrides the file.
 bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
-                       scenario::PluginTarget* out, std::vector<std::string>* env,
-                       ConfigCommand* command, std::string* error) {
+                       const schema::FrameSchema* frames, scenario::PluginTarget* out,
+                       std::vector<std::string>* env, ConfigCommand* command, std::string* error) {
   std::string path = spec.config_path;
   std::error_code ec;
   if (path.empty() && !spec.dir.empty()) {
@@ -181,7 +181,7 @@ bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
   if (path.empty()) return true;
   PluginConfig config;
   std::vector<scenario::LoadError> errors;
-  if (ReadPluginConfig(path, &config, &errors)) CheckPluginConfig(config, profile, &errors);
+  if (ReadPluginConfig(path, &config, &errors)) CheckPluginConfig(config, profile, &errors, frames);
   if (!errors.empty()) {
     for (const auto& e : errors) *error += (error->empty() ? "" : "\n") + e.ToString();
     return false;
@@ -192,6 +192,12 @@ bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
   out->host_replies = std::move(config.host_replies);
   out->config = config.config;
   out->config_file = path;
+  out->call_tools = std::move(config.call_tools);
+  out->call_all_tools = config.call_all_tools;
+  if (!config.plugin_id.empty()) {
+    out->config_plugin_id = config.plugin_id;
+    out->id_given = true;
+  }
   command->argv = std::move(config.command);
   command->file = path;
   fs::path dir = fs::absolute(path, ec).parent_path();
@@ -255,13 +261,47 @@ bool ResolveCommand(const PluginSpec& spec, const ConfigCommand& command,
   return true;
 }
 
+bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
+                   const schema::FrameSchema* frames, scenario::PluginTarget* out,
+                   std::string* error);
+
 }  // namespace
 
+// The id a user gave (--plugin-id, then fakehost.yaml plugin_id:) wins over the manifest's or
+// the command's, and over what the plugin announces in its handshake (run::DeriveTriggers).
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
-                   scenario::PluginTarget* out, std::string* error) {
+                   scenario::PluginTarget* out, std::string* error,
+                   const schema::FrameSchema* frames) {
+  if (!ResolveTarget(profile, spec, frames, out, error)) return false;
+  // execve's whole budget (ARG_MAX: the strings and their pointers): a command and environment
+  // over it fail every spawn with E2BIG, which is known now.
+  std::size_t bytes = 0;
+  for (const auto* list : {&out->spawn.argv, &out->spawn.env})
+    for (const std::string& s : *list) bytes += s.size() + 1 + sizeof(char*);
+  const long arg_max = ::sysconf(_SC_ARG_MAX);
+  if (arg_max > 0 && bytes > static_cast<std::size_t>(arg_max)) {
+    *error = "the plugin's command and environment take " + std::to_string(bytes) +
+             " bytes, more than the system's argument limit (ARG_MAX " + std::to_string(arg_max) +
+             "): every spawn would fail with E2BIG";
+    return false;
+  }
+  if (!spec.id_override.empty()) {
+    out->id = spec.id_override;
+    out->id_given = true;
+  } else if (out->id_given) {
+    out->id = out->config_plugin_id;
+  }
+  return true;
+}
+
+namespace {
+
+bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
+                   const schema::FrameSchema* frames, scenario::PluginTarget* out,
+                   std::string* error) {
   std::vector<std::string> env = spec.env;
   ConfigCommand command;
-  if (!ApplyPluginConfig(profile, spec, out, &env, &command, error)) return false;
+  if (!ApplyPluginConfig(profile, spec, frames, out, &env, &command, error)) return false;
   out->spawn.env = BuildEnvironment(profile, env);
   if (!spec.dir.empty() && !profile.has_manifest())
     return ResolveCommand(spec, command, out, error);
@@ -335,5 +375,7 @@ bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
     return ResolveEntrypoint(profile, dir, manifest_path.string(), *manifest, out, error);
   return ResolveExec(profile, dir, manifest_path.string(), *manifest, out, error);
 }
+
+}  // namespace
 
 }  // namespace fakehost::run

@@ -32,6 +32,10 @@ struct PluginInfo {
   /// What the run's revision probe found ("server/discover listed 2026-07-28, 2025-11-25");
   /// "" when the profile has no probe.
   std::string probe;
+  /// What the triggers the plugin's fakehost.yaml does not give were made from (run/derive.hpp):
+  /// "triggers made from the server's lists: tool_call = tools/call get_time; ..."; "" when
+  /// none were looked for.
+  std::string derived = {};
 };
 
 struct RunReport {

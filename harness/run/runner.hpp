@@ -46,9 +46,11 @@ inline constexpr const char* kNeverSpawnedManifestOnly =
 /// spawn: `never_spawned` says why. For a profile without a manifest, a directory's plugin is
 /// its fakehost.yaml's `command:`, run in the file's directory (a relative program with a '/'
 /// is a path from there, a bare one is looked up in PATH); `argv`, when given, wins over any
-/// `command:` of a --config file.
+/// `command:` of a --config file. With `frames`, fakehost.yaml's `host: replies:` are checked
+/// against the frame schema too (CheckPluginConfig).
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
-                   scenario::PluginTarget* out, std::string* error);
+                   scenario::PluginTarget* out, std::string* error,
+                   const schema::FrameSchema* frames = nullptr);
 
 /// Loads every scenario below each of `suite_dirs`, in id order. A scenario's `use:` fragments
 /// come from its own suite's `fragments/`, then `<standard_dir>/fragments` (the protocol's own

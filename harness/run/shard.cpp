@@ -117,8 +117,9 @@ bool ParseShard(std::string_view text, int* index, int* count, std::string* erro
     *error = "--shard takes K/N (shard K of N, e.g. 2/3), got '" + std::string(text) + "'";
     return false;
   }
-  if (n < 1 || k < 1 || k > n) {
-    *error = "--shard " + std::string(text) + ": K must be between 1 and N, and N at least 1";
+  if (n < 1 || k < 1 || k > n || n > kMaxShards) {
+    *error = "--shard " + std::string(text) + ": K must be between 1 and N, and N between 1 and " +
+             std::to_string(kMaxShards);
     return false;
   }
   *index = k;
@@ -133,6 +134,12 @@ std::string CheckShardParts(const std::vector<ShardPart>& parts, bool allow_part
     if (p.count == 0)
       return p.source + " is not a shard: it records no --shard K/N (merge only the parts of one " +
              "sharded run)";
+    // A count is a claim of the input: nothing is sized by it before it is known to be one
+    // fakehost can have written.
+    if (p.count < 0 || p.count > kMaxShards || p.index < 1 || p.index > p.count)
+      return p.source + " claims to be shard " + std::to_string(p.index) + "/" +
+             std::to_string(p.count) + ", which no run writes (--shard K/N takes N from 1 to " +
+             std::to_string(kMaxShards) + ")";
     const ShardPart& first = parts.front();
     if (p.count != first.count)
       return p.source + " is shard " + std::to_string(p.index) + "/" + std::to_string(p.count) +

@@ -14,6 +14,10 @@
 
 namespace fakehost::run {
 
+/// The most shards a run is cut into (`--shard K/N`, N at most this); a shard report claiming more
+/// is refused before anything is sized by its count.
+inline constexpr int kMaxShards = 1000;
+
 /// What a scenario is expected to cost, in milliseconds, against a plugin that behaves, from what
 /// it declares alone: a fixed cost for the spawn and the stop, the waits it cannot shorten
 /// (sleeps, expect_none windows, not_before, pauses between chunks), the bytes it writes, a

@@ -146,12 +146,24 @@ TEST(ParseShard, ReadsKOfN) {
 
 TEST(ParseShard, RefusesAnythingButOneToN) {
   for (const char* bad : {"0/3", "4/3", "1/0", "-1/3", "a/3", "1/b", "3", "", "/", "1/3x", " 1/3",
-                          "1/3/5", "1.0/3"}) {
+                          "1/3/5", "1.0/3", "1/1001", "1/2147483647"}) {
     int k = 0, n = 0;
     std::string error;
     EXPECT_FALSE(ParseShard(bad, &k, &n, &error)) << bad;
     EXPECT_FALSE(error.empty()) << bad;
   }
+}
+
+// A shard report's count is a claim: one over what any run writes is refused before a list of
+// the missing shards is sized by it (2,147,483,647 shards once took 2 GB).
+TEST(CheckShardParts, RefusesACountNoRunWritesBeforeSizingAnythingByIt) {
+  std::vector<int> missing;
+  std::string error = CheckShardParts({{"a.json", 1, 2147483647}}, true, &missing);
+  EXPECT_NE(error.find("a.json claims to be shard 1/2147483647"), std::string::npos) << error;
+  EXPECT_TRUE(missing.empty());
+  EXPECT_NE(CheckShardParts({{"a.json", 5, 3}}, true, &missing), "");
+  EXPECT_EQ(CheckShardParts({{"a.json", 1, kMaxShards}}, true, &missing), "");
+  EXPECT_EQ(missing.size(), static_cast<std::size_t>(kMaxShards - 1));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "harness/run/suite_version.hpp"
+#include "harness/json/text_file.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -53,17 +54,17 @@ bool ReadSuiteVersion(const std::string& suite_dir, SuiteVersion* version, std::
     *error = "suite " + suite_dir + " is not a directory";
     return false;
   }
+  // The files the suite loads, and only those: its scenarios and its fragments (*.yaml), each
+  // read as a scenario is, under the same cap (a 3 GiB file beside them is not read at all).
   std::vector<SuiteFile> files;
   fs::recursive_directory_iterator it(suite_dir, ec), end;
   for (; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".yaml") continue;
     std::error_code type_ec;
-    if (!it->is_regular_file(type_ec)) continue;
-    std::ifstream in(it->path(), std::ios::binary);
-    std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (!in.is_open() || in.bad()) {
-      *error = "cannot read " + it->path().string();
+    if (it->is_directory(type_ec)) continue;
+    std::string bytes;
+    if (!json::ReadFileCapped(it->path().string(), json::kInputFileCap, &bytes, error))
       return false;
-    }
     files.push_back({it->path().lexically_relative(suite_dir).generic_string(), std::move(bytes)});
   }
   if (ec) {

@@ -23,12 +23,13 @@ std::string DigestSuiteFiles(std::vector<SuiteFile> files);
 
 /// What `fakehost --version` prints for one suite.
 struct SuiteVersion {
-  std::string digest;  ///< DigestSuiteFiles over every regular file below the suite
+  std::string digest;  ///< DigestSuiteFiles over the suite's *.yaml files (fragments too)
   int scenarios = 0;   ///< scenario files (*.yaml outside fragments/)
 };
 
-/// Reads every regular file below `suite_dir` (fragments included). False, with `error`
-/// naming the directory or file, when the suite is not a directory or a file cannot be read.
+/// Reads every *.yaml file below `suite_dir` (fragments included), each capped as a scenario is.
+/// False, with `error` naming the directory or file, when the suite is not a directory or a
+/// file cannot be read (not a regular file, or over the cap).
 bool ReadSuiteVersion(const std::string& suite_dir, SuiteVersion* version, std::string* error);
 
 }  // namespace fakehost::run

@@ -97,6 +97,23 @@ TEST_F(SuiteOnDisk, ChangesWhenOneByteOfOneScenarioChanges) {
   EXPECT_NE(Digest(root_), before);
 }
 
+// The digest covers the files the suite loads (*.yaml), each under the scenario cap: a README or
+// a 3 GiB file of anything else beside them is not read; a *.yaml over the cap is an error.
+TEST_F(SuiteOnDisk, ReadsOnlyTheYamlFilesTheSuiteLoadsUnderTheirCap) {
+  Write(root_, "a.yaml", "title: a\n");
+  std::string before = Digest(root_);
+  Write(root_, "README.md", "notes");
+  Write(root_, "big.bin", "");
+  ASSERT_EQ(::truncate((root_ / "big.bin").c_str(), 3LL << 30), 0);
+  EXPECT_EQ(Digest(root_), before);
+  Write(root_, "huge.yaml", "");
+  ASSERT_EQ(::truncate((root_ / "huge.yaml").c_str(), 3LL << 30), 0);
+  SuiteVersion v;
+  std::string error;
+  EXPECT_FALSE(ReadSuiteVersion(root_.string(), &v, &error));
+  EXPECT_NE(error.find("huge.yaml: 3221225472 bytes"), std::string::npos) << error;
+}
+
 TEST_F(SuiteOnDisk, IsAnErrorWhenTheSuiteIsNotADirectory) {
   SuiteVersion v;
   std::string error;

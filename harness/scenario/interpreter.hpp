@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "harness/json/rapidjson.hpp"
 #include "harness/process/child.hpp"
@@ -32,6 +33,14 @@ struct PluginTarget {
   process::SpawnSpec spawn;                             ///< argv, cwd, complete environment
   std::shared_ptr<const rapidjson::Document> manifest;  ///< null for a bare executable
   std::string id, version, dir;
+  /// The id is the user's (--plugin-id, fakehost.yaml plugin_id:): what the plugin announces in
+  /// its handshake does not replace it. `config_plugin_id` is the file's.
+  bool id_given = false;
+  std::string config_plugin_id = {};
+  /// fakehost.yaml `tools: {call: ...}`: the tools fakehost may call on its own to make triggers,
+  /// besides those the plugin annotates read-only (run::DeriveTriggers).
+  std::vector<std::string> call_tools = {};
+  bool call_all_tools = false;
   /// From the plugin's fakehost.yaml: NAME -> {method, params}, the request that makes the
   /// plugin act as the trigger NAME says (templates, filled in when sent).
   std::map<std::string, JsonPtr> triggers;
@@ -59,6 +68,14 @@ struct PluginTarget {
     /// read in it (MCP: the DiscoverResult's capabilities, where initialize's result has them).
     std::shared_ptr<const rapidjson::Document> answer;
   } probe;
+  /// What run::DeriveTriggers made of the plugin's own lists (profile derive), for the triggers
+  /// its fakehost.yaml does not give: NAME -> what serves it ("tools/call get_time"), and NAME
+  /// -> why none could be made. `summary` is one line for the report.
+  struct Derived {
+    std::map<std::string, std::string> served_by = {};
+    std::map<std::string, std::string> why_not = {};
+    std::string summary = {};
+  } derived = {};
 };
 
 struct PlayOptions {
@@ -70,6 +87,9 @@ struct PlayOptions {
   /// revision; may be null.
   const std::map<std::string, const schema::FrameSchema*>* revision_schemas = nullptr;
   Ms timeout{0};  ///< hard limit override; 0: the scenario's, else the profile's
+  /// Payload bytes the transcript keeps per frame; 0: the session's default. A play that reads
+  /// the plugin's answers back from its transcript (run::DeriveTriggers) keeps them whole.
+  std::size_t transcript_text_cap = 0;
   /// Set from outside (SIGINT) to end the scenario at its next event.
   const std::atomic<bool>* interrupted = nullptr;
   /// Makes the plugin's process; empty: a real one from the target's SpawnSpec. The player's

@@ -245,9 +245,10 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
     if (each.where && !Match(where, &item, nullptr)) continue;
     ++matched;
     // How many items there are is the plugin's, not the scenario's: each one gets the whole
-    // hard limit again, so a plugin with many commands, each inside its deadline, is never cut
-    // short by their number.
-    hard_deadline_ = std::max(hard_deadline_, Clock::now() + hard_limit_);
+    // hard limit again, so a plugin with many commands, each inside its deadline, is not cut
+    // short by their number; but never past the profile's ceiling for a whole scenario, so
+    // that no number of items keeps one running without end.
+    hard_deadline_ = std::min(std::max(hard_deadline_, Clock::now() + hard_limit_), hard_ceiling_);
     item_ = &item;
     SampleArgs(item, &item_args_);
     bool go_on = RunSteps(each.steps);

@@ -67,6 +67,7 @@ inline session::Session::Options SessionOptions(const PluginTarget& plugin,
   session::Session::Options options;
   options.manifest = plugin.manifest;
   options.spawn = play.spawn;
+  if (play.transcript_text_cap) options.transcript_text_cap = play.transcript_text_cap;
   return options;
 }
 
@@ -210,6 +211,9 @@ class Player {
   std::string data_dir_;           // ${scenario.data_dir}, removed when the scenario ends
   std::size_t step_number_ = 0;
   Clock::time_point hard_deadline_;
+  /// What for_each may extend hard_deadline_ to, at most: the profile's scenario_timeout_max_ms
+  /// from the spawn (or the hard limit, if that is longer).
+  Clock::time_point hard_ceiling_;
   Ms hard_limit_{0};
   /// Indices in result_.failures of the step misses recorded before the fake host gave any
   /// stand-in answer (those stay failures: StandInAnswerReason).

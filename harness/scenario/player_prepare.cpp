@@ -118,10 +118,16 @@ std::string Player::MissingTrigger() const {
       does = t->does;
       example = json::ToCompact(*t->example);
     }
+    auto why_not = plugin_.derived.why_not.find(name);
     return "needs the trigger '" + name + "'" +
-           (does.empty() ? "" : " (a request on which the plugin " + does + ")") + "; add it to " +
-           where + ":\n  triggers:\n    " + name + ": " +
-           (example.empty() ? "{method: ..., params: {...}}" : example);
+           (does.empty() ? "" : " (a request on which the plugin " + does + ")") +
+           (why_not == plugin_.derived.why_not.end()
+                ? ""
+                : "; fakehost could not make it from the plugin's lists: " + why_not->second) +
+           "; add it to " + where +
+           ", as a request of the plugin's own (this one is an example):" + "\n  triggers:\n    " +
+           name + ": " + (example.empty() ? "{method: ..., params: {...}}" : example) +
+           "\nor, if the plugin has nothing that does this: " + name + ": {none: \"why\"}";
   }
   return {};
 }
@@ -147,9 +153,11 @@ std::string Player::TriggerNotApplicable() const {
       given = true;
       return;
     }
+    // Declared in the file, or found by fakehost in the plugin's own lists (run::DeriveTriggers).
+    const bool derived = plugin_.derived.why_not.count(trigger) != 0;
     if (reason.empty())
-      reason = "not applicable: the plugin has no '" + trigger + "' trigger (" + file + ": " +
-               it->second + ")";
+      reason = "not applicable: the plugin has no '" + trigger + "' trigger (" +
+               (derived ? "fakehost read its lists" : file) + ": " + it->second + ")";
     if (none.find("'" + trigger + "'") == std::string::npos)
       none += (none.empty() ? "'" : ", '") + trigger + "'";
   });

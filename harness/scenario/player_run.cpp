@@ -139,6 +139,7 @@ void Player::PlaySteps() {
   // machine took to prepare and spawn it (a loaded runner, --jobs in the thousands) is not
   // counted against the plugin.
   hard_deadline_ = Clock::now() + hard_limit_;
+  hard_ceiling_ = Clock::now() + std::max(hard_limit_, profile_.scenario_timeout_max());
   bool completed = RunSteps(scenario_.steps);
   // The handshake may have been the last step: its answer still settles the scenario.
   if (completed && (!SettleRevision() || !SettleAnnouncements())) completed = false;

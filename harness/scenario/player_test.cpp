@@ -190,25 +190,30 @@ TEST_F(PlayerTest, AfterItsAnswerThePluginHasTheDefaultDeadlineForItsOwnFrames) 
 // commands answered well inside their deadline are not cut short by the scenario's limit.
 TEST_F(PlayerTest, EachItemOfAForEachGetsTheWholeHardLimit) {
   ShortDeadlines(/*default_ms=*/200, /*command_ms=*/3000);
-  rapidjson::Document manifest;
-  ASSERT_TRUE(json::Parse(R"({"commands":[{"id":"a"},{"id":"b"},{"id":"c"}]})", &manifest).ok);
-  target_.manifest = std::make_shared<const rapidjson::Document>(std::move(manifest));
-  std::string yaml = AfterHandshake(R"(  - for_each:
-      items: /commands
-      steps:
-        - send:
-            method: rim.command.execute
-            params: {commandId: "${item.id}", args: {}, invoker: "${principal}", initiator: user, confirmed: false}
-          as: command
-        - expect: {reply_to: command, result: {$type: object}}
-)");
-  yaml.replace(yaml.find("steps:"), 6, "timeout: 1s\nsteps:");
+  std::string yaml = ThreeCommandsEachInTurn();
   ScenarioResult r = Play(yaml, [&](const rapidjson::Document& m) {
     if (!IsCommand(m)) return Accepting()(m);
     Later(600, CommandAnswer(m));
     return std::vector<std::string>{};
   });
   EXPECT_EQ(r.status, Status::kPass) << (r.failures.empty() ? "" : r.failures[0].message);
+}
+
+// ... but never past the profile's ceiling for a whole scenario: with 1.5 s at most, the third
+// command (each answered after 600 ms) is cut by the hard limit, however many items there are.
+TEST_F(PlayerTest, AForEachNeverRunsPastTheProfilesCeiling) {
+  ShortDeadlines(/*default_ms=*/200, /*command_ms=*/3000, /*scenario_max_ms=*/1500);
+  std::string yaml = ThreeCommandsEachInTurn();
+  const auto t0 = std::chrono::steady_clock::now();
+  ScenarioResult r = Play(yaml, [&](const rapidjson::Document& m) {
+    if (!IsCommand(m)) return Accepting()(m);
+    Later(600, CommandAnswer(m));
+    return std::vector<std::string>{};
+  });
+  EXPECT_EQ(r.status, Status::kFail);
+  ASSERT_FALSE(r.failures.empty());
+  EXPECT_EQ(r.failures[0].reason, Reason::kHardLimit) << r.failures[0].message;
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
 }
 
 // A miss that came before the fake host made up any answer is the plugin's: the stand-in the

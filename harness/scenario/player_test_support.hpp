@@ -145,15 +145,34 @@ class PlayerTest : public ::testing::Test {
   // The RIM profile with short deadlines, so a test of the waits waits little: `default_ms`
   // for any request without its own and for frames the plugin sends on its own, `command_ms`
   // for rim.command.execute.
-  void ShortDeadlines(int default_ms, int command_ms) {
+  void ShortDeadlines(int default_ms, int command_ms, int scenario_max_ms = 0) {
     std::string path = kSource + "/schema/rim-v1/profile.json";
     rapidjson::Document d;
     ASSERT_TRUE(json::Parse(ReadFile(path), &d).ok);
     d["deadlines_ms"]["default"].SetInt(default_ms);
     d["deadlines_ms"]["by_method"]["rim.command.execute"].SetInt(command_ms);
+    if (scenario_max_ms) d.AddMember("scenario_timeout_max_ms", scenario_max_ms, d.GetAllocator());
     std::string error;
     profile_ = protocol::Profile::LoadText(json::ToCompact(d), path, &error);
     ASSERT_TRUE(profile_) << error;
+  }
+
+  // A manifest of three commands, and a scenario (hard limit 1 s) that runs each in turn.
+  std::string ThreeCommandsEachInTurn() {
+    rapidjson::Document manifest;
+    EXPECT_TRUE(json::Parse(R"({"commands":[{"id":"a"},{"id":"b"},{"id":"c"}]})", &manifest).ok);
+    target_.manifest = std::make_shared<const rapidjson::Document>(std::move(manifest));
+    std::string yaml = AfterHandshake(R"(  - for_each:
+      items: /commands
+      steps:
+        - send:
+            method: rim.command.execute
+            params: {commandId: "${item.id}", args: {}, invoker: "${principal}", initiator: user, confirmed: false}
+          as: command
+        - expect: {reply_to: command, result: {$type: object}}
+)");
+    yaml.replace(yaml.find("steps:"), 6, "timeout: 1s\nsteps:");
+    return yaml;
   }
 
   static std::string ReadFile(const std::string& path) {

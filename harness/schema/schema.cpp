@@ -1,4 +1,5 @@
 #include "harness/schema/schema.hpp"
+#include "harness/json/text_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -60,19 +61,12 @@ FrameSchema::FrameSchema() = default;
 FrameSchema::~FrameSchema() = default;
 
 std::unique_ptr<FrameSchema> FrameSchema::Load(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error != nullptr) *error = path + ": cannot open: " + std::strerror(errno);
+  std::string text, why;
+  if (!json::ReadFileCapped(path, json::kSchemaFileCap, &text, &why)) {
+    if (error != nullptr) *error = why;
     return nullptr;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) {
-    if (error != nullptr) *error = path + ": read error";
-    return nullptr;
-  }
-  std::string why;
-  std::unique_ptr<FrameSchema> schema = LoadText(text.str(), &why);
+  std::unique_ptr<FrameSchema> schema = LoadText(text, &why);
   if (schema == nullptr && error != nullptr) *error = path + ": " + why;
   return schema;
 }

@@ -333,6 +333,10 @@ class Session {
   std::uint64_t queued_frames_ = 0;
   std::uint64_t queued_frame_bytes_ = 0;
   std::uint64_t queued_raw_bytes_ = 0;
+  /// Since when host frames have waited for the plugin's stdin without a break (the queue was
+  /// last empty then), and whether the host's own queue bound (kHostQueueBytes) was reported.
+  Clock::time_point queue_busy_since_{};
+  bool queue_full_raised_ = false;
   std::string handshake_key_;  // IdKey of the handshake request
   std::shared_ptr<const rapidjson::Document> handshake_answer_;
   std::shared_ptr<const rapidjson::Document> announced_in_;

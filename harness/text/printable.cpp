@@ -65,6 +65,27 @@ std::string ValidUtf8(std::string_view text) {
   return out;
 }
 
+std::string YamlSafeJson(std::string_view json) {
+  std::string valid = ValidUtf8(json);
+  std::string_view s = valid;
+  std::string out;
+  out.reserve(s.size() + 8);
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = ValidSequence(s, i);
+    std::uint32_t cp = CodePoint(s, i, n);
+    if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F && cp != 0x85) || cp == 0xFEFF ||
+        cp == 0xFFFE || cp == 0xFFFF) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(cp));
+      out += buf;
+    } else {
+      out.append(s.substr(i, n));
+    }
+    i += n;
+  }
+  return out;
+}
+
 std::string Printable(std::string_view text, bool keep_newlines) {
   std::string valid = ValidUtf8(text);
   std::string_view s = valid;

@@ -26,4 +26,10 @@ std::string ValidUtf8(std::string_view text);
 /// starts with a ':' of ours.
 std::string Printable(std::string_view text, bool keep_newlines = false);
 
+/// Compact JSON text (where every non-ASCII character is inside a string) made a valid line of
+/// YAML: valid UTF-8, with each character YAML does not allow in a document (DEL, the C1
+/// controls but U+0085, U+FEFF, U+FFFE, U+FFFF) and any C0 control as a JSON \uXXXX escape,
+/// which reads back as the same character.
+std::string YamlSafeJson(std::string_view json);
+
 }  // namespace fakehost::text

@@ -79,5 +79,12 @@ TEST(Printable, NoInputGivesAnOutputLineTheRunnerWouldActOn) {
   }
 }
 
+TEST(YamlSafeJson, EscapesWhatYamlRefusesAndKeepsTheRest) {
+  EXPECT_EQ(YamlSafeJson("\"a\xc2\x9b\x7f\xef\xbb\xbf\xc2\x85\xc3\xa9\""),
+            "\"a\\u009b\\u007f\\ufeff\xc2\x85\xc3\xa9\"");
+  EXPECT_EQ(YamlSafeJson("\"\xff\""), "\"\xef\xbf\xbd\"");  // invalid: U+FFFD
+  EXPECT_EQ(YamlSafeJson("{\"k\":1}"), "{\"k\":1}");
+}
+
 }  // namespace
 }  // namespace fakehost::text

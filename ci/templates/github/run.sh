@@ -3,7 +3,7 @@
 # every report, appends the Markdown summary to $GITHUB_STEP_SUMMARY, writes the counts to
 # $GITHUB_OUTPUT, and exits with fakehost's own code (0 pass, 1 failures, 2 bad input,
 # 3 harness error). fakehost prints the ::error/::warning annotations itself when
-# GITHUB_ACTIONS is set. Needs bash, grep and xargs only (a debian:12 container has them).
+# GITHUB_ACTIONS is set. Needs bash, grep and xargs only (any runner or container has them).
 #
 # Inputs, from the environment: FAKEHOST_BIN (default fakehost), FAKEHOST_PROTOCOL,
 # FAKEHOST_PLUGIN (default .), FAKEHOST_EXPECTED_FAILURES, FAKEHOST_STRICT (true/false, default
@@ -30,7 +30,7 @@ bad_input() {
 
 output report-dir "$dir"
 if ! command -v "$bin" >/dev/null 2>&1; then
-  bad_input "no fakehost binary at '$bin': install fakehost_<version>_amd64.deb first, or give the action's fakehost: input"
+  bad_input "no fakehost binary at '$bin': install fakehost first (npm install fakehost, pip install fakehost, or a release's tarball or .deb), or give the action's fakehost: input"
 fi
 case $strict in
   true) strict_flag=(--strict) ;;
