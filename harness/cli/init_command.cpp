@@ -148,15 +148,19 @@ void AskForProtocol(const std::string& data_dir, const std::string& dir, std::os
     manifests += (manifests.empty() ? "" : ", ") + k.manifest_file + " for " + k.name;
   }
   const std::string shown = ShellWord(dir);
+  // An MCP server's author has never heard of manifests: what was found leads.
+  if (std::string hint = McpServerHint(dir); !hint.empty()) {
+    err << "fakehost: " << hint << ", so it is an MCP server:\n  " << InvokedAs()
+        << " init --protocol mcp-stdio " << report::TerminalSafe(shown)
+        << "\n(an MCP server has no manifest, so init cannot tell the protocol by itself: give "
+           "--protocol ("
+        << ProtocolsHelp() << "))\n";
+    return;
+  }
   err << "fakehost: " << report::TerminalSafe(dir) << " has no manifest (" << manifests
       << ") and no " << run::kPluginConfigName << " naming its protocol: give --protocol ("
-      << ProtocolsHelp() << ")";
-  if (std::string hint = McpServerHint(dir); !hint.empty())
-    err << "; " << hint << ", so it is an MCP server:\n  " << InvokedAs()
-        << " init --protocol mcp-stdio " << report::TerminalSafe(shown) << "\n";
-  else
-    err << ", for an MCP server: " << InvokedAs() << " init --protocol mcp-stdio "
-        << report::TerminalSafe(shown) << "\n";
+      << ProtocolsHelp() << "), for an MCP server: " << InvokedAs() << " init --protocol mcp-stdio "
+      << report::TerminalSafe(shown) << "\n";
 }
 
 // The runtime a command given after -- needs, by its program's name (the project's otherwise).
@@ -212,7 +216,13 @@ std::string NextCommand(const InitFlags& f, const ServerProject& server) {
   std::error_code ec;
   const bool here = fs::equivalent(f.dir, fs::current_path(ec), ec);
   if (!first.empty()) first = (here ? first : "(cd " + dir + " && " + first + ")") + " && ";
-  return first + InvokedAs() + " run --plugin " + dir + " --strict";
+  // The same run as the workflow init writes: the standard suite, and the plugin's own
+  // scenarios when it has some (init writes an example there).
+  const bool own = fs::is_directory(fs::path(f.dir) / "fakehost" / "scenarios", ec);
+  return first + InvokedAs() + " run --plugin " + dir + " --strict" +
+         (own ? " --suite standard --suite " +
+                    ShellWord((fs::path(f.dir) / "fakehost" / "scenarios").string())
+              : std::string());
 }
 
 int Init(InitFlags f, const Context& ctx) {
