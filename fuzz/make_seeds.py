@@ -64,6 +64,9 @@ def main():
         write(out / "length_prefixed",
               b"".join(struct.pack("<I", len(f)) + f for f in batch) + fdp_trailer(300, pieces))
         write(out / "ndjson", b"".join(f + b"\n" for f in batch) + fdp_trailer(300, pieces))
+        write(out / "content_length",
+              b"".join(b"Content-Length: %d\r\n\r\n" % len(f) + f for f in batch) +
+              fdp_trailer(300, pieces))
     for path in sorted(src.glob("scenarios/**/*.yaml")):
         write(out / "scenario", path.read_bytes())
     for path in sorted(src.glob("**/fakehost.yaml")):

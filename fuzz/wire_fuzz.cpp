@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/wire/content_length.hpp"
 #include "harness/wire/length_prefixed.hpp"
 #include "harness/wire/ndjson.hpp"
 #include "harness/wire/test_support.hpp"
@@ -44,24 +45,39 @@ constexpr std::uint64_t kSmallString = 15;  // libstdc++ keeps this much inline
 // (itself within the limit) and at most twice what arrived; NDJSON at most about twice the limit,
 // or the 16-byte head of an oversized line it collects in the same buffer (a growth past the
 // 15 inline bytes to 30: that is the `2 * 16` floor).
-std::uint64_t BufferBound(const LengthPrefixedDecoder&, std::uint64_t limit, std::uint64_t fed) {
+[[maybe_unused]] std::uint64_t BufferBound(const LengthPrefixedDecoder&, std::uint64_t limit,
+                                           std::uint64_t fed) {
   return std::max(kSmallString, std::min(limit, 2 * fed));
 }
-std::uint64_t BufferBound(const NdjsonDecoder&, std::uint64_t limit, std::uint64_t) {
+[[maybe_unused]] std::uint64_t BufferBound(const NdjsonDecoder&, std::uint64_t limit,
+                                           std::uint64_t) {
   return std::max<std::uint64_t>(2 * 16, 2 * (limit + 1));
+}
+// Content-Length (content_length.hpp): the header, at most 1 KiB and its blank line plus what one
+// read added, and the payload, at most twice what arrived and never over its length.
+[[maybe_unused]] std::uint64_t BufferBound(const ContentLengthDecoder&, std::uint64_t limit,
+                                           std::uint64_t fed) {
+  return 2 * kSmallString + 1024 + 4 + fed + std::min(limit, 2 * fed);
 }
 
 // Whether `payload` is framed at `offset` as the framing writes it (NDJSON also reads "\r\n").
-bool FramedAt(const LengthPrefixedFraming& framing, const std::string& stream, std::uint64_t offset,
-              const std::string& payload) {
+[[maybe_unused]] bool FramedAt(const LengthPrefixedFraming& framing, const std::string& stream,
+                               std::uint64_t offset, const std::string& payload) {
   const std::string framed = framing.Encode(payload);
   return stream.compare(offset, framed.size(), framed) == 0;
 }
-bool FramedAt(const NdjsonFraming&, const std::string& stream, std::uint64_t offset,
-              const std::string& payload) {
+[[maybe_unused]] bool FramedAt(const NdjsonFraming&, const std::string& stream,
+                               std::uint64_t offset, const std::string& payload) {
   const bool cr = stream.compare(offset + payload.size(), 1, "\r") == 0;
   const std::string framed = payload + (cr ? "\r\n" : "\n");
   return stream.compare(offset, framed.size(), framed) == 0;
+}
+
+// A Content-Length frame at `offset` is a header block ending in a blank line, then the payload.
+[[maybe_unused]] bool FramedAt(const ContentLengthFraming&, const std::string& stream,
+                               std::uint64_t offset, const std::string& payload) {
+  const std::size_t end = stream.find("\r\n\r\n", offset);
+  return end != std::string::npos && stream.compare(end + 4, payload.size(), payload) == 0;
 }
 
 void CheckBuffer(const ConcreteDecoder& d, std::uint64_t limit, std::uint64_t fed) {
