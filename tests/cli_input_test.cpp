@@ -258,5 +258,16 @@ TEST(CliInput, InputFilesThatAreNotRegularOrTooLargeAreBadInputForEveryCommand) 
   fs::remove_all(suite);
 }
 
+// A plugin directory is a path like any other: one whose name holds bytes that are not UTF-8
+// (a Latin-1 name) is run, not refused as being outside itself.
+TEST(CliInput, APluginDirectoryWhoseNameIsNotUtf8IsRunLikeAnyOther) {
+  const std::string dir = MakeTempDir(), plugin = dir + "/plug\xff\xfein";
+  fs::copy(FixturesDir() + "/rim-v1/reference", plugin, fs::copy_options::recursive);
+  CommandResult r = Fakehost({"run", "--plugin", plugin, "--only", "handshake/*", "--no-color"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find(" passed, 0 failed"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace fakehost::testing
