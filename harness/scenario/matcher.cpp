@@ -14,6 +14,23 @@
 namespace fakehost::scenario {
 namespace {
 
+// The deadline of the MatchDeadline in scope on this thread (none: max), how many values were
+// visited since it was last looked at, and whether it stopped a match.
+thread_local std::chrono::steady_clock::time_point match_deadline =
+    std::chrono::steady_clock::time_point::max();
+thread_local unsigned match_visits = 0;
+thread_local bool match_cut = false;
+
+// True once the deadline has passed; the clock is read every 1,024 values.
+bool PastDeadline() {
+  if (match_cut) return true;
+  if (match_deadline == std::chrono::steady_clock::time_point::max() || ++match_visits < 1024)
+    return false;
+  match_visits = 0;
+  match_cut = std::chrono::steady_clock::now() >= match_deadline;
+  return match_cut;
+}
+
 // A hash that agrees with json::StrictEqual (equal values hash alike): the type, and a string's
 // bytes, a number's value, a container's size. Deeper differences are left to StrictEqual.
 std::size_t StrictHash(const rapidjson::Value& v) {
@@ -121,6 +138,7 @@ class Engine {
       : out_(out), base_(base), untested_(untested) {}
 
   bool Run(const rapidjson::Value& pattern, const rapidjson::Value* actual, const Path* path) {
+    if (PastDeadline()) return false;
     if (IsOperatorNode(pattern)) return Operators(pattern, actual, path);
     if (pattern.IsObject()) return Object(pattern, actual, path);
     if (pattern.IsArray()) return Array(pattern, actual, path);
@@ -395,7 +413,25 @@ bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
 bool Match(const rapidjson::Value& pattern, const rapidjson::Value* actual,
            std::vector<Mismatch>* out, std::string_view base, std::vector<std::string>* untested) {
   Engine engine(out, base, untested);
-  return engine.Run(pattern, actual, nullptr);
+  const bool ok = engine.Run(pattern, actual, nullptr);
+  if (match_cut && out)
+    out->push_back({std::string(base), "the match done within the scenario's hard limit",
+                    "the hard limit passed while the frame was being matched"});
+  return ok && !match_cut;
 }
+
+MatchDeadline::MatchDeadline(std::chrono::steady_clock::time_point deadline)
+    : previous_(match_deadline) {
+  match_deadline = deadline;
+  match_visits = 0;
+  match_cut = false;
+}
+
+MatchDeadline::~MatchDeadline() {
+  match_deadline = previous_;
+  match_cut = false;
+}
+
+bool MatchDeadline::Passed() { return match_cut; }
 
 }  // namespace fakehost::scenario

@@ -35,6 +35,7 @@
 // Match allocates only to describe mismatches; compiled regexes are cached per thread.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -50,6 +51,23 @@ struct Mismatch {
   std::string expected;  ///< e.g. "a string of at least 1 byte", "integer 1"
   std::string actual;    ///< e.g. "null", "string \"1\"", "nothing (absent)"
   std::string ToString() const;  ///< "pointer: expected X, got Y" (no "pointer: " for "")
+};
+
+/// Bounds every match on this thread while it lives: once `deadline` passes (checked every
+/// 1,024 values visited), a match stops and fails with a mismatch saying so. The player sets the
+/// scenario's hard limit, so no frame, however large or however its pattern multiplies the work,
+/// keeps a scenario past it.
+class MatchDeadline {
+ public:
+  explicit MatchDeadline(std::chrono::steady_clock::time_point deadline);
+  ~MatchDeadline();
+  MatchDeadline(const MatchDeadline&) = delete;
+  MatchDeadline& operator=(const MatchDeadline&) = delete;
+  /// Whether a match under this deadline was stopped by it.
+  static bool Passed();
+
+ private:
+  std::chrono::steady_clock::time_point previous_;
 };
 
 /// Collection stops after this many mismatches (the match result is still exact).

@@ -429,5 +429,36 @@ TEST(CheckPattern, ReportsEveryProblem) {
   EXPECT_EQ(Check(R"({"a":{"$x":1},"b":{"$y":1},"c":[{"$z":1}]})").size(), 3u);
 }
 
+// A match is cut off by the deadline in scope (the player's: the scenario's hard limit): one
+// that would visit more values than fit before it stops and says why; without one, or before
+// it, the same match holds.
+TEST(MatchDeadline, StopsAMatchPastItAndSaysSo) {
+  std::string items = "[";
+  for (int i = 0; i < 5000; ++i)
+    items += (i ? "," : "") + std::string("{\"name\":\"t") + std::to_string(i) + "\"}";
+  items += "]";
+  rapidjson::Document pattern, actual;
+  pattern.Parse(R"({"tools": {"$each": {"name": {"$type": "string"}}}})");
+  ASSERT_FALSE(pattern.HasParseError());
+  actual.Parse(("{\"tools\":" + items + "}").c_str());
+  ASSERT_FALSE(actual.HasParseError());
+  EXPECT_TRUE(Match(pattern, &actual, nullptr));
+  {
+    MatchDeadline later(std::chrono::steady_clock::now() + std::chrono::hours(1));
+    EXPECT_TRUE(Match(pattern, &actual, nullptr));
+    EXPECT_FALSE(MatchDeadline::Passed());
+  }
+  {
+    MatchDeadline past(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    std::vector<Mismatch> why;
+    EXPECT_FALSE(Match(pattern, &actual, &why, "/result"));
+    EXPECT_TRUE(MatchDeadline::Passed());
+    ASSERT_FALSE(why.empty());
+    EXPECT_EQ(why.back().actual, "the hard limit passed while the frame was being matched");
+  }
+  EXPECT_FALSE(MatchDeadline::Passed());
+  EXPECT_TRUE(Match(pattern, &actual, nullptr));  // the scope ended: no deadline
+}
+
 }  // namespace
 }  // namespace fakehost::scenario

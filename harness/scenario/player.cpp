@@ -174,6 +174,7 @@ Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in
   }
   bool ok = true;
   const rapidjson::Value& doc = *in.doc;
+  MatchDeadline bounded(hard_deadline_);  // no frame's match outlasts the scenario
   if (p.has_result) ok &= Match(p.result, json::Find(doc, "result"), why, "/result", untested);
   if (p.has_error) ok &= Match(p.error, json::Find(doc, "error"), why, "/error", untested);
   if (p.has_params) ok &= Match(p.params, json::Find(doc, "params"), why, "/params", untested);
