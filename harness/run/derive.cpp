@@ -8,6 +8,7 @@
 #include "harness/run/runner.hpp"
 #include "harness/scenario/loader.hpp"
 #include "harness/schema/instance.hpp"
+#include "harness/text/printable.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -51,7 +52,9 @@ struct Tool {
   std::set<std::string> asked;  // the requests the plugin asked the host for during the call
 };
 
-std::string YamlOf(const rapidjson::Value& v) { return json::ToCompact(v); }  // JSON is YAML
+// JSON is YAML, once what YAML refuses in a document (controls, invalid UTF-8 in the plugin's
+// own names) is written as escapes.
+std::string YamlOf(const rapidjson::Value& v) { return text::YamlSafeJson(json::ToCompact(v)); }
 
 scenario::Scenario Load(const std::string& yaml, const std::vector<std::string>& fragment_dirs,
                         std::string* error) {
@@ -190,7 +193,7 @@ class Deriver {
     std::size_t i = 0;
     for (Tool& t : tools_) {
       if (!t.may_call || !t.arguments) continue;
-      std::string request = json::ToCompact(*CallRequest(t, *t.arguments));
+      std::string request = YamlOf(*CallRequest(t, *t.arguments));
       // The call's own progress token: its notifications are told apart by it.
       request.insert(request.size() - 2, ",\"_meta\":{\"progressToken\":\"" + Token(i) + "\"}");
       if (request.find("${") != std::string::npos) {
@@ -200,7 +203,6 @@ class Deriver {
       yaml += Ask(request, "call" + std::to_string(i++), settings_.within_ms);
     }
     if (const rapidjson::Value* r = FirstResource()) {
-      resource_ = Request("resources/read", nullptr);
       Doc p(rapidjson::kObjectType);
       p.AddMember("uri", rapidjson::Value(*json::Find(*r, "uri"), p.GetAllocator()),
                   p.GetAllocator());
