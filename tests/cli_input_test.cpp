@@ -238,10 +238,23 @@ TEST(CliInput, InputFilesThatAreNotRegularOrTooLargeAreBadInputForEveryCommand) 
   const std::string suite = SuiteWith("ok", "title: x\n");
   ASSERT_TRUE(sparse(suite + "/huge.yaml"));
   const std::string plugin = FixturesDir() + "/rim-v1/reference";
+  // A profile whose frame schema is /dev/zero (its other files beside it, as a copied profile).
+  const std::string zero_schema = dir + "/profile.json";
+  {
+    std::string profile = ReadFile(SourceDir() + "/schema/rim-v1/profile.json");
+    const std::string member = "\"schema\": \"plugin-protocol-v1.schema.json\"";
+    ASSERT_NE(profile.find(member), std::string::npos);
+    profile.replace(profile.find(member), member.size(), "\"schema\": \"/dev/zero\"");
+    std::ofstream(zero_schema) << profile;
+    fs::copy_file(SourceDir() + "/schema/rim-v1/manifest.schema.json",
+                  dir + "/manifest.schema.json");
+  }
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"run", "--protocol", "/dev/zero", "--plugin", plugin}, "/dev/zero: not a regular file"},
       {{"run", "--protocol", fifo, "--plugin", plugin}, fifo + ": not a regular file"},
       {{"list", "--protocol", "/dev/zero"}, "/dev/zero: not a regular file"},
+      {{"lint", "--protocol", fifo}, fifo + ": not a regular file"},
+      {{"run", "--protocol", zero_schema, "--plugin", plugin}, "/dev/zero: not a regular file"},
       {{"certify", "--schema", "/dev/zero", plugin}, "/dev/zero: not a regular file"},
       {{"validate", "--schema", fifo, "x.jsonl"}, fifo + ": not a regular file"},
       {{"certify", list}, "3221225472 bytes, more than the 1048576-byte limit"},

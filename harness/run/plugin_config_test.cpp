@@ -354,5 +354,21 @@ TEST(PluginConfigHostReplies, AnAnswerTheFrameSchemaRefusesIsAnErrorAtItsLine) {
   EXPECT_TRUE(CheckPluginConfig(good, *profile, &errors, frames.get())) << Errors(errors);
 }
 
+// A command word or environment entry execve would refuse (E2BIG past MAX_ARG_STRLEN) is bad
+// input at its line, known before anything is spawned.
+TEST(PluginConfigCommand, AWordExecveWouldRefuseIsAnErrorAtItsLine) {
+  const std::string big(200 * 1024, 'x');
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  EXPECT_FALSE(ParsePluginConfig("command: [./server, " + big + "]\nenv: {A: " + big + "}\n",
+                                 "f.yaml", &c, &errors));
+  const std::string all = Errors(errors);
+  EXPECT_NE(all.find("f.yaml:1:21: a word of command of 204800 bytes: execve takes at most"),
+            std::string::npos)
+      << all.substr(0, 300);
+  EXPECT_NE(all.find("f.yaml:2:10: NAME=value of 204802 bytes"), std::string::npos)
+      << all.substr(0, 300);
+}
+
 }  // namespace
 }  // namespace fakehost::run
