@@ -71,6 +71,25 @@ TEST(Cli, RevisionAllPlaysTheSuiteOncePerRevisionAndSaysWhichTheServerSpeaks) {
   }
 }
 
+// The author's baseline where init's workflow keeps it is not read unless given, and the run
+// says so (a first run that fails on what the baseline lists would otherwise surprise).
+TEST(Cli, ARunSaysWhenItDoesNotReadThePluginsBaseline) {
+  const std::string dir = MakeTempDir() + "/plugin";
+  fs::copy(FixturesDir() + "/rim-v1/reference", dir, fs::copy_options::recursive);
+  fs::create_directories(dir + "/fakehost");
+  std::ofstream(dir + "/fakehost/expected-failures.yaml") << "[]\n";
+  const std::vector<std::string> run = {"run",   "--plugin",  dir, "--only", "handshake/accepts-*",
+                                        "--out", dir + "/out"};
+  CommandResult r = Fakehost(run);
+  EXPECT_NE(r.err.find("fakehost: not reading " + dir + "/fakehost/expected-failures.yaml"),
+            std::string::npos)
+      << r.err;
+  std::vector<std::string> with = run;
+  with.insert(with.end(), {"--expected-failures", dir + "/fakehost/expected-failures.yaml"});
+  EXPECT_EQ(Fakehost(with).err.find("not reading"), std::string::npos);
+  fs::remove_all(fs::path(dir).parent_path());
+}
+
 TEST(Cli, AMissingPluginDirectoryIsBadInput) {
   CommandResult r = Fakehost({"run", "--protocol", "rim-v1", "--plugin", "/no/such/plugin"});
   EXPECT_EQ(r.exit_code, 2);

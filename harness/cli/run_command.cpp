@@ -13,6 +13,7 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/report/reporter.hpp"
+#include "harness/report/text.hpp"
 #include "harness/run/execute.hpp"
 #include "harness/run/expected_failures.hpp"
 #include "harness/run/plugin_config.hpp"
@@ -73,6 +74,20 @@ void ConfigInWorkingDirectory(RunFlags* f, std::ostream& err) {
   f->config = run::kPluginConfigName;
   err << "fakehost: reading ./" << run::kPluginConfigName
       << " for the command after --; --config FILE names another\n";
+}
+
+// The author's baseline where init's workflow keeps it, which a run reads only when told: say
+// so, so that a run that fails on what the baseline lists is not a surprise.
+void BaselineNotRead(const RunFlags& f, std::ostream& err) {
+  if (f.plugin_dir.empty() || !f.expected_failures.empty() || !f.write_expected_failures.empty())
+    return;
+  const std::filesystem::path baseline =
+      std::filesystem::path(f.plugin_dir) / "fakehost" / "expected-failures.yaml";
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(baseline, ec))
+    err << "fakehost: not reading " << report::TerminalSafe(baseline.string())
+        << " (the workflow init writes does): give --expected-failures "
+        << report::TerminalSafe(baseline.string()) << " to use it\n";
 }
 
 // Over 60 lines: the flags checked in the order they are, the run, then its files. `summary`
@@ -247,6 +262,7 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
       {run, [rf](const Context& ctx) {
          if (!OnePlugin(rf->plugin_dir, rf->argv, ctx.err)) return int{kBadInput};
          ConfigInWorkingDirectory(rf.get(), ctx.err);
+         BaselineNotRead(*rf, ctx.err);
          if (!PickProtocol(ctx.data_dir, &rf->protocol, rf->plugin_dir, ctx.err, rf->config))
            return int{kBadInput};
          return Run(*rf, ctx);
