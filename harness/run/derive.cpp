@@ -1,3 +1,7 @@
+// Over 500 lines, on purpose: the two sessions (the lists, then the calls) fill one record per
+// tool, and every trigger is made from those records; split, each half would need the other's
+// private Tool record and settings. The session plumbing it shares with the revision probe is in
+// look.cpp.
 #include "harness/run/derive.hpp"
 
 #include <algorithm>
@@ -5,10 +9,9 @@
 #include <memory>
 
 #include "harness/json/json.hpp"
+#include "harness/run/look.hpp"
 #include "harness/run/runner.hpp"
-#include "harness/scenario/loader.hpp"
 #include "harness/schema/instance.hpp"
-#include "harness/text/printable.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -52,41 +55,13 @@ struct Tool {
   std::set<std::string> asked;  // the requests the plugin asked the host for during the call
 };
 
-// JSON is YAML, once what YAML refuses in a document (controls, invalid UTF-8 in the plugin's
-// own names) is written as escapes.
-std::string YamlOf(const rapidjson::Value& v) { return text::YamlSafeJson(json::ToCompact(v)); }
-
-scenario::Scenario Load(const std::string& yaml, const std::vector<std::string>& fragment_dirs,
-                        std::string* error) {
-  scenario::Scenario s;
-  std::vector<scenario::LoadError> errors;
-  scenario::LoadContext context;
-  context.fragment_dirs = fragment_dirs;
-  if (!scenario::LoadScenarioText(yaml, "derive", "derive", context, &s, &errors))
-    *error = errors.empty() ? "the session could not be written" : errors.front().ToString();
-  return s;
-}
+using look::AnswerTo;
+using look::Parsed;
+using look::YamlOf;
 
 // `send` + a wait for its answer, judged by nothing.
 std::string Ask(const std::string& request, const std::string& as, long long within_ms) {
-  return "  - send: " + request + "\n    as: " + as + "\n  - expect: {reply_to: " + as +
-         "}\n    within: " + std::to_string(within_ms) +
-         "ms\n    level: may\n    why: fakehost only looks (run::DeriveTriggers)\n";
-}
-
-std::shared_ptr<Doc> Parsed(const std::string& text) {
-  auto d = std::make_shared<Doc>();
-  if (!json::Parse(text, d.get()).ok || !d->IsObject()) return nullptr;
-  return d;
-}
-
-// The plugin's answer to the host's `method` (the first), parsed; null if none.
-std::shared_ptr<Doc> AnswerTo(const scenario::ScenarioResult& r, const std::string& method) {
-  for (const session::TranscriptEntry& e : r.transcript)
-    if (e.direction == session::Direction::kPluginToHost &&
-        e.kind == session::EntryKind::kResponse && e.method == method && !e.clipped)
-      return Parsed(e.text);
-  return nullptr;
+  return look::Ask(request, as, within_ms, "fakehost only looks (run::DeriveTriggers)");
 }
 
 std::string Text(const rapidjson::Value* v) {
@@ -160,7 +135,7 @@ class Deriver {
       yaml += "    as: page" + std::to_string(page) + "\n";
     }
     std::string error;
-    scenario::Scenario s = Load(yaml, fragment_dirs_, &error);
+    scenario::Scenario s = look::Load(yaml, "derive", fragment_dirs_, &error);
     if (!error.empty()) return *why = error, false;
     lists_ = PlayScenario(s, profile_, schema_, target_, play_);
     tools_list_ = AnswerTo(lists_, "tools/list");
@@ -228,7 +203,7 @@ class Deriver {
     }
     if (i == 0 && !resource_ && !prompt_) return;
     std::string error;
-    scenario::Scenario s = Load(yaml, fragment_dirs_, &error);
+    scenario::Scenario s = look::Load(yaml, "derive", fragment_dirs_, &error);
     if (!error.empty()) return;
     calls_ = PlayScenario(s, profile_, schema_, target_, play_);
     ReadCalls();

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "harness/json/json.hpp"
+#include "harness/run/look.hpp"
 #include "harness/run/runner.hpp"
-#include "harness/scenario/loader.hpp"
 
 namespace fakehost::run {
 
@@ -32,15 +32,11 @@ namespace {
 // every scenario is: one request, its answer waited for as long as the probe allows.
 scenario::Scenario ProbeScenario(const protocol::RevisionProbe& probe) {
   const std::string yaml =
-      "title: revision probe\nspec: revisions.probe\nrequirement: none\n"
-      "steps:\n  - send: {method: \"" +
-      probe.method + "\"}\n    as: probe\n  - expect: {reply_to: probe}\n" +
-      "    within: " + std::to_string(probe.within.count()) + "ms\n" +
-      "    level: may\n    why: the probe's own wait (profile revisions.probe)\n";
-  scenario::Scenario s;
-  std::vector<scenario::LoadError> errors;
-  scenario::LoadScenarioText(yaml, "revisions.probe", "revisions.probe", {}, &s, &errors);
-  return s;
+      "title: revision probe\nspec: revisions.probe\nrequirement: none\nsteps:\n" +
+      look::Ask("{method: \"" + probe.method + "\"}", "probe", probe.within.count(),
+                "the probe's own wait (profile revisions.probe)");
+  std::string error;
+  return look::Load(yaml, "revisions.probe", {}, &error);
 }
 
 }  // namespace
@@ -58,12 +54,7 @@ void ProbeRevisions(const protocol::Profile& profile, const schema::FrameSchema*
   scenario::PluginTarget::Probe& out = target->probe;
   out = {};
   out.done = true;
-  for (const session::TranscriptEntry& e : r.transcript) {
-    if (e.direction != session::Direction::kPluginToHost ||
-        e.kind != session::EntryKind::kResponse || e.method != probe.method)
-      continue;
-    auto parsed = std::make_shared<rapidjson::Document>();
-    if (!json::Parse(e.text, parsed.get()).ok || !parsed->IsObject()) break;
+  if (std::shared_ptr<rapidjson::Document> parsed = look::AnswerTo(r, probe.method)) {
     const rapidjson::Document& answer = *parsed;
     out.answered = ListedRevisions(probe, answer, &out.listed);
     out.answer = parsed;
@@ -73,8 +64,8 @@ void ProbeRevisions(const protocol::Profile& profile, const schema::FrameSchema*
     out.summary =
         probe.method + (out.answered ? (error ? " refused the version, listing " : " listed ") +
                                            (list.empty() ? "nothing" : list)
-                                     : " answered with an error, listing no revision: the plugin "
-                                       "speaks only revisions with a handshake");
+                                     : " answered with an error, listing no revision: the "
+                                       "plugin speaks only revisions with a handshake");
     return;
   }
   out.summary = probe.method + " had no answer within " + std::to_string(probe.within.count()) +

@@ -9,84 +9,17 @@
 #include "harness/json/json.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/test_support/fake_child.hpp"
+#include "harness/session/test_support/session_rig.hpp"
 
 namespace fakehost::session {
 namespace {
 
 using testing::FakeChild;
 
-constexpr const char* kRimHandshake =
-    R"({"method":"rim.handshake","params":{"protocolVersion":1,"supportedVersions":[1],)"
-    R"("pluginId":"dev.example.hello","hostVersion":"0.1.0","grantedCapabilities":[],)"
-    R"("principal":{"principalId":"rimp0_PWcag22GowE59KogGTaUReeoF_q4E5EVi28q83uaGBU",)"
-    R"("displayName":"Jakub"}}})";
-constexpr const char* kRimAccepted =
-    R"({"jsonrpc":"2.0","id":1,"result":{"accepted":true,"protocolVersion":1,)"
-    R"("pluginId":"dev.example.hello"}})";
-
-rapidjson::Document Json(std::string_view text) {
-  rapidjson::Document d;
-  EXPECT_TRUE(json::Parse(text, &d).ok) << text;
-  return d;
-}
-
-// A session on one protocol's real profile and schema, its plugin a FakeChild.
-class Rig {
- public:
-  explicit Rig(const std::string& protocol, Session::Options options = {}) {
-    std::string error;
-    profile_ = protocol::Profile::Load(
-        std::string(FAKEHOST_SOURCE_DIR) + "/schema/" + protocol + "/profile.json", &error);
-    EXPECT_TRUE(profile_) << error;
-    schema_ = schema::FrameSchema::Load(profile_->schema_path(), &error);
-    EXPECT_TRUE(schema_) << error;
-    options.spawn = testing::FakeChildFactory(&child_);
-    session_ = std::make_unique<Session>(*profile_, schema_.get(), std::move(options));
-    process::SpawnSpec spec;
-    spec.argv = {"fake-plugin"};
-    EXPECT_TRUE(session_->Start(spec, &error)) << error;
-  }
-
-  Session& session() { return *session_; }
-  FakeChild& child() { return *child_; }
-  const protocol::Profile& profile() { return *profile_; }
-
-  /// The plugin writes `payload` framed as its protocol frames it.
-  void Push(std::string_view payload) {
-    child_->PushStdout(profile_->framing().Encode(std::string(payload)));
-  }
-  /// Runs the session until `done`; false if it did not happen within a generous deadline.
-  bool Until(const std::function<bool()>& done) {
-    return session_->RunUntil(done, Clock::now() + std::chrono::seconds(10)) ==
-           Session::WaitEnd::kDone;
-  }
-  /// Lets the session process everything pushed so far: the plugin then closes its stdout,
-  /// which arrives after every earlier event.
-  bool Drain() {
-    child_->CloseStdout();
-    return Until([this] { return session_->stdout_closed(); });
-  }
-  /// The host's handshake request, sent; returns its frame number.
-  std::size_t SendHandshake() {
-    rapidjson::Document message = Json(kRimHandshake);
-    message.AddMember("id", session_->NextId("rim.handshake"), message.GetAllocator());
-    return session_->Send(std::move(message), false);
-  }
-  /// The checks `session` raised, by id.
-  std::vector<std::string> Checks() const {
-    std::vector<std::string> ids;
-    for (const auto& f : session_->findings()) ids.push_back(f.check);
-    return ids;
-  }
-
- private:
-  std::unique_ptr<protocol::Profile> profile_;
-  std::unique_ptr<schema::FrameSchema> schema_;
-  FakeChild* child_ = nullptr;
-  std::unique_ptr<Session> session_;
-};
-
-using Checks = std::vector<std::string>;
+using testing::Checks;
+using testing::kRimAccepted;
+using testing::Json;
+using testing::Rig;
 
 bool Any(const Inbound&) { return true; }
 
@@ -420,60 +353,6 @@ TEST(Session, ReportsAPluginThatCannotBeStarted) {
   EXPECT_EQ(error, "cannot execute ./nope: No such file");
   EXPECT_FALSE(session.exited());
   EXPECT_EQ(session.StderrTail(100), "");
-}
-
-TEST(Session, RaisesStdinBlockedWhenThePluginStopsReading) {
-  Session::Options options;
-  options.write_cap = Ms(300);  // RIM's own cap is the frame's deadline (the handshake's: 10 s)
-  Rig rig("rim-v1", options);
-  rig.child().StopReading();
-  std::size_t frame = rig.SendHandshake();
-  ASSERT_TRUE(rig.Until([&] { return !rig.session().findings().empty(); }));
-  EXPECT_EQ(rig.Checks(), Checks{"stdin-blocked"});
-  EXPECT_EQ(rig.session().transcript().at(frame).notes.back(),
-            "not delivered: the plugin stopped reading stdin");
-}
-
-// Without a protocol budget, the host's own: a plugin that reads nothing while the host has
-// 64 MiB of frames for it stops being written to, with one finding, however many more come.
-TEST(Session, BoundsTheBytesQueuedForAPluginThatDoesNotRead) {
-  Session::Options options;
-  options.write_cap = Ms(60000);  // no frame times out while the queue fills
-  Rig rig("mcp-stdio", options);
-  rig.child().StopReading();
-  std::size_t last = 0;
-  const std::string big(1 << 20, 'x');
-  for (int i = 0; i < 80; ++i) {  // 80 MiB asked for
-    rapidjson::Document message = Json(R"({"jsonrpc":"2.0","method":"ping","params":{}})");
-    auto& a = message.GetAllocator();
-    message["params"].AddMember("pad", rapidjson::Value(big.c_str(), a), a);
-    message.AddMember("id", rig.session().NextId("ping"), a);
-    last = rig.session().Send(std::move(message), false);
-  }
-  EXPECT_EQ(rig.Checks(), Checks{"stdin-blocked"});
-  EXPECT_NE(rig.session().transcript().at(last).notes.back().find(
-                "bytes already wait for the plugin's stdin, the most the host queues"),
-            std::string::npos)
-      << rig.session().transcript().at(last).notes.back();
-}
-
-// Flash states a transport budget, not a time: a plugin that reads nothing is failed only when
-// a line finds 256 lines (or 20 MiB) still unread, and the line that does is not written.
-TEST(Session, FlashFailsAPluginThatStopsReadingOnlyWhenTheBudgetIsFull) {
-  Rig rig("flash-v1");
-  rig.child().StopReading();
-  auto ping = [&] {
-    rapidjson::Document message = Json(R"({"method":"ping","params":{}})");
-    message.AddMember("id", rig.session().NextId("ping"), message.GetAllocator());
-    return rig.session().Send(std::move(message), false);
-  };
-  for (int i = 0; i < 256; ++i) ping();
-  rig.session().RunFor(Ms(50));
-  EXPECT_EQ(rig.Checks(), Checks{}) << "256 unread lines are within the budget";
-  std::size_t frame = ping();
-  EXPECT_EQ(rig.Checks(), Checks{"stdin-blocked"});
-  EXPECT_EQ(rig.session().transcript().at(frame).notes.back(),
-            "not delivered: the transport budget is full (the plugin stopped reading stdin)");
 }
 
 TEST(Session, AGradedStopSendsShutdownAndJudgesWhatFollows) {
