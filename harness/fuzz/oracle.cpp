@@ -19,29 +19,12 @@ using session::Reason;
 bool IsStep(const scenario::Failure& f) { return f.check == "step"; }
 
 std::string RuleOf(const scenario::Failure& f) {
-  switch (f.reason) {
-    case Reason::kUnanswered:
-      return "no-answer";
-    case Reason::kPluginExited:
-    case Reason::kStdoutClosed:
-      // A step that found the plugin gone: its death, however far its exit had got (stdout
-      // closed, or the exit status already reaped). A shutdown that found it gone is the
-      // shutdown's.
-      if (IsStep(f) && f.step_kind != "shutdown") return "died";
-      break;
-    case Reason::kCheckFired:
-    case Reason::kNotAMessage:
-    case Reason::kFramingLost:
-    case Reason::kCutShort:
-    case Reason::kHardLimit:
-    case Reason::kDeadlinePassed:
-    case Reason::kWrongContent:
-    case Reason::kWrongTime:
-    case Reason::kForbiddenFrame:
-    case Reason::kWrongExit:
-    case Reason::kHarnessFault:
-      break;
-  }
+  const session::ReasonInfo& info = session::Info(f.reason);
+  if (*info.rule) return info.rule;
+  // A step that found the plugin gone: its death, however far its exit had got (stdout closed,
+  // or the exit status already reaped). A shutdown that found it gone is the shutdown's.
+  if (info.ends == session::ReasonEnds::kPlugin && IsStep(f) && f.step_kind != "shutdown")
+    return "died";
   if (!IsStep(f)) return f.check;  // an always-on check is its own rule
   if (f.step_kind == "shutdown") return "shutdown";
   return "no-answer";

@@ -17,26 +17,7 @@ bool WaitedInVain(const Failure& f) { return IsStep(f) && !f.harness_error && !f
 // An always-on check on a frame that is not a message at all: whatever else fired on that frame
 // says the same thing again.
 bool BrokenFrameCheck(const Failure& f) {
-  if (!f.frame || IsStep(f)) return false;
-  switch (f.reason) {
-    case Reason::kNotAMessage:
-    case Reason::kFramingLost:
-    case Reason::kCutShort:
-      return true;
-    case Reason::kCheckFired:
-    case Reason::kPluginExited:
-    case Reason::kStdoutClosed:
-    case Reason::kHardLimit:
-    case Reason::kDeadlinePassed:
-    case Reason::kWrongContent:
-    case Reason::kWrongTime:
-    case Reason::kForbiddenFrame:
-    case Reason::kWrongExit:
-    case Reason::kUnanswered:
-    case Reason::kHarnessFault:
-      break;
-  }
-  return false;
+  return f.frame && !IsStep(f) && session::Info(f.reason).broken_frame;
 }
 
 // The first framing check that ended the connection (kFramingLost) or that met the end of stdout
@@ -71,29 +52,18 @@ Grouping Group(const ScenarioResult& r) {
   for (std::size_t i = 0; i < fs.size(); ++i) {
     const Failure& f = fs[i];
     if (!WaitedInVain(f)) continue;
-    switch (f.reason) {
-      case Reason::kFramingLost:
+    switch (session::Info(f.reason).ends) {
+      case session::ReasonEnds::kConnection:
         lost.push_back(i);
         break;
-      case Reason::kPluginExited:
-        if (r.exit.exited) gone.push_back(i);  // only when the result records the exit
+      case session::ReasonEnds::kPlugin:
+        // A step that found the plugin exited is grouped only when the result records the exit.
+        if (f.reason != Reason::kPluginExited || r.exit.exited) gone.push_back(i);
         break;
-      case Reason::kStdoutClosed:
-        gone.push_back(i);
-        break;
-      case Reason::kHardLimit:
+      case session::ReasonEnds::kTime:
         limit.push_back(i);
         break;
-      case Reason::kCheckFired:
-      case Reason::kNotAMessage:
-      case Reason::kCutShort:
-      case Reason::kDeadlinePassed:  // a step that simply timed out: nothing says why
-      case Reason::kWrongContent:
-      case Reason::kWrongTime:
-      case Reason::kForbiddenFrame:
-      case Reason::kWrongExit:
-      case Reason::kUnanswered:
-      case Reason::kHarnessFault:
+      case session::ReasonEnds::kNothing:  // a step that simply timed out: nothing says why
         break;
     }
   }

@@ -6,6 +6,7 @@
 // Part of the result layer (fakehost_result): plain data, no session, scenario or process.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 namespace fakehost::session {
@@ -45,10 +46,37 @@ enum class Reason {
   kHarnessFault,
 };
 
-/// The reason's name in the JSON report (`failure.reason`, the schema's enum): "check-fired",
-/// "not-a-message", "framing-lost", ...
-const char* ReasonName(Reason reason);
+/// What a reason says ended, when it explains the steps that then waited in vain: the
+/// connection (its framing), the plugin (its exit or its stdout), or the scenario's time.
+enum class ReasonEnds { kNothing, kConnection, kPlugin, kTime };
+
+/// One row per reason: everything any layer reads about it. A new reason is its enum value above
+/// and its row in reason.cpp (and the report schema's enum); no switch elsewhere names reasons.
+struct ReasonInfo {
+  Reason reason = Reason::kCheckFired;
+  /// The name in the JSON report (`failure.reason`, the schema's enum): "check-fired", ...
+  const char* name = "";
+  /// What this reason ended, if anything: a step that then waited in vain is its consequence
+  /// (report/causes.cpp), and the fuzzer's oracle calls a step that found the plugin gone "died".
+  ReasonEnds ends = ReasonEnds::kNothing;
+  /// An always-on check on a frame that is not a message at all: whatever else fired on that
+  /// frame says the same thing again (report/causes.cpp).
+  bool broken_frame = false;
+  /// How a session gone for this reason is said ("the plugin closed its stdout"); empty when the
+  /// reason is not a way for a session to be gone.
+  const char* gone = "";
+  /// The rule the fuzzer's oracle names for a finding of this reason; empty: the check's own id,
+  /// or the step's (fuzz/oracle.cpp).
+  const char* rule = "";
+};
+
+/// The row of `reason`.
+const ReasonInfo& Info(Reason reason);
+/// The reason's name in the JSON report (`failure.reason`, the schema's enum).
+inline const char* ReasonName(Reason reason) { return Info(reason).name; }
 /// The reason named `name`; false, leaving `*out` alone, when no reason has that name.
 bool ParseReason(std::string_view name, Reason* out);
+/// Every row, in the enum's order (the schema test compares the names with the report schema).
+std::span<const ReasonInfo> Reasons();
 
 }  // namespace fakehost::session

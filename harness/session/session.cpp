@@ -114,28 +114,11 @@ std::optional<Reason> Session::GoneReason() const {
 }
 
 std::string Session::Describe(Reason gone) const {
+  const ReasonInfo& info = Info(gone);
+  std::string text = *info.gone ? info.gone : info.name;
   const auto& status = exit_status();
-  switch (gone) {
-    case Reason::kFramingLost:
-      return "the framing was lost, so the connection is over";
-    case Reason::kPluginExited:
-      return "the plugin exited (" + (status ? status->Describe() : std::string("?")) + ")";
-    case Reason::kStdoutClosed:
-      return "the plugin closed its stdout";
-    case Reason::kCheckFired:
-    case Reason::kNotAMessage:
-    case Reason::kCutShort:
-    case Reason::kHardLimit:
-    case Reason::kDeadlinePassed:
-    case Reason::kWrongContent:
-    case Reason::kWrongTime:
-    case Reason::kForbiddenFrame:
-    case Reason::kWrongExit:
-    case Reason::kUnanswered:
-    case Reason::kHarnessFault:
-      break;  // not a way for the plugin to be gone
-  }
-  return ReasonName(gone);
+  if (info.ends == ReasonEnds::kPlugin && status) text += " (" + status->Describe() + ")";
+  return text;
 }
 
 const std::optional<process::ExitStatus>& Session::exit_status() const {
