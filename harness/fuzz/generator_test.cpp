@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "harness/fuzz/plan.hpp"
@@ -106,6 +107,16 @@ TEST(Render, AwaitsAnAnswerOnlyToRequestsTheProtocolAccepts) {
       << yaml;
   EXPECT_NE(yaml.find(R"({"expect":{"reply_to":"r1"},"within":"5000ms"})"), std::string::npos);
   EXPECT_EQ(yaml.find("\"r2\""), std::string::npos) << yaml;
+  // The unowed frame may still be answered within its method's deadline (kept within the
+  // options' bounds), so the shutdown waits that long, not a guessed pause.
+  const std::string pause =
+      R"({"sleep":")" +
+      std::to_string(std::clamp(p.profile->DeadlineFor("rim.heartbeat"),
+                                RenderOptions{}.answer_floor, RenderOptions{}.answer_cap)
+                         .count()) +
+      R"(ms"})";
+  EXPECT_NE(yaml.find(pause), std::string::npos) << yaml;
+  EXPECT_LT(yaml.find(pause), yaml.find(R"({"shutdown":{}})")) << yaml;
 }
 
 // A trigger may use a variable only a scenario gives (`${text}`); the fuzzer's sessions give it

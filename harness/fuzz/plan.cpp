@@ -117,8 +117,10 @@ class Renderer {
   const schema::FrameSchema* schema_;
   RenderOptions options_;
   IdSim ids_;
-  bool holds_;           // the host never answers the plugin's own calls
-  bool unowed_ = false;  // a request-like frame was sent that nothing awaits
+  bool holds_;  // the host never answers the plugin's own calls
+  // A request-like frame was sent that nothing awaits: the longest any such may take to be
+  // answered (its method's deadline, as Within keeps it).
+  std::optional<Ms> unowed_;
   std::vector<std::string> steps_;
   std::vector<std::pair<std::string, std::string>> pending_;  // name, method
   int named_ = 0;
@@ -207,7 +209,8 @@ void Renderer::Act(const Action& a) {
       probe.RemoveMember("id");
       probe.AddMember("id", id_copy, probe.GetAllocator());
       std::string as = Owed(probe) ? Owe(method) : "";
-      unowed_ |= as.empty() && a.id != Action::Id::kNull;
+      if (as.empty() && a.id != Action::Id::kNull)
+        unowed_ = std::max(unowed_.value_or(Ms{0}), Within(method));
       bool invalid = !a.mutations.empty() || a.id != Action::Id::kAuto;
       SendStep(msg, "send", a.id == Action::Id::kAuto ? nullptr : &id, invalid, as);
       break;
@@ -280,9 +283,10 @@ void Renderer::End(const Plan& plan) {
   Sync();
   if (unowed_) {
     // A plugin may answer a frame it was owed nothing for (an odd id) on a worker thread after
-    // the barrier's answer; let that land before the shutdown, after which it would count.
+    // the barrier's answer; it has that method's deadline to do so, and an answer within it
+    // lands before the shutdown, after which it would count.
     rapidjson::Document pause(rapidjson::kObjectType);
-    Add(pause, pause, "sleep", Value("50ms"));
+    Add(pause, pause, "sleep", Value(MsText(*unowed_).c_str(), pause.GetAllocator()));
     Emit(pause);
   }
   rapidjson::Document d(rapidjson::kObjectType);
