@@ -16,6 +16,7 @@
 #include "harness/cli/command.hpp"
 #include "harness/cli/flag_checks.hpp"
 #include "harness/cli/manifest_command.hpp"
+#include "harness/cli/play_flags.hpp"
 #include "harness/json/text_file.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
@@ -36,13 +37,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CertifyFlags {
+// The flags run shares (PlayFlags), then certify's own.
+struct CertifyFlags : PlayFlags {
   std::vector<std::string> corpus;
-  std::string protocol, suite, since, candidate, shard, timeout, revision;
-  std::vector<std::string> only, skip, reports;
-  std::string out_dir = "reports/certify";
-  int jobs = 0;
-  bool strict = false;
+  std::string suite, since, candidate;
 };
 
 struct MergeFlags {
@@ -285,23 +283,20 @@ void AddCertifyCommands(CLI::App& app, Commands* commands) {
   CLI::App* c = app.add_subcommand("certify", "play a suite against every plugin of a corpus");
   c->add_option("corpus", cf->corpus,
                 "plugin directories, directories of them, or files listing them one a line");
-  c->add_option("--protocol,-p", cf->protocol, ProtocolsHelp(true) + " (default: from the corpus)");
+  AddPlayFlags(
+      c, cf.get(),
+      {.protocol_default = "from the corpus",
+       .jobs_over = "scenarios, over all plugins,",
+       .report_help = MatrixReportHelp(),
+       .out_file = "certify.json",
+       .out_default = "reports/certify",
+       .shard_help = "only the K-th of N shares of the (sorted) corpus",
+       .revision_help = "R: offer protocol revision R, and judge only the plugins that speak it"});
   c->add_option("--suite", cf->suite, "scenario directory (default scenarios/<protocol>)");
-  c->add_option("--only", cf->only, "run only scenario ids matching this glob (repeatable)");
-  c->add_option("--skip", cf->skip, "skip scenario ids matching this glob (repeatable)");
-  c->add_option("--jobs,-j", cf->jobs, JobsHelp("scenarios, over all plugins,"))
-      ->check(JobsRange());
-  c->add_option("--report", cf->reports, MatrixReportHelp());
-  c->add_option("--out", cf->out_dir, "directory for certify.json (default reports/certify)");
   c->add_option("--since", cf->since,
                 "PREVIOUS.json: what newly fails, passes, appeared, vanished");
   c->add_option("--schema", cf->candidate,
                 "CANDIDATE schema: list every recorded frame it would reject");
-  c->add_option("--shard", cf->shard, "K/N: only the K-th of N shares of the (sorted) corpus");
-  c->add_option("--timeout", cf->timeout, "hard limit per scenario (default: the profile's)");
-  c->add_flag("--strict", cf->strict, "should-level misses fail");
-  c->add_option("--revision", cf->revision,
-                "R: offer protocol revision R, and judge only the plugins that speak it");
 
   auto mf = std::make_shared<MergeFlags>();
   CLI::App* merge = c->add_subcommand("merge", "merge certify matrices (shards) into one");

@@ -9,6 +9,7 @@
 #include "harness/cli/command.hpp"
 #include "harness/cli/flag_checks.hpp"
 #include "harness/cli/manifest_command.hpp"
+#include "harness/cli/play_flags.hpp"
 #include "harness/cli/reporters.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
@@ -27,24 +28,18 @@
 namespace fakehost::cli {
 namespace {
 
-struct RunFlags {
-  std::string protocol;
+// The flags certify shares (PlayFlags), then run's own.
+struct RunFlags : PlayFlags {
   std::string plugin_dir;
   std::vector<std::string> argv;
   std::vector<std::string> suites;  ///< --suite DIR (repeatable; `standard`: scenarios/<protocol>)
-  std::vector<std::string> only, skip, tags, skip_tags, env, reports;
-  std::string shard;  ///< --shard K/N
-  std::string out_dir = "reports/latest";
+  std::vector<std::string> tags, skip_tags, env;
   std::string transcripts_dir;  ///< --transcripts DIR: one JSON-lines file per scenario
   std::string plugin_id;
   std::string config;  ///< --config FILE: the plugin's fakehost.yaml, when not beside it
-  std::string timeout;
-  int jobs = 0;
   int repeat = 1;
   std::optional<std::int64_t> limit_cpu;     ///< --limit-cpu SECONDS (0: none)
   std::optional<std::int64_t> limit_memory;  ///< --limit-memory MIB (0: none)
-  bool strict = false;
-  std::string revision;        ///< --revision R
   bool fail_untested = false;  ///< --fail-untested: a scenario left untested fails the run
   bool no_color = false;
   std::string expected_failures;        ///< --expected-failures FILE: the known-failure baseline
@@ -215,28 +210,30 @@ int Run(const RunFlags& f, const Context& ctx) {
 void AddRunCommand(CLI::App& app, Commands* commands) {
   auto rf = std::make_shared<RunFlags>();
   CLI::App* run = app.add_subcommand("run", "play a suite against a plugin");
-  run->add_option("--protocol,-p", rf->protocol,
-                  ProtocolsHelp(true) + " (default: detected from --plugin)");
+  AddPlayFlags(
+      run, rf.get(),
+      {.protocol_default = "detected from --plugin",
+       .jobs_over = "scenarios",
+       .report_help = ReportHelp(),
+       .out_file = "report.json",
+       .out_default = "reports/latest",
+       .shard_help = "play shard K of N of the selection (see docs/ci.md)",
+       .revision_help = "R: offer protocol revision R and judge the plugin only if it speaks R "
+                        "(default: offer the newest, judge by the one it answers); all: the suite "
+                        "once per revision, reports under --out/R/"});
   run->add_option("--plugin", rf->plugin_dir,
                   "plugin directory (with its manifest, or a fakehost.yaml with command:)");
   AddPluginCommandLine(run, &rf->argv);
   run->add_option(
       "--suite", rf->suites,
       "scenario directory, repeatable; 'standard' is scenarios/<protocol>, the default");
-  run->add_option("--only", rf->only, "run only scenario ids matching this glob (repeatable)");
-  run->add_option("--skip", rf->skip, "skip scenario ids matching this glob (repeatable)");
   run->add_option("--tag", rf->tags, "run only scenarios with this tag (repeatable: any of them)");
   run->add_option("--skip-tag", rf->skip_tags, "skip scenarios with this tag (repeatable)");
-  run->add_option("--shard", rf->shard, "K/N: play shard K of N of the selection (see docs/ci.md)");
-  run->add_option("--jobs,-j", rf->jobs, JobsHelp("scenarios"))->check(JobsRange());
-  run->add_option("--report", rf->reports, ReportHelp());
   run->add_option("--transcripts", rf->transcripts_dir,
                   "DIR: every frame of every scenario, as JSON lines");
-  run->add_option("--out", rf->out_dir, "directory for report.json (default reports/latest)");
   run->add_option("--env", rf->env, "KEY=VALUE added to the plugin's environment (repeatable)");
   run->add_option("--plugin-id", rf->plugin_id,
                   "plugin id when there is no manifest (default: derived from the command)");
-  run->add_option("--timeout", rf->timeout, "hard limit per scenario (default: the profile's)");
   run->add_option("--repeat", rf->repeat,
                   "play each scenario N times, 1 to " + std::to_string(kMaxRepeat) + " (stability)")
       ->check(CLI::Range(1, kMaxRepeat));
@@ -244,11 +241,6 @@ void AddRunCommand(CLI::App& app, Commands* commands) {
                   "CPU seconds per plugin process, 0 for none (default: the profile's)");
   run->add_option("--limit-memory", rf->limit_memory,
                   "address space per plugin process in MiB, 0 for none (default: the profile's)");
-  run->add_flag("--strict", rf->strict, "should-level misses fail the run");
-  run->add_option("--revision", rf->revision,
-                  "R: offer protocol revision R and judge the plugin only if it speaks R "
-                  "(default: offer the newest, judge by the one it answers); all: the suite "
-                  "once per revision, reports under --out/R/");
   run->add_option("--config", rf->config,
                   "FILE: the plugin's fakehost.yaml (default: fakehost.yaml in --plugin DIR)");
   run->add_flag("--fail-untested", rf->fail_untested,
