@@ -81,14 +81,17 @@ enum class WriteOutcome { kWritten, kTimedOut, kClosed /* EPIPE or stdin already
 struct StopStep {
   enum class Kind { kWrite, kCloseStdin, kWait, kSignal };
   Kind kind = Kind::kWait;
-  std::string bytes;                  ///< kWrite: the encoded frame to send.
-  std::chrono::milliseconds time{0};  ///< kWrite: the write cap (as Write); kWait: how long.
-  int signal = 0;                     ///< kSignal: sent to the whole group.
-  std::string label;                  ///< What a report calls this step ("SIGTERM").
+  std::string bytes;  ///< kWrite: the encoded frame to send.
+  /// kWrite: the write cap (as Write); kWait: how long; a last step of another kind: how long
+  /// to wait for the exit it causes (0: kStopGrace).
+  std::chrono::milliseconds time{0};
+  int signal = 0;     ///< kSignal: sent to the whole group.
+  std::string label;  ///< What a report calls this step ("SIGTERM").
 };
 
 /// After a last step that is not a wait (typically SIGKILL, delivered asynchronously), Stop
-/// waits this long for the exit that step causes before reporting `exited = false`.
+/// waits this long for the exit that step causes before reporting `exited = false`, unless the
+/// step gives its own time.
 inline constexpr std::chrono::milliseconds kStopGrace{1000};
 
 struct StopResult {

@@ -66,7 +66,8 @@ void ChildState::RunStopStep() {
       FinishStop(/*exited=*/false);
       return;
     }
-    stop_timer_.expires_after(kStopGrace);
+    const std::chrono::milliseconds own = run.steps.back().time;
+    stop_timer_.expires_after(own.count() > 0 ? own : kStopGrace);
     stop_timer_.async_wait([self = shared_from_this(), gen](error_code ec) {
       if (!ec && self->alive_ && self->stop_ && gen == self->stop_gen_) {
         self->FinishStop(/*exited=*/false);

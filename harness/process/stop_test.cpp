@@ -87,14 +87,16 @@ TEST(Stop, GradesAChildThatNeedsSigtermAtTheSigtermStage) {
 
 TEST(Stop, GradesAChildThatIgnoresSigtermAtTheSigkillStage) {
   Watchdog watchdog(10s);
-  const StopResult result = StopFixture("ignores-term", Escalation());
+  std::vector<StopStep> steps = Escalation();
+  steps[4].time = kLongWait;  // the time a last step allows for the exit it causes
+  const StopResult result = StopFixture("ignores-term", steps);
   EXPECT_TRUE(result.exited);
   EXPECT_EQ(result.stage, 4u);
   EXPECT_EQ(result.stage_label, "SIGKILL");
   EXPECT_GE(result.elapsed, 395ms) << "both waits are waited out";
-  // After a last step that is not a wait the sequence allows kStopGrace for the exit: the exit
+  // After a last step that is not a wait the sequence allows its time for the exit: the exit
   // ends it before that.
-  EXPECT_LT(result.elapsed, 400ms + kStopGrace);
+  EXPECT_LT(result.elapsed, 400ms + kLongWait);
   EXPECT_EQ(result.status.Describe(), "killed by SIGKILL");
 }
 
@@ -136,8 +138,9 @@ TEST(Stop, ReportsASequenceThatEndsWithoutAnExit) {
   EXPECT_FALSE(result.exited);
   EXPECT_EQ(result.stage, 0u);
   EXPECT_GE(result.elapsed, 95ms);
-  // A sequence whose last step is a wait ends with it: no kStopGrace after it.
-  EXPECT_LT(result.elapsed, 100ms + kStopGrace);
+  // A sequence whose last step is a wait ends with it. That it allows no time for an exit after
+  // it (stop.cpp: only a last step of another kind does) is not timed here: the one bound that
+  // would show it, 100 ms against kStopGrace, is one a loaded machine can break.
 }
 
 }  // namespace

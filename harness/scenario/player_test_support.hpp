@@ -157,10 +157,13 @@ class PlayerTest : public ::testing::Test {
     ASSERT_TRUE(profile_) << error;
   }
 
-  // A manifest of three commands, and a scenario (hard limit 1 s) that runs each in turn.
-  std::string ThreeCommandsEachInTurn() {
+  // A manifest of `count` commands, and a scenario (hard limit `timeout`) that runs each in turn.
+  std::string CommandsEachInTurn(int count = 3, const char* timeout = "1s") {
+    std::string commands;
+    for (int i = 0; i < count; ++i)
+      commands += std::string(i ? "," : "") + R"({"id":"c)" + std::to_string(i) + R"("})";
     rapidjson::Document manifest;
-    EXPECT_TRUE(json::Parse(R"({"commands":[{"id":"a"},{"id":"b"},{"id":"c"}]})", &manifest).ok);
+    EXPECT_TRUE(json::Parse(R"({"commands":[)" + commands + "]}", &manifest).ok);
     target_.manifest = std::make_shared<const rapidjson::Document>(std::move(manifest));
     std::string yaml = AfterHandshake(R"(  - for_each:
       items: /commands
@@ -171,7 +174,7 @@ class PlayerTest : public ::testing::Test {
           as: command
         - expect: {reply_to: command, result: {$type: object}}
 )");
-    yaml.replace(yaml.find("steps:"), 6, "timeout: 1s\nsteps:");
+    yaml.replace(yaml.find("steps:"), 6, std::string("timeout: ") + timeout + "\nsteps:");
     return yaml;
   }
 
