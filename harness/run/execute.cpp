@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <string_view>
 #include <thread>
 
@@ -260,6 +261,22 @@ bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std:
   return true;
 }
 
+// The order the scenarios of a plugin start in, as indices into `selected`: with more than one
+// job, longest expected first (EstimatedCostMs, the shards' cost model; ties in suite order), so
+// that the waits the protocol imposes overlap instead of one long scenario starting last. One
+// job plays them in suite order: the total is the same, and the console reads as the suite.
+std::vector<std::size_t> PlayOrder(const std::vector<const scenario::Scenario*>& selected,
+                                   int jobs) {
+  std::vector<std::size_t> order(selected.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  if (jobs <= 1) return order;
+  std::vector<double> cost(selected.size());
+  for (std::size_t i = 0; i < selected.size(); ++i) cost[i] = EstimatedCostMs(*selected[i]);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+  return order;
+}
+
 // Over 60 lines: the pool's cursor, its workers and the plugins' completion share state.
 // Plays every (plugin, scenario, repeat) item, `jobs` at a time, in plugin order: at most about
 // `jobs` plugins are in flight, and a plugin is finished (handed to on_plugin) as soon as its
@@ -267,6 +284,7 @@ bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std:
 int Play(const RunRequest& q, const Settled& s, std::ostream& err,
          std::vector<PluginSlot>* entries) {
   const std::size_t n = s.selected.size();
+  const std::vector<std::size_t> order = PlayOrder(s.selected, s.jobs);
   const std::size_t repeat = static_cast<std::size_t>(std::max(1, q.repeat));
   const std::size_t items = n * repeat;
   std::mutex cursor_mutex, report_mutex;  // taken in that order when both are
@@ -314,11 +332,13 @@ int Play(const RunRequest& q, const Settled& s, std::ostream& err,
         if (!next(&pi, &ii)) return;
       }
       PluginSlot& e = (*entries)[pi];
+      const std::size_t sc = order[ii % n];
       scenario::ScenarioResult r =
-          PlayScenario(*s.selected[ii % n], *q.profile, q.schema, e.target, s.play);
+          PlayScenario(*s.selected[sc], *q.profile, q.schema, e.target, s.play);
       std::lock_guard<std::mutex> lock(report_mutex);
       show(e, &r);
-      if (!q.corpus) e.played[(ii % n) * repeat + ii / n] = std::move(r);  // repeats together
+      if (!q.corpus)
+        e.played[sc * repeat + ii / n] = std::move(r);  // in suite order, repeats together
       if (--e.remaining == 0) finish(e);
     }
   };
