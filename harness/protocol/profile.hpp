@@ -366,11 +366,11 @@ class Profile {
 
  private:
   Profile() = default;
-  /// Reads the members of a document the schema accepted; false with `*error` for what the
-  /// schema cannot say.
+  /// Reads the members of a document the schema accepted, one row of Members' table each;
+  /// false with `*error` for what the schema cannot say.
   bool Init(const std::string& path, std::string* error);
-  bool InitChecks(const std::string& path, std::string* error);
-  void InitHost();
+  /// The readers of the profile's members, one per member (profile_load.cpp).
+  struct Members;
   std::string FillCheck(std::string_view id, std::string_view revision,
                         const std::function<const std::string_view*(std::string_view)>& var) const;
 

@@ -1,6 +1,10 @@
 // Loading a profile: the document against schema/profile.schema.json, then each member read
 // once into Profile's typed values. The schema guarantees every shape read here, so the readers
 // below only convert; what they still check is what a schema cannot say.
+//
+// Over 500 lines: it is one thing, the reader of every member of a profile (Profile::Members,
+// one row each, and the check wordings last); split, a member's reader would sit apart from the
+// table that orders it.
 #include "harness/json/text_file.hpp"
 #include "harness/protocol/profile.hpp"
 
@@ -55,7 +59,7 @@ std::string String(const Value& object, const char* member, std::string fallback
   return v ? std::string(json::View(*v)) : fallback;
 }
 
-IdSequence Ids(const Value& v) { return {v["start"].GetInt64(), v["step"].GetInt64()}; }
+IdSequence IdsOf(const Value& v) { return {v["start"].GetInt64(), v["step"].GetInt64()}; }
 
 // A path in the profile, relative to its directory unless absolute.
 std::string Beside(const std::string& dir, std::string file) {
@@ -84,6 +88,37 @@ void EachNamed(const Value* map, F&& each) {
     if (!IsComment(json::View(m.name))) each(std::string(json::View(m.name)), m.value);
 }
 
+RevisionProbe ProbeOf(const Value& v) {
+  RevisionProbe probe;
+  probe.method = String(v, "method");
+  probe.listed = String(v, "listed");
+  probe.error_listed = String(v, "error_listed");
+  if (const Value* codes = json::Find(v, "error_codes"))
+    for (const auto& c : codes->GetArray()) probe.error_codes.push_back(c.GetInt64());
+  probe.within = Ms(v["within_ms"].GetInt64());
+  return probe;
+}
+
+// One step of a stop sequence; `at` is its pointer, its label when it has none.
+StopStepSpec StopStepOf(const Value& v, const std::string& at) {
+  StopStepSpec step;
+  step.label = String(v, "label", at);
+  if (const Value* w = json::Find(v, "write")) {
+    step.kind = StopStepSpec::Kind::kWrite;
+    step.method = String(*w, "method");
+    step.time = Ms(v["cap_ms"].GetInt64());
+  } else if (json::Find(v, "close_stdin")) {
+    step.kind = StopStepSpec::Kind::kCloseStdin;
+  } else if (const Value* wait = json::Find(v, "wait_ms")) {
+    step.kind = StopStepSpec::Kind::kWait;
+    step.time = Ms(wait->GetInt64());
+  } else {
+    step.kind = StopStepSpec::Kind::kSignal;
+    step.signal = os::SignalNumber(String(v, "signal"));
+  }
+  return step;
+}
+
 }  // namespace
 
 std::unique_ptr<Profile> Profile::Load(const std::string& path, std::string* error) {
@@ -106,80 +141,117 @@ std::unique_ptr<Profile> Profile::LoadText(std::string_view text, const std::str
   return profile;
 }
 
-// Over 60 lines: it reads the profile's members one after another, each in a few lines, in the
-// order of the schema's table of them.
-bool Profile::Init(const std::string& path, std::string* error) {
-  const Value& d = doc_;
-  auto fail = [&](const std::string& pointer, const std::string& what) {
+// What a member's reader may need besides the member: the profile's file, for messages, and
+// where the first problem goes.
+struct Loading {
+  const std::string& path;
+  std::string* error;
+  bool Fail(const std::string& pointer, const std::string& what) const {
     *error = path + ": " + pointer + ": " + what;
     return false;
+  }
+};
+
+// One reader per top-level member of a profile. A reader runs only when its member is there
+// (the schema says which must be); the table's order is the order of reading, so a member read
+// later may rely on one read earlier (the manifest before the deadlines and handshake that
+// refer to it, the name before the revisions' label).
+struct Profile::Members {
+  using Read = bool (*)(Profile&, const Value&, const Loading&);
+  struct Row {
+    const char* member;
+    Read read;
   };
-  auto slash = path.find_last_of('/');
-  dir_ = slash == std::string::npos ? "." : path.substr(0, slash);
-  name_ = String(d, "name");
-  title_ = String(d, "title");
-  revision_ = String(d, "revision");
-  schema_path_ = Beside(dir_, String(d, "schema"));
-  framing_ = wire::FindFraming(String(d, "framing"));
-  if (!framing_) {
+
+  static bool Text(std::string* out, const Value& v) {
+    *out = json::View(v);
+    return true;
+  }
+  static bool ReadName(Profile& p, const Value& v, const Loading&) { return Text(&p.name_, v); }
+  static bool ReadTitle(Profile& p, const Value& v, const Loading&) { return Text(&p.title_, v); }
+  static bool ReadRevision(Profile& p, const Value& v, const Loading&) {
+    return Text(&p.revision_, v);
+  }
+  static bool ReadSchema(Profile& p, const Value& v, const Loading&) {
+    p.schema_path_ = Beside(p.dir_, std::string(json::View(v)));
+    return true;
+  }
+  static bool ReadFraming(Profile& p, const Value& v, const Loading& l) {
+    p.framing_ = wire::FindFraming(json::View(v));
+    if (p.framing_) return true;
     std::string known;
     for (const std::string& name : wire::FramingNames())
       known += (known.empty() ? "" : ", ") + name;
-    return fail("/framing",
-                "no framing is called '" + String(d, "framing") + "' (known: " + known + ")");
+    return l.Fail("/framing", "no framing is called '" + std::string(json::View(v)) +
+                                  "' (known: " + known + ")");
   }
-  max_payload_ = d["max_payload"].GetUint64();
-
-  const Value& envelope = d["envelope"];
-  host_members_ = &envelope["host_members"];
-  null_id_is_notification_ = json::Find(envelope, "null_id_is_notification") &&
-                             envelope["null_id_is_notification"].GetBool();
-  error_without_id_ =
-      json::Find(envelope, "error_without_id") && envelope["error_without_id"].GetBool();
-  plugin_ids_unique_ = json::Find(d["ids"], "plugin_unique") != nullptr;
-  EachNamed(json::Find(d, "request_members"), [&](std::string name, const Value& m) {
-    const Value* value = json::Find(m, "value");
-    if (!value) deadline_member_ = name;  // {"carries": "deadline_ms"}, the schema's one kind
-    request_members_.push_back({std::move(name), value});
-  });
-
-  if (const Value* manifest = json::Find(d, "manifest")) {
-    has_manifest_ = true;
-    manifest_.file = String(*manifest, "file");
-    manifest_.id = String(*manifest, "id");
-    manifest_.version = String(*manifest, "version");
-    manifest_.entrypoint = String(*manifest, "entrypoint");
-    manifest_.exec = String(*manifest, "exec");
-    manifest_.schema = Beside(dir_, String(*manifest, "schema"));
-    if (const Value* scenario = json::Find(*manifest, "scenario")) {
-      manifest_.spec = String(*scenario, "spec");
-      manifest_.requirement = String(*scenario, "requirement");
+  static bool ReadMaxPayload(Profile& p, const Value& v, const Loading&) {
+    p.max_payload_ = v.GetUint64();
+    return true;
+  }
+  static bool ReadEnvelope(Profile& p, const Value& v, const Loading&) {
+    p.host_members_ = &v["host_members"];
+    const Value* null_id = json::Find(v, "null_id_is_notification");
+    p.null_id_is_notification_ = null_id && null_id->GetBool();
+    const Value* without_id = json::Find(v, "error_without_id");
+    p.error_without_id_ = without_id && without_id->GetBool();
+    return true;
+  }
+  static bool ReadIds(Profile& p, const Value& v, const Loading&) {
+    p.plugin_ids_unique_ = json::Find(v, "plugin_unique") != nullptr;
+    p.default_ids_ = IdsOf(v["default"]);
+    EachNamed(json::Find(v, "by_method"), [&](std::string method, const Value& i) {
+      p.ids_by_method_.emplace(method, IdsOf(i));
+    });
+    return true;
+  }
+  static bool ReadRequestMembers(Profile& p, const Value& v, const Loading&) {
+    EachNamed(&v, [&](std::string name, const Value& m) {
+      const Value* value = json::Find(m, "value");
+      if (!value) p.deadline_member_ = name;  // {"carries": "deadline_ms"}, the schema's one kind
+      p.request_members_.push_back({std::move(name), value});
+    });
+    return true;
+  }
+  static bool ReadManifest(Profile& p, const Value& v, const Loading&) {
+    p.has_manifest_ = true;
+    ManifestSpec& m = p.manifest_;
+    m.file = String(v, "file");
+    m.id = String(v, "id");
+    m.version = String(v, "version");
+    m.entrypoint = String(v, "entrypoint");
+    m.exec = String(v, "exec");
+    m.schema = Beside(p.dir_, String(v, "schema"));
+    if (const Value* scenario = json::Find(v, "scenario")) {
+      m.spec = String(*scenario, "spec");
+      m.requirement = String(*scenario, "requirement");
     }
-    manifest_rules_ = json::Find(*manifest, "rules");
+    p.manifest_rules_ = json::Find(v, "rules");
+    return true;
   }
-
-  if (const Value* env = json::Find(d, "environment")) {
-    environment_.scrub = String(*env, "mode", "inherit") == "scrub";
-    if (const Value* allow = json::Find(*env, "allow"))
-      for (const auto& name : allow->GetArray()) environment_.allow.emplace_back(json::View(name));
+  static bool ReadEnvironment(Profile& p, const Value& v, const Loading&) {
+    p.environment_.scrub = String(v, "mode", "inherit") == "scrub";
+    if (const Value* allow = json::Find(v, "allow"))
+      for (const auto& name : allow->GetArray())
+        p.environment_.allow.emplace_back(json::View(name));
+    return true;
   }
-  EachNamed(json::Find(d, "plugin_env"), [&](std::string name, const Value& templ) {
-    plugin_env_.emplace_back(std::move(name), json::View(templ));
-  });
-
-  default_ids_ = Ids(d["ids"]["default"]);
-  EachNamed(json::Find(d["ids"], "by_method"),
-            [&](std::string method, const Value& v) { ids_by_method_.emplace(method, Ids(v)); });
-
-  const Value& deadlines = d["deadlines_ms"];
-  default_deadline_ = Ms(deadlines["default"].GetInt64());
-  EachNamed(json::Find(deadlines, "by_method"), [&](std::string method, const Value& v) {
-    deadlines_by_method_.emplace(method, Ms(v.GetInt64()));
-  });
-  if (const Value* rules = json::Find(deadlines, "from_manifest")) {
-    if (!has_manifest_)
-      return fail("/deadlines_ms/from_manifest",
-                  "deadlines from the manifest need a manifest member (this profile has none)");
+  static bool ReadPluginEnv(Profile& p, const Value& v, const Loading&) {
+    EachNamed(&v, [&](std::string name, const Value& templ) {
+      p.plugin_env_.emplace_back(std::move(name), json::View(templ));
+    });
+    return true;
+  }
+  static bool ReadDeadlines(Profile& p, const Value& v, const Loading& l) {
+    p.default_deadline_ = Ms(v["default"].GetInt64());
+    EachNamed(json::Find(v, "by_method"), [&](std::string method, const Value& ms) {
+      p.deadlines_by_method_.emplace(method, Ms(ms.GetInt64()));
+    });
+    const Value* rules = json::Find(v, "from_manifest");
+    if (!rules) return true;
+    if (!p.has_manifest_)
+      return l.Fail("/deadlines_ms/from_manifest",
+                    "deadlines from the manifest need a manifest member (this profile has none)");
     for (const auto& rule : rules->GetArray()) {
       ManifestDeadline md{
           String(rule, "method"), String(rule, "items"), String(rule, "value"), {}, {}};
@@ -189,178 +261,231 @@ bool Profile::Init(const std::string& path, std::string* error) {
       EachNamed(json::Find(rule, "defaults"), [&](std::string member, const Value& value) {
         md.defaults.emplace(member, json::View(value));
       });
-      manifest_deadlines_.push_back(std::move(md));
+      p.manifest_deadlines_.push_back(std::move(md));
     }
+    return true;
   }
+  static bool ReadHandshake(Profile& p, const Value& v, const Loading& l);
+  static bool ReadRevisions(Profile& p, const Value& v, const Loading& l);
+  static bool ReadAfterHandshake(Profile& p, const Value& v, const Loading&) {
+    AfterHandshake a;
+    EachNamed(json::Find(v, "when"),
+              [&](std::string member, const Value& w) { a.when.emplace_back(member, &w); });
+    for (const auto& message : v["send"].GetArray()) a.send.push_back(&message);
+    p.after_handshake_ = std::move(a);
+    return true;
+  }
+  static bool ReadBarrier(Profile& p, const Value& v, const Loading&) {
+    p.barrier_method_ = String(v, "method");
+    return true;
+  }
+  static bool ReadShutdownNotification(Profile& p, const Value& v, const Loading&) {
+    return Text(&p.shutdown_notification_, v);
+  }
+  static bool ReadProgress(Profile& p, const Value& v, const Loading&) {
+    p.progress_ = Progress{String(v, "notification"), String(v, "token"), String(v, "value"),
+                           String(v, "request_token")};
+    return true;
+  }
+  static bool ReadInputRequired(Profile& p, const Value& v, const Loading&) {
+    p.input_required_ = InputRequired{String(v, "requests"), String(v, "state"),
+                                      String(v, "responses"), String(v, "echo_state")};
+    return true;
+  }
+  static bool ReadCancellation(Profile& p, const Value& v, const Loading&) {
+    p.cancellation_method_ = String(v, "method");
+    p.cancellation_id_ = String(v, "id");
+    return true;
+  }
+  static bool ReadStopSequences(Profile& p, const Value& v, const Loading& l);
+  static bool ReadHost(Profile& p, const Value& v, const Loading&);
+  static bool ReadVars(Profile& p, const Value& v, const Loading&) {
+    p.vars_ = &v;
+    return true;
+  }
+  static bool ReadScenarioTimeout(Profile& p, const Value& v, const Loading&) {
+    p.scenario_timeout_ = Ms(v.GetInt64());
+    return true;
+  }
+  static bool ReadScenarioTimeoutMax(Profile& p, const Value& v, const Loading&) {
+    p.scenario_timeout_max_ = Ms(v.GetInt64());
+    return true;
+  }
+  static bool ReadTransportBudget(Profile& p, const Value& v, const Loading&) {
+    p.transport_budget_ = {v["frames"].GetUint64(), v["bytes"].GetUint64()};
+    return true;
+  }
+  static bool ReadLimits(Profile& p, const Value& v, const Loading&) {
+    if (const Value* cpu = json::Find(v, "cpu_seconds")) p.limits_.cpu_seconds = cpu->GetUint64();
+    if (const Value* mib = json::Find(v, "address_space_mib"))
+      p.limits_.address_space_bytes = mib->GetUint64() << 20;
+    return true;
+  }
+  static bool ReadTriggers(Profile& p, const Value& v, const Loading&) {
+    EachNamed(&v, [&](std::string name, const Value& t) {
+      const Value& example = t["example"];
+      p.triggers_.push_back({std::move(name), String(t, "does"), &example,
+                             String(example, "method"), json::Find(example, "params")});
+    });
+    return true;
+  }
+  static bool ReadVersioningMember(Profile& p, const Value& v, const Loading& l) {
+    Versioning versioning;
+    if (!ReadVersioning(v, l.path, &versioning, l.error)) return false;
+    p.versioning_ = std::move(versioning);
+    return true;
+  }
+  static bool ReadChecks(Profile& p, const Value& v, const Loading& l);
 
-  const Value& handshake = d["handshake"];
-  handshake_method_ = String(handshake, "method");
-  if (const Value* allowed = json::Find(handshake, "allowed_before_answer"))
-    for (const auto& m : allowed->GetArray()) allowed_before_handshake_.emplace(json::View(m));
-  if (const Value* g = json::Find(handshake, "granted_capabilities")) {
+  static constexpr Row kRows[] = {
+      {"name", &ReadName},
+      {"title", &ReadTitle},
+      {"revision", &ReadRevision},
+      {"schema", &ReadSchema},
+      {"framing", &ReadFraming},
+      {"max_payload", &ReadMaxPayload},
+      {"envelope", &ReadEnvelope},
+      {"ids", &ReadIds},
+      {"request_members", &ReadRequestMembers},
+      {"manifest", &ReadManifest},
+      {"environment", &ReadEnvironment},
+      {"plugin_env", &ReadPluginEnv},
+      {"deadlines_ms", &ReadDeadlines},
+      {"handshake", &ReadHandshake},
+      {"revisions", &ReadRevisions},
+      {"after_handshake", &ReadAfterHandshake},
+      {"barrier", &ReadBarrier},
+      {"shutdown_notification", &ReadShutdownNotification},
+      {"progress", &ReadProgress},
+      {"input_required", &ReadInputRequired},
+      {"cancellation", &ReadCancellation},
+      {"stop_sequences", &ReadStopSequences},
+      {"host", &ReadHost},
+      {"vars", &ReadVars},
+      {"scenario_timeout_ms", &ReadScenarioTimeout},
+      {"scenario_timeout_max_ms", &ReadScenarioTimeoutMax},
+      {"transport_budget", &ReadTransportBudget},
+      {"limits", &ReadLimits},
+      {"triggers", &ReadTriggers},
+      {"versioning", &ReadVersioningMember},
+      {"checks", &ReadChecks},  // last: the framing's checks need their wording
+  };
+};
+
+bool Profile::Init(const std::string& path, std::string* error) {
+  auto slash = path.find_last_of('/');
+  dir_ = slash == std::string::npos ? "." : path.substr(0, slash);
+  const Loading loading{path, error};
+  for (const Members::Row& row : Members::kRows)
+    if (const Value* member = json::Find(doc_, row.member))
+      if (!row.read(*this, *member, loading)) return false;
+  return true;
+}
+
+bool Profile::Members::ReadHandshake(Profile& p, const Value& v, const Loading& l) {
+  p.handshake_method_ = String(v, "method");
+  if (const Value* allowed = json::Find(v, "allowed_before_answer"))
+    for (const auto& m : allowed->GetArray()) p.allowed_before_handshake_.emplace(json::View(m));
+  if (const Value* g = json::Find(v, "granted_capabilities")) {
     if (g->IsString())
-      granted_pointer_ = json::View(*g);
+      p.granted_pointer_ = json::View(*g);
     else
-      granted_manifest_pointer_ = String(*g, "manifest");
-    if (!granted_manifest_pointer_.empty() && !has_manifest_)
-      return fail("/handshake/granted_capabilities",
-                  "capabilities granted from the manifest need a manifest member (this profile "
-                  "has none)");
+      p.granted_manifest_pointer_ = String(*g, "manifest");
+    if (!p.granted_manifest_pointer_.empty() && !p.has_manifest_)
+      return l.Fail("/handshake/granted_capabilities",
+                    "capabilities granted from the manifest need a manifest member (this "
+                    "profile has none)");
   }
-  if (const Value* a = json::Find(handshake, "announcements"))
-    announcements_pointer_ = std::string(json::View(*a));
-  if (const Value* before = json::Find(handshake, "announced_before")) {
-    if (!announcements_pointer_)
-      return fail("/handshake/announced_before",
+  if (const Value* a = json::Find(v, "announcements"))
+    p.announcements_pointer_ = std::string(json::View(*a));
+  const Value* before = json::Find(v, "announced_before");
+  if (!before) return true;
+  if (!p.announcements_pointer_)
+    return l.Fail("/handshake/announced_before",
                   "needs handshake.announcements (where the plugin announces what it has)");
-    for (const auto& m : before->GetObject()) {
-      if (IsComment(json::View(m.name))) continue;
-      announced_before_.emplace(
-          std::string(json::View(m.name)),
-          AnnouncedBefore{String(m.value, "announced"), String(m.value, "sentence"),
-                          json::Find(m.value, "section") ? String(m.value, "section") : ""});
-    }
-  }
-  if (const Value* r = json::Find(d, "revisions")) {
-    Revisions revisions;
-    revisions.label = json::Find(*r, "label") ? String(*r, "label") : name_;
-    revisions.negotiated = String(*r, "negotiated");
-    revisions.offer = String(*r, "offer");
-    for (const auto& known : (*r)["known"].GetArray()) {
-      Revision revision;
-      revision.name = String(known, "name");
-      if (const Value* h = json::Find(known, "handshake")) revision.handshake = h->GetBool();
-      if (const Value* b = json::Find(known, "barrier")) revision.barrier = json::View(*b);
-      if (const Value* b = json::Find(known, "batches")) revision.batches = b->GetBool();
-      if (json::Find(known, "schema")) {
-        if (revision.handshake)
-          return fail("/revisions/known", "'" + revision.name +
+  EachNamed(before, [&](std::string method, const Value& m) {
+    p.announced_before_.emplace(
+        std::move(method),
+        AnnouncedBefore{String(m, "announced"), String(m, "sentence"), String(m, "section")});
+  });
+  return true;
+}
+
+bool Profile::Members::ReadRevisions(Profile& p, const Value& r, const Loading& l) {
+  protocol::Revisions revisions;
+  revisions.label = json::Find(r, "label") ? String(r, "label") : p.name_;
+  revisions.negotiated = String(r, "negotiated");
+  revisions.offer = String(r, "offer");
+  for (const auto& known : r["known"].GetArray()) {
+    Revision revision;
+    revision.name = String(known, "name");
+    if (const Value* h = json::Find(known, "handshake")) revision.handshake = h->GetBool();
+    if (const Value* b = json::Find(known, "barrier")) revision.barrier = json::View(*b);
+    if (const Value* b = json::Find(known, "batches")) revision.batches = b->GetBool();
+    if (json::Find(known, "schema")) {
+      if (revision.handshake)
+        return l.Fail("/revisions/known", "'" + revision.name +
                                               "' has a handshake, so it cannot have a frame "
                                               "schema of its own (its frames are validated "
                                               "before the plugin names it)");
-        revision.schema_path = Beside(dir_, String(known, "schema"));
-      }
-      EachNamed(json::Find(known, "request_members"), [&](std::string pointer, const Value& v) {
-        revision.request_members.emplace_back(std::move(pointer), &v);
-      });
-      revisions.known.push_back(std::move(revision));
+      revision.schema_path = Beside(p.dir_, String(known, "schema"));
     }
-    const Revision* offered = revisions.Find(revisions.offer);
-    if (!offered || !offered->handshake)
-      return fail("/revisions/offer", "'" + revisions.offer +
+    EachNamed(json::Find(known, "request_members"), [&](std::string pointer, const Value& v) {
+      revision.request_members.emplace_back(std::move(pointer), &v);
+    });
+    revisions.known.push_back(std::move(revision));
+  }
+  const Revision* offered = revisions.Find(revisions.offer);
+  if (!offered || !offered->handshake)
+    return l.Fail("/revisions/offer", "'" + revisions.offer +
                                           "' is not one of the known revisions with a handshake (" +
                                           revisions.KnownList() + ")");
-    if (const Value* p = json::Find(*r, "probe")) {
-      RevisionProbe probe;
-      probe.method = String(*p, "method");
-      probe.listed = String(*p, "listed");
-      probe.error_listed = String(*p, "error_listed");
-      if (const Value* codes = json::Find(*p, "error_codes"))
-        for (const auto& c : codes->GetArray()) probe.error_codes.push_back(c.GetInt64());
-      probe.within = Ms((*p)["within_ms"].GetInt64());
-      revisions.probe = std::move(probe);
-    }
-    if (revisions.probe.has_value() == revisions.NewestWithoutHandshake().empty())
-      return fail("/revisions/probe", revisions.probe
+  if (const Value* probe = json::Find(r, "probe")) revisions.probe = ProbeOf(*probe);
+  if (revisions.probe.has_value() == revisions.NewestWithoutHandshake().empty())
+    return l.Fail("/revisions/probe", revisions.probe
                                           ? "a probe needs a known revision without a "
                                             "handshake (handshake: false)"
                                           : "a revision without a handshake needs a "
                                             "probe (how a plugin is found to speak it)");
-    revisions_ = std::move(revisions);
-  }
-  if (const Value* after = json::Find(d, "after_handshake")) {
-    AfterHandshake a;
-    EachNamed(json::Find(*after, "when"),
-              [&](std::string member, const Value& v) { a.when.emplace_back(member, &v); });
-    for (const auto& message : (*after)["send"].GetArray()) a.send.push_back(&message);
-    after_handshake_ = std::move(a);
-  }
-  barrier_method_ = String(d["barrier"], "method");
-  shutdown_notification_ = String(d, "shutdown_notification");
-  if (const Value* p = json::Find(d, "progress"))
-    progress_ = Progress{String(*p, "notification"), String(*p, "token"), String(*p, "value"),
-                         String(*p, "request_token")};
-  if (const Value* input = json::Find(d, "input_required"))
-    input_required_ = InputRequired{String(*input, "requests"), String(*input, "state"),
-                                    String(*input, "responses"), String(*input, "echo_state")};
-  if (const Value* cancel = json::Find(d, "cancellation")) {
-    cancellation_method_ = String(*cancel, "method");
-    cancellation_id_ = String(*cancel, "id");
-  }
+  p.revisions_ = std::move(revisions);
+  return true;
+}
 
+bool Profile::Members::ReadStopSequences(Profile& p, const Value& v, const Loading& l) {
   std::string bad_signal;
-  EachNamed(&d["stop_sequences"], [&](std::string name, const Value& steps) {
-    std::vector<StopStepSpec>& out = stop_sequences_[name];
+  EachNamed(&v, [&](std::string name, const Value& steps) {
+    std::vector<StopStepSpec>& out = p.stop_sequences_[name];
     for (rapidjson::SizeType i = 0; i < steps.Size(); ++i) {
-      const Value& v = steps[i];
-      StopStepSpec step;
-      step.label = String(v, "label", "/stop_sequences/" + name + "/" + std::to_string(i));
-      if (const Value* w = json::Find(v, "write")) {
-        step.kind = StopStepSpec::Kind::kWrite;
-        step.method = String(*w, "method");
-        step.time = Ms(v["cap_ms"].GetInt64());
-      } else if (json::Find(v, "close_stdin")) {
-        step.kind = StopStepSpec::Kind::kCloseStdin;
-      } else if (const Value* wait = json::Find(v, "wait_ms")) {
-        step.kind = StopStepSpec::Kind::kWait;
-        step.time = Ms(wait->GetInt64());
-      } else {
-        step.kind = StopStepSpec::Kind::kSignal;
-        step.signal = os::SignalNumber(String(v, "signal"));
-        if (step.signal == 0 && bad_signal.empty())
-          bad_signal = "/stop_sequences/" + name + "/" + std::to_string(i) + "/signal";
-      }
-      out.push_back(std::move(step));
+      const std::string at = "/stop_sequences/" + name + "/" + std::to_string(i);
+      out.push_back(StopStepOf(steps[i], at));
+      if (out.back().kind == StopStepSpec::Kind::kSignal && out.back().signal == 0 &&
+          bad_signal.empty())
+        bad_signal = at + "/signal";
     }
   });
   if (!bad_signal.empty())
-    return fail(bad_signal, "no signal has that name (TERM, KILL, INT, ...)");
-
-  InitHost();
-  vars_ = &d["vars"];
-  if (const Value* ms = json::Find(d, "scenario_timeout_ms"))
-    scenario_timeout_ = Ms(ms->GetInt64());
-  if (const Value* ms = json::Find(d, "scenario_timeout_max_ms"))
-    scenario_timeout_max_ = Ms(ms->GetInt64());
-  if (const Value* budget = json::Find(d, "transport_budget"))
-    transport_budget_ = {(*budget)["frames"].GetUint64(), (*budget)["bytes"].GetUint64()};
-  if (const Value* limits = json::Find(d, "limits")) {
-    if (const Value* cpu = json::Find(*limits, "cpu_seconds"))
-      limits_.cpu_seconds = cpu->GetUint64();
-    if (const Value* mib = json::Find(*limits, "address_space_mib"))
-      limits_.address_space_bytes = mib->GetUint64() << 20;
-  }
-  EachNamed(json::Find(d, "triggers"), [&](std::string name, const Value& t) {
-    const Value& example = t["example"];
-    triggers_.push_back({std::move(name), String(t, "does"), &example, String(example, "method"),
-                         json::Find(example, "params")});
-  });
-  if (const Value* v = json::Find(d, "versioning")) {
-    Versioning versioning;
-    if (!ReadVersioning(*v, path, &versioning, error)) return false;
-    versioning_ = std::move(versioning);
-  }
-  return InitChecks(path, error);
+    return l.Fail(bad_signal, "no signal has that name (TERM, KILL, INT, ...)");
+  return true;
 }
 
-void Profile::InitHost() {
-  const Value& h = doc_["host"];
+bool Profile::Members::ReadHost(Profile& p, const Value& h, const Loading&) {
   EachNamed(json::Find(h, "replies"), [&](std::string method, const Value& r) {
-    host_.replies.emplace_back(method, Answer(r));
+    p.host_.replies.emplace_back(method, Answer(r));
   });
   EachNamed(json::Find(h, "capabilities"), [&](std::string method, const Value& c) {
-    host_.capabilities.emplace_back(method, json::View(c));
+    p.host_.capabilities.emplace_back(method, json::View(c));
   });
   EachNamed(json::Find(h, "capability_prefixes"), [&](std::string prefix, const Value& c) {
-    host_.capability_prefixes.emplace_back(prefix, json::View(c));
+    p.host_.capability_prefixes.emplace_back(prefix, json::View(c));
   });
   if (const Value* limit = json::Find(h, "rate_limit_per_minute"))
-    host_.rate_limit_per_minute = limit->GetInt64();
+    p.host_.rate_limit_per_minute = limit->GetInt64();
   for (auto [key, out] :
-       {std::pair{"denied", &host_.denied}, std::pair{"rate_limited", &host_.rate_limited},
-        std::pair{"unknown", &host_.unknown},
-        std::pair{"unimplemented_granted", &host_.unimplemented_granted}})
+       {std::pair{"denied", &p.host_.denied}, std::pair{"rate_limited", &p.host_.rate_limited},
+        std::pair{"unknown", &p.host_.unknown},
+        std::pair{"unimplemented_granted", &p.host_.unimplemented_granted}})
     if (const Value* answer = json::Find(h, key)) *out = Answer(*answer);
+  return true;
 }
 
 // Reads "checks": {id: {"text": "...", "section": "..."}}. Every check the engine and the
@@ -368,14 +493,12 @@ void Profile::InitHost() {
 // in, so a typo in a profile is an error at load time rather than a "{fram}" in a report. The
 // wording of another framing's check is let be (never raised): a profile whose framing changed,
 // as a `schema diff` case makes one, still loads.
-bool Profile::InitChecks(const std::string& path, std::string* error) {
+bool Profile::Members::ReadChecks(Profile& p, const Value& table, const Loading& l) {
   auto fail = [&](const std::string& pointer, const std::string& what) {
-    *error = path + ": " + pointer + ": " + what;
-    return false;
+    return l.Fail(pointer, what);
   };
-  const Value& table = doc_["checks"];
   std::vector<EngineCheck> raised = EngineChecks();
-  for (const wire::FramingCheck& check : framing_->checks())
+  for (const wire::FramingCheck& check : p.framing_->checks())
     raised.push_back({check.id, check.vars});
   for (const auto& m : table.GetObject()) {
     std::string_view name = json::View(m.name);
@@ -390,7 +513,7 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
   for (const EngineCheck& check : raised) {
     std::string where = std::string("/checks/") + check.id;
     const Value* entry = json::Find(table, check.id);
-    if (!entry && check.optional && !TurnsOn(check.id)) continue;  // never raised
+    if (!entry && check.optional && !p.TurnsOn(check.id)) continue;  // never raised
     if (!entry) return fail(where, "missing: the engine raises this check and needs its wording");
     // Each wording (those for named revisions, then the check's own) may use the engine's
     // placeholders for this check, ${section} and ${revision}.
@@ -420,7 +543,7 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
         if (!read((*by)[i], at, &wording)) return false;
         for (const Value& r : (*by)[i]["revisions"].GetArray()) {
           std::string name(json::View(r));
-          if (!revisions_ || !revisions_->Knows(name))
+          if (!p.revisions_ || !p.revisions_->Knows(name))
             return fail(at + "/revisions",
                         "'" + name + "' is not a revision the profile knows (revisions.known)");
           wording.revisions.push_back(std::move(name));
@@ -431,7 +554,7 @@ bool Profile::InitChecks(const std::string& path, std::string* error) {
     CheckWording own;
     if (!read(*entry, where, &own)) return false;
     wordings.push_back(std::move(own));
-    checks_.emplace(check.id, std::move(wordings));
+    p.checks_.emplace(check.id, std::move(wordings));
   }
   return true;
 }
