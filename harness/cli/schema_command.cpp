@@ -123,19 +123,11 @@ std::vector<HostFrameCase> SuiteHostFrames(const std::string& suite_dir,
                          "): " + send.method,
                      "", protocol::HostFrame(profile, std::move(message))});
     };
+    // Only a send writes a frame known before the run: raw bytes are not a frame, and an answer
+    // (an `answer` step, an expect's `reply`) takes the id of a request only a live plugin
+    // sends, and is validated when it is sent; for_each's steps are visited one by one.
     scenario::VisitSteps(sc.steps, [&](const scenario::Step& step) {
-      std::visit(
-          scenario::Exhaustive{
-              [&](const scenario::Send& send) { sent(step, send); },
-              // Raw bytes are not a frame; an answer (an `answer` step, an expect's
-              // `reply`) takes the id of a request only a live plugin sends, and is
-              // validated when it is sent; for_each's steps are visited one by one.
-              scenario::Ignore<scenario::SendRaw, scenario::Expect, scenario::ExpectNone,
-                               scenario::Answer, scenario::CloseStdin, scenario::KillParent,
-                               scenario::Signal, scenario::Sleep, scenario::ExpectExit,
-                               scenario::Shutdown, scenario::ForEach>{},
-          },
-          step.body);
+      if (const auto* send = std::get_if<scenario::Send>(&step.body)) sent(step, *send);
     });
   }
   return out;

@@ -8,6 +8,7 @@
 #include "harness/scenario/template.hpp"
 #include "harness/scenario/yaml_json.hpp"
 #include "harness/schema/schema.hpp"
+#include "harness/text/template.hpp"
 
 namespace fakehost::run {
 namespace {
@@ -159,7 +160,25 @@ class ConfigReader {
                         " (the system's MAX_ARG_STRLEN)");
         continue;
       }
-      out->env.push_back(name + "=" + value);
+      // ${scenario.data_dir}, the one placeholder: a directory of each scenario's own, so that
+      // scenarios played in parallel never share the plugin's files. "$${" is a literal "${".
+      std::string filled, error;
+      bool per_scenario = false;
+      const text::Lookup lookup = [&](std::string_view var) -> std::optional<std::string> {
+        if (var != "scenario.data_dir") return std::nullopt;
+        per_scenario = true;
+        return text::Placeholder(var);
+      };
+      if (text::HasPlaceholders(value) && !text::Fill(value, lookup, &filled, &error)) {
+        Error(here, error +
+                        " (an env value may name ${scenario.data_dir}, a directory of the "
+                        "scenario's own; $${ is a literal ${)");
+        continue;
+      }
+      if (per_scenario)
+        out->scenario_env.push_back(name + "=" + value);
+      else
+        out->env.push_back(name + "=" + (text::HasPlaceholders(value) ? filled : value));
     }
   }
 

@@ -46,8 +46,11 @@ struct PluginConfig {
   /// run::ResolvePlugin); empty when not given.
   std::vector<std::string> command;
   scenario::SourceLoc command_loc;
-  std::vector<std::string> env;  ///< KEY=VALUE, in the file's order
-  scenario::JsonPtr config;      ///< `config:`, or null
+  std::vector<std::string> env;  ///< KEY=VALUE, in the file's order ($${ written as ${)
+  /// KEY=VALUE entries whose value names ${scenario.data_dir}: a directory of each scenario's own
+  /// (parallel scenarios never share it), filled in per scenario by the player.
+  std::vector<std::string> scenario_env;
+  scenario::JsonPtr config;  ///< `config:`, or null
   scenario::SourceLoc config_loc;
   std::map<std::string, scenario::JsonPtr> triggers;  ///< NAME -> {method, params}
   std::map<std::string, std::string> triggers_none;   ///< NAME -> why the plugin has none

@@ -46,6 +46,25 @@ triggers:
   EXPECT_TRUE(CheckPluginConfig(c, *profile, &errors)) << Errors(errors);
 }
 
+// An env value may name ${scenario.data_dir} (filled per scenario, so parallel scenarios never
+// share the plugin's files); "$${" is a literal "${"; any other placeholder is an error at its
+// line.
+TEST(PluginConfig, EnvNamesTheScenariosDataDirectoryAndNothingElse) {
+  PluginConfig c;
+  std::vector<scenario::LoadError> errors;
+  ASSERT_TRUE(ParsePluginConfig(
+      "env:\n  DATA: ${scenario.data_dir}/notes\n  LITERAL: \"$${HOME}\"\n  PLAIN: x\n",
+      "fakehost.yaml", &c, &errors))
+      << Errors(errors);
+  EXPECT_EQ(c.env, (std::vector<std::string>{"LITERAL=${HOME}", "PLAIN=x"}));
+  EXPECT_EQ(c.scenario_env, (std::vector<std::string>{"DATA=${scenario.data_dir}/notes"}));
+
+  EXPECT_FALSE(ParsePluginConfig("env:\n  HOME_DIR: ${HOME}\n", "fakehost.yaml", &c, &errors));
+  ASSERT_EQ(errors.size(), 1u) << Errors(errors);
+  EXPECT_EQ(errors[0].loc.line, 2);
+  EXPECT_NE(errors[0].message.find("${scenario.data_dir}"), std::string::npos) << Errors(errors);
+}
+
 TEST(PluginConfig, JsonIsValidYamlToo) {
   PluginConfig c;
   std::vector<scenario::LoadError> errors;

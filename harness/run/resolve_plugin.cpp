@@ -186,6 +186,14 @@ bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
     for (const auto& e : errors) *error += (error->empty() ? "" : "\n") + e.ToString();
     return false;
   }
+  // A --env flag (already in `env`) overrides the file's entry of the same name, per-scenario
+  // ones included.
+  for (std::string& entry : config.scenario_env) {
+    const std::string name = entry.substr(0, entry.find('=') + 1);
+    if (std::none_of(env->begin(), env->end(),
+                     [&](const std::string& kv) { return kv.rfind(name, 0) == 0; }))
+      out->scenario_env.push_back(std::move(entry));
+  }
   env->insert(env->begin(), config.env.begin(), config.env.end());
   out->triggers = std::move(config.triggers);
   out->triggers_none = std::move(config.triggers_none);

@@ -7,65 +7,19 @@
 #include <variant>
 
 #include "harness/run/manifest_scenario.hpp"
+#include "harness/scenario/step_kinds.hpp"
 
 namespace fakehost::run {
 namespace {
 
-// The constants are rough figures from both suites against the reference plugins; only their
-// ratios matter, and only for balance: a poor guess makes shards uneven, never wrong.
+// The figures of the cost model (what each step kind imposes is its row's: step_kinds.cpp). They
+// are rough figures from both suites against the reference plugins; only their ratios matter,
+// and only for balance: a poor guess makes shards uneven, never wrong.
 constexpr double kScenarioMs = 100;     // spawn, handshake, stop
 constexpr double kStepMs = 5;           // one round trip
 constexpr double kTriggerMs = 250;      // the plugin acting on a trigger (slow: at least 500 ms)
 constexpr double kMsPerMiB = 40;        // writing (and the plugin reading) bulk bytes
 constexpr double kItemsPerForEach = 3;  // manifest items are unknown until run time
-
-double Ms(scenario::Ms d) { return static_cast<double>(d.count()); }
-double BytesMs(double bytes) { return bytes / (1024.0 * 1024.0) * kMsPerMiB; }
-
-// `held`: the fake host never answers some plugin calls, so the plugin waits out its own timeout
-// and the explicit deadlines of the scenario are what that wait has to fit in.
-double StepsCostMs(const std::vector<scenario::Step>& steps, bool held) {
-  double ms = 0;
-  for (const scenario::Step& step : steps) {
-    ms += kStepMs +
-          std::visit(scenario::Exhaustive{
-                         [](const scenario::Sleep& sleep) { return Ms(sleep.duration); },
-                         [](const scenario::ExpectNone& none) {
-                           return none.barrier ? 0.0 : Ms(none.window);
-                         },
-                         [&](const scenario::Expect& expect) {
-                           return std::max(expect.not_before ? Ms(*expect.not_before) : 0.0,
-                                           held ? Ms(expect.within) : 0.0);
-                         },
-                         [](const scenario::Send& send) {
-                           return (send.trigger.empty() ? 0.0 : kTriggerMs) +
-                                  BytesMs(static_cast<double>(send.pad_to));
-                         },
-                         [](const scenario::SendRaw& raw) {
-                           double bytes = static_cast<double>(raw.bytes.size()) *
-                                          static_cast<double>(raw.repeat);
-                           double pauses =
-                               raw.chunk == 0
-                                   ? 0
-                                   : std::max(0.0, bytes / static_cast<double>(raw.chunk) - 1);
-                           return BytesMs(bytes) + pauses * Ms(raw.delay);
-                         },
-                         [&](const scenario::ForEach& each) {
-                           return kItemsPerForEach * StepsCostMs(each.steps, held);
-                         },
-                         // No wait of their own beyond the round trip; a plugin that behaves exits
-                         // at once, so its exit windows cost nothing either.
-                         [](const scenario::Answer&) { return 0.0; },
-                         [](const scenario::CloseStdin&) { return 0.0; },
-                         [](const scenario::KillParent&) { return 0.0; },
-                         [](const scenario::Signal&) { return 0.0; },
-                         [](const scenario::ExpectExit&) { return 0.0; },
-                         [](const scenario::Shutdown&) { return 0.0; },
-                     },
-                     step.body);
-  }
-  return ms;
-}
 
 }  // namespace
 
@@ -73,7 +27,12 @@ double EstimatedCostMs(const scenario::Scenario& scenario) {
   bool held =
       std::any_of(scenario.host_replies.begin(), scenario.host_replies.end(),
                   [](const auto& r) { return r.second.kind == scenario::HostReply::Kind::kHold; });
-  return kScenarioMs + StepsCostMs(scenario.steps, held);
+  const scenario::CostModel model{.step_ms = kStepMs,
+                                  .trigger_ms = kTriggerMs,
+                                  .ms_per_mib = kMsPerMiB,
+                                  .items_per_each = kItemsPerForEach,
+                                  .held = held};
+  return kScenarioMs + scenario::StepsCostMs(scenario.steps, model);
 }
 
 std::vector<const scenario::Scenario*> Shard(const std::vector<const scenario::Scenario*>& selected,

@@ -29,16 +29,12 @@ protocol::AnswerPolicy AnswerPolicyFor(const Scenario& scenario) {
   // An `answer` step comes after the `expect` that captures its request: find them all first.
   std::map<std::string, const Step*> answers;  // capture name -> the first answer step
   std::vector<std::pair<const Step*, const Expect*>> requests;  // expects of a plugin request
+  // Only these answer (or hold) what the plugin asks its host: an answer step, and an expect of
+  // a plugin request (with its reply, or captured for an answer).
   VisitSteps(scenario.steps, [&](const Step& s) {
-    std::visit(Exhaustive{[&](const Answer& a) { answers.emplace(a.to, &s); },
-                          [&](const Expect& e) {
-                            if (e.filter.kind == Filter::Kind::kRequest)
-                              requests.emplace_back(&s, &e);
-                          },
-                          // Only these answer (or hold) what the plugin asks its host.
-                          Ignore<Send, SendRaw, ExpectNone, CloseStdin, KillParent, Signal, Sleep,
-                                 ExpectExit, Shutdown, ForEach>{}},
-               s.body);
+    if (const auto* a = std::get_if<Answer>(&s.body)) answers.emplace(a->to, &s);
+    if (const auto* e = std::get_if<Expect>(&s.body); e && e->filter.kind == Filter::Kind::kRequest)
+      requests.emplace_back(&s, e);
   });
   std::set<std::string> held_by_steps;
   for (const auto& [step, e] : requests) {

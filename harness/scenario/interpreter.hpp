@@ -41,6 +41,9 @@ struct PluginTarget {
   /// besides those the plugin annotates read-only (run::DeriveTriggers).
   std::vector<std::string> call_tools = {};
   bool call_all_tools = false;
+  /// fakehost.yaml env entries, KEY=VALUE, whose value names ${scenario.data_dir}: filled in and
+  /// added to the environment per scenario (each gets a directory of its own).
+  std::vector<std::string> scenario_env = {};
   /// From the plugin's fakehost.yaml: NAME -> {method, params}, the request that makes the
   /// plugin act as the trigger NAME says (templates, filled in when sent).
   std::map<std::string, JsonPtr> triggers;

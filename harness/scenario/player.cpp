@@ -63,7 +63,7 @@ bool Player::Miss(const Step& step, session::Reason reason, std::string message,
   f.actual = std::move(actual);
   f.frame = frame;
   // A miss before the fake host made up any answer cannot be that answer's fault.
-  if (session_.host().stand_ins().empty()) misses_before_stand_in_.insert(result_.failures.size());
+  if (session_.host().stand_ins().empty()) outcome_.MissBeforeStandIn(result_.failures.size());
   result_.failures.push_back(std::move(f));
   return result_.failures.back().level != Level::kMust;
 }
@@ -145,29 +145,29 @@ bool Player::InstantiatePatterns(const Filter& filter, Patterns* p, const Step& 
          Instantiate(filter.message, &p->message, step);
 }
 
-Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
-                      std::vector<Mismatch>* why, std::vector<std::string>* untested) const {
+Fit Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
+                  std::vector<Mismatch>* why, std::vector<std::string>* untested) const {
   switch (filter.kind) {
     case Filter::Kind::kReplyTo: {
-      if (in.kind != MessageKind::kResponse) return Outcome::kNo;
+      if (in.kind != MessageKind::kResponse) return Fit::kNo;
       auto named = named_.find(filter.name);
       const rapidjson::Value* id = json::Find(*in.doc, "id");
       if (named == named_.end() || !id || !json::StrictEqual(*id, named->second.id))
-        return Outcome::kNo;
+        return Fit::kNo;
       break;
     }
     case Filter::Kind::kResponse:
       // An answer to nothing the host is owed (a line that is no message, a request with an id
       // the protocol does not accept) is noted, never taken or judged as a response.
       if (in.kind != MessageKind::kResponse || in.answers_unreadable || in.echoes_noise)
-        return Outcome::kNo;
+        return Fit::kNo;
       break;
     case Filter::Kind::kRequest:
       if (in.kind != MessageKind::kRequest || (in.method != filter.name && filter.name != "*"))
-        return Outcome::kNo;
+        return Fit::kNo;
       break;
     case Filter::Kind::kNotification:
-      if (in.kind != MessageKind::kNotification || in.method != filter.name) return Outcome::kNo;
+      if (in.kind != MessageKind::kNotification || in.method != filter.name) return Fit::kNo;
       break;
     case Filter::Kind::kAny:
       break;
@@ -179,7 +179,7 @@ Outcome Player::Check(const Filter& filter, const Patterns& p, const Inbound& in
   if (p.has_error) ok &= Match(p.error, json::Find(doc, "error"), why, "/error", untested);
   if (p.has_params) ok &= Match(p.params, json::Find(doc, "params"), why, "/params", untested);
   if (p.has_message) ok &= Match(p.message, &doc, why, "", untested);
-  return ok ? Outcome::kYes : Outcome::kWrongContent;
+  return ok ? Fit::kYes : Fit::kWrongContent;
 }
 
 std::string Player::Describe(const Filter& filter) const {
@@ -256,13 +256,13 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
     item_ = nullptr;
     if (!go_on) return false;
   }
-  if (matched == 0 && not_applicable_.empty()) {
+  if (matched == 0) {
     // Remembered, and the steps go on: if nothing else checks the plugin, this is why the
     // scenario does not apply to it.
-    not_applicable_ = (returned ? "the plugin returned no item in ${" + each.items_var + "}"
-                                : "the manifest declares no item at " + each.items) +
-                      (each.where ? " matching " + json::ToCompact(where) : std::string()) +
-                      ", so there is nothing for this scenario to check";
+    outcome_.NotApplicable((returned ? "the plugin returned no item in ${" + each.items_var + "}"
+                                     : "the manifest declares no item at " + each.items) +
+                           (each.where ? " matching " + json::ToCompact(where) : std::string()) +
+                           ", so there is nothing for this scenario to check");
   }
   return true;
 }
@@ -310,7 +310,7 @@ bool Player::RunSteps(const std::vector<Step>& steps) {
     if (!deferred_missing_.empty() && SendsMissingTrigger(step)) {
       // Reached before the announcements were read (a scenario that sends the trigger before
       // the handshake): untested, as if the trigger had been missed before the spawn.
-      ended_early_ = {Status::kUntested, deferred_missing_};
+      outcome_.EndEarly(Status::kUntested, deferred_missing_);
       return false;
     }
     if (Clock::now() >= hard_deadline_) {

@@ -20,6 +20,7 @@
 #include "harness/process/stand_in.hpp"
 #include "harness/scenario/interpreter.hpp"
 #include "harness/scenario/matcher.hpp"
+#include "harness/scenario/outcome.hpp"
 #include "harness/session/session.hpp"
 
 namespace fakehost::scenario::player {
@@ -52,7 +53,8 @@ struct Named {
   Clock::time_point sent;
 };
 
-enum class Outcome { kNo, kYes, kWrongContent };
+/// How a frame fits what a step waits for: not at all, wholly, or by kind but not content.
+enum class Fit { kNo, kYes, kWrongContent };
 
 // Patterns of a filter with the variables filled in, once per step.
 struct Patterns {
@@ -105,7 +107,40 @@ class Player {
   bool DoSendRaw(const Step& step, const SendRaw& raw);
   /// When the plugin's first frame arrived, in ms since its spawn (its first sign of life).
   double FirstFrameMs() const;
+  /// An expect step: its window (ExpectWindowOf), the wait, then what was found judged
+  /// (JudgeFound) or the miss worded (ExpectMissed).
   bool DoExpect(const Step& step, const Expect& expect);
+  /// Where an expect step's wait starts and ends. `serving`: a frame the plugin sends on its own
+  /// while it serves a host request may come until that request's deadline (ServingUntil).
+  struct ExpectWindow {
+    Clock::time_point start, base;
+    Ms within{0};
+    bool serving = false;
+    Clock::time_point Until(const Player& p) const {
+      return serving ? std::max(base + within, p.ServingUntil(start)) : base + within;
+    }
+  };
+  /// False, with the scenario's bug reported, when reply_to names no request.
+  bool ExpectWindowOf(const Step& step, const Expect& expect, ExpectWindow* out);
+  /// What an expect step saw while it waited: how the frame it took fits, that frame's
+  /// mismatches and what an operator could not judge in it, and the nearest miss to report if it
+  /// took none. Filled by ExpectSees, the step's look at each message.
+  struct ExpectSight {
+    const Expect& expect;
+    const Patterns& patterns;
+    std::size_t taken_after = 0;  ///< after: NAME takes only frames after this one
+    Fit fit = Fit::kNo;
+    std::vector<Mismatch> why = {};
+    std::vector<std::string> unjudged = {};
+    std::string nearest = {};
+  };
+  bool ExpectSees(ExpectSight& sight, const Inbound& in) const;
+  /// The frame an expect step took, judged: its content, its time, its capture and the reply.
+  bool JudgeFound(const Step& step, const Expect& expect, const ExpectSight& sight,
+                  const Inbound& found, Clock::time_point start, const std::string& what);
+  /// Why an expect step took nothing: the plugin gone, the hard limit, or its window.
+  bool ExpectMissed(const Step& step, const ExpectSight& sight, Clock::time_point wanted, Ms within,
+                    const std::string& what);
   bool DoExpectNone(const Step& step, const ExpectNone& none);
   bool DoAnswer(const Step& step, const Answer& answer);
   bool DoExpectExit(const Step& step, const ExpectExit& exit);
@@ -126,8 +161,8 @@ class Player {
   bool InstantiatePatterns(const Filter& filter, Patterns* out, const Step& step);
   const rapidjson::Value* Lookup(std::string_view path) const;
   /// `untested` (may be null) gets what a matcher operator could not judge (matcher.hpp).
-  Outcome Check(const Filter& filter, const Patterns& patterns, const Inbound& in,
-                std::vector<Mismatch>* why, std::vector<std::string>* untested = nullptr) const;
+  Fit Check(const Filter& filter, const Patterns& patterns, const Inbound& in,
+            std::vector<Mismatch>* why, std::vector<std::string>* untested = nullptr) const;
   std::string Describe(const Filter& filter) const;
   std::string Summarise(const Inbound& in) const;
   /// How long a plugin may still send on its own as part of serving the host's requests: the
@@ -193,7 +228,7 @@ class Player {
   std::string StandInAnswerReason(std::size_t step_failures) const;
   /// Counts a step that checks the plugin (not set-up from a fragment).
   void Checked(const Step& step) {
-    if (!step.from_fragment) ++checks_;
+    if (!step.from_fragment) outcome_.Checked();
   }
 
   const Scenario& scenario_;
@@ -215,14 +250,8 @@ class Player {
   /// from the spawn (or the hard limit, if that is longer).
   Clock::time_point hard_ceiling_;
   Ms hard_limit_{0};
-  /// Indices in result_.failures of the step misses recorded before the fake host gave any
-  /// stand-in answer (those stay failures: StandInAnswerReason).
-  std::set<std::size_t> misses_before_stand_in_;
   bool stopped_ = false;                // a `shutdown` step ran: the teardown is not needed
-  std::size_t checks_ = 0;              // steps run that check the plugin (not fragment set-up)
   process::StandInParent stand_in_;     // the plugin's "host" when a step kills it
-  std::string not_applicable_;          // why the scenario's checks fell away (an empty for_each)
-  std::string untested_;                // why what the scenario scripts was never exercised
   bool announcements_settled_ = false;  // the announced requirements were judged (and met)
   std::string revision_;                // the revision in play: offered, then the one answered
   bool revision_settled_ = false;       // the handshake answer named it
@@ -231,9 +260,8 @@ class Player {
   std::string deferred_missing_;
   /// The names of the requests `triggers: any` skipped (SkipsForNoneTrigger).
   std::set<std::string> skipped_requests_;
-  /// Set when the steps stopped because the scenario does not apply (kSkip) or cannot be
-  /// exercised (kUntested): the result's status and reason, whatever was recorded before.
-  std::optional<std::pair<Status, std::string>> ended_early_;
+  /// What the play learns of its own verdict besides the failures, graded once (outcome.hpp).
+  Outcome outcome_;
   /// The reason a scenario that scripts the host's answer to "*" is untested when the plugin's
   /// calls were all ones the host answers by itself (RIM rim.log, Flash storage).
   std::string WildcardUnused() const {

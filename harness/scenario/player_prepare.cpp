@@ -8,25 +8,15 @@
 
 #include "harness/json/json.hpp"
 #include "harness/scenario/template.hpp"
+#include "harness/text/template.hpp"
 
 namespace fakehost::scenario::player {
 namespace {
 
 // The trigger a step sends, or "": only a send asks the plugin to act as a trigger promises.
 std::string TriggerSentBy(const Step& step) {
-  return std::visit(Exhaustive{[](const Send& send) { return send.trigger; },
-                               [](const SendRaw&) { return std::string(); },
-                               [](const Expect&) { return std::string(); },
-                               [](const ExpectNone&) { return std::string(); },
-                               [](const Answer&) { return std::string(); },
-                               [](const CloseStdin&) { return std::string(); },
-                               [](const KillParent&) { return std::string(); },
-                               [](const Signal&) { return std::string(); },
-                               [](const Sleep&) { return std::string(); },
-                               [](const ExpectExit&) { return std::string(); },
-                               [](const Shutdown&) { return std::string(); },
-                               [](const ForEach&) { return std::string(); }},
-                    step.body);
+  const auto* send = std::get_if<Send>(&step.body);
+  return send ? send->trigger : std::string();
 }
 
 }  // namespace
@@ -97,6 +87,26 @@ bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
                               [&](const std::string& kv) { return kv.rfind(name + "=", 0) == 0; }),
                vars.end());
     vars.push_back(name + "=" + text);
+  }
+  // fakehost.yaml's per-scenario entries: ${scenario.data_dir} is this scenario's directory.
+  if (!plugin_.scenario_env.empty() && data_dir_.empty()) {
+    *error = "could not make the scenario's data directory for fakehost.yaml's env";
+    return false;
+  }
+  for (const std::string& entry : plugin_.scenario_env) {
+    const std::size_t eq = entry.find('=');
+    const std::string name = entry.substr(0, eq + 1);
+    std::string text;
+    const text::Lookup lookup = [&](std::string_view var) -> std::optional<std::string> {
+      if (var == "scenario.data_dir") return data_dir_;
+      return std::nullopt;
+    };
+    if (!text::Fill(std::string_view(entry).substr(eq + 1), lookup, &text, error)) return false;
+    auto& vars = spawn->env;
+    vars.erase(std::remove_if(vars.begin(), vars.end(),
+                              [&](const std::string& kv) { return kv.rfind(name, 0) == 0; }),
+               vars.end());
+    vars.push_back(name + text);
   }
   return true;
 }
@@ -244,11 +254,11 @@ bool Player::SettleAnnouncements() {
   if (!announced) return true;
   announcements_settled_ = true;
   if (std::string why = Unannounced(*announced); !why.empty()) {
-    ended_early_ = {Status::kSkip, "not applicable: " + why};
+    outcome_.EndEarly(Status::kSkip, "not applicable: " + why);
     return false;
   }
   if (!deferred_missing_.empty()) {
-    ended_early_ = {Status::kUntested, deferred_missing_};
+    outcome_.EndEarly(Status::kUntested, deferred_missing_);
     return false;
   }
   return true;
@@ -377,8 +387,8 @@ bool Player::SettleRevision() {
   if (scenario_.judged_by_offered) {
     if (options_.revision.empty() || spoken == options_.revision || !revisions->Knows(spoken))
       return true;
-    ended_early_ = {Status::kSkip, "not applicable: --revision " + options_.revision +
-                                       " was asked for, and the plugin answered " + spoken};
+    outcome_.EndEarly(Status::kSkip, "not applicable: --revision " + options_.revision +
+                                         " was asked for, and the plugin answered " + spoken);
     return false;
   }
   std::string why;
@@ -398,7 +408,7 @@ bool Player::SettleRevision() {
           ", and this scenario cites a sentence only of " + cited;
   }
   if (!why.empty()) {
-    ended_early_ = {Status::kSkip, "not applicable: " + why};
+    outcome_.EndEarly(Status::kSkip, "not applicable: " + why);
     return false;
   }
   JudgeUnder(spoken);

@@ -32,7 +32,10 @@ Failure HarnessFailure(std::string check, std::string message) {
 ScenarioResult Player::Run() {
   result_ = ResultFor(scenario_, Status::kNotRun);
   Clock::time_point start = Clock::now();
-  if (!Prepare()) return std::move(result_);
+  if (!Prepare()) {
+    outcome_.Apply({.strict = options_.strict}, &result_);
+    return std::move(result_);
+  }
   PlaySteps();
   Assemble();
   if (!data_dir_.empty()) {
@@ -51,8 +54,7 @@ bool Player::Prepare() {
     std::string why;
     const std::string revision = RevisionToPlay(*revisions, &why);
     if (!why.empty()) {
-      result_.status = Status::kSkip;
-      result_.skip_reason = "not applicable: " + why;
+      outcome_.EndEarly(Status::kSkip, "not applicable: " + why);
       return false;
     }
     JudgeUnder(revision);
@@ -69,17 +71,14 @@ bool Player::Prepare() {
     result_.failures.push_back(HarnessFailure(
         "scenario", "the scenario cites sentences of revisions, but the " + profile_.name() +
                         " profile knows no revisions (profile member revisions)"));
-    result_.status = Status::kError;
-    return false;
+    return false;  // graded an error: its failure is the harness's
   }
   if (std::string unmet = Unmet(); !unmet.empty()) {
-    result_.status = Status::kSkip;
-    result_.skip_reason = unmet;
+    outcome_.EndEarly(Status::kSkip, unmet);
     return false;
   }
   if (std::string none = TriggerNotApplicable(); !none.empty()) {
-    result_.status = Status::kSkip;
-    result_.skip_reason = none;
+    outcome_.EndEarly(Status::kSkip, none);
     return false;
   }
   if (std::string missing = MissingTrigger(); !missing.empty()) {
@@ -87,8 +86,7 @@ bool Player::Prepare() {
     // settled first, and a plugin that does not announce the feature is not applicable rather
     // than untested for want of a trigger it could never have.
     if (!RequiresAnnouncements()) {
-      result_.status = Status::kUntested;
-      result_.skip_reason = missing;
+      outcome_.EndEarly(Status::kUntested, missing);
       return false;
     }
     deferred_missing_ = missing;
@@ -101,8 +99,7 @@ bool Player::Prepare() {
                            profile_.name() +
                            " profile names no handshake.announcements (where in its handshake "
                            "answer a plugin announces what it has)"));
-    result_.status = Status::kError;
-    return false;
+    return false;  // graded an error: its failure is the harness's
   }
   hard_limit_ = options_.timeout.count()    ? options_.timeout
                 : scenario_.timeout.count() ? scenario_.timeout
@@ -110,10 +107,9 @@ bool Player::Prepare() {
   if (HasStep<KillParent>(scenario_.steps) && !stand_in_.Start()) {
     result_.failures.push_back(
         HarnessFailure("stand-in", "could not start a stand-in host process for kill_parent"));
-    result_.status = Status::kError;
-    return false;
+    return false;  // graded an error: its failure is the harness's
   }
-  if (!profile_.plugin_env().empty()) {
+  if (!profile_.plugin_env().empty() || !plugin_.scenario_env.empty()) {
     char templ[] = "/tmp/fakehost-data-XXXXXX";
     if (const char* dir = ::mkdtemp(templ)) data_dir_ = dir;
   }
@@ -163,10 +159,10 @@ void Player::PlaySteps() {
   if (completed && RequiresAnnouncements() && !announcements_settled_) {
     // Nothing judged whether the scenario applies (no handshake answer with announcements was
     // read): it may have passed checks that were never meant for this plugin.
-    untested_ =
+    outcome_.Untested(
         "the scenario requires what the plugin announces in its handshake answer, and no "
         "handshake answer with " +
-        *profile_.announcements_pointer() + " was read";
+        *profile_.announcements_pointer() + " was read");
   }
   // After a graded shutdown the host has abandoned whatever was still open, as a real host
   // does; before it, every request must have had its answer.
@@ -182,10 +178,6 @@ void Player::PlaySteps() {
       f.frame = req.frame;
       result_.failures.push_back(std::move(f));
     }
-  }
-  if (Interrupted()) {
-    result_.status = Status::kNotRun;
-    result_.skip_reason = "interrupted";
   }
   Teardown();
 }
@@ -221,35 +213,12 @@ void Player::Assemble() {
   }
   result_.transcript = session_.transcript();
   result_.stderr_tail = session_.StderrTail(4096, &result_.stderr_bytes_dropped);
-  if (!Interrupted()) result_.status = Grade(result_.failures, options_.strict);
-  if (result_.status == Status::kFail) {
-    if (std::string why = StandInAnswerReason(step_failures); !why.empty()) {
-      result_.status = Status::kUntested;
-      result_.skip_reason = why;
-    }
-  }
-  if (ended_early_ && !Interrupted() && result_.status != Status::kError) {
-    // The steps stopped cleanly at the handshake answer: nothing after it was checked, so what
-    // may have been found on the way (before the scenario knew it does not apply) is not its.
-    result_.status = ended_early_->first;
-    result_.skip_reason = ended_early_->second;
-    result_.failures.clear();
-    return;
-  }
-  // A scenario passes only if it checked something the plugin did.
-  if (result_.status == Status::kPass && !untested_.empty()) {
-    result_.status = Status::kUntested;
-    result_.skip_reason = untested_;
-  } else if (result_.status == Status::kPass && scenario_.host_replies.count("*") &&
-             session_.host().wildcard_answers() == 0) {
-    result_.status = Status::kUntested;
-    result_.skip_reason = WildcardUnused();
-  } else if (result_.status == Status::kPass && checks_ == 0) {
-    result_.status = Status::kSkip;
-    result_.skip_reason = !not_applicable_.empty()
-                              ? not_applicable_
-                              : "none of this scenario's checks applied to this plugin";
-  }
+  Outcome::End end{.interrupted = Interrupted(), .strict = options_.strict};
+  if (!end.interrupted && Grade(result_.failures, options_.strict) == Status::kFail)
+    end.stand_in = StandInAnswerReason(step_failures);
+  if (scenario_.host_replies.count("*") && session_.host().wildcard_answers() == 0)
+    end.wildcard_unused = WildcardUnused();
+  outcome_.Apply(end, &result_);
 }
 
 std::string Player::StandInAnswerReason(std::size_t step_failures) const {
@@ -260,7 +229,7 @@ std::string Player::StandInAnswerReason(std::size_t step_failures) const {
     bool fails = f.level == Level::kMust || options_.strict;
     // An always-on finding (a malformed frame, a bad id) is the plugin's whatever it was told,
     // and so is a miss that came before the first made-up answer.
-    if (fails && (i >= step_failures || f.harness_error || misses_before_stand_in_.count(i)))
+    if (fails && (i >= step_failures || f.harness_error || outcome_.MissedBeforeStandIn(i)))
       return {};
   }
   const std::string where = ConfigFileToName();

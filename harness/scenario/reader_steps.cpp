@@ -2,46 +2,14 @@
 #include <algorithm>
 
 #include "harness/scenario/reader.hpp"
+#include "harness/scenario/step_kinds.hpp"
 #include "harness/scenario/yaml_json.hpp"
 
 namespace fakehost::scenario::internal {
 namespace {
 
-struct KindInfo {
-  std::string_view kind;
-  std::vector<std::string_view> siblings;
-};
-
-const std::vector<KindInfo>& Kinds() {
-  static const std::vector<KindInfo> kinds = {
-      {"send", {"as", "invalid", "pad_to", "pad_at", "level", "note"}},
-      {"notify", {"invalid", "level", "note"}},
-      {"send_raw", {"as", "level", "note"}},
-      {"expect",
-       {"within", "counted_from", "not_before", "after", "as", "reply", "level", "note", "why"}},
-      {"expect_none", {"for", "barrier", "since", "level", "note", "why"}},
-      {"answer", {"level", "note"}},
-      {"close_stdin", {"level", "note"}},
-      {"kill_parent", {"level", "note"}},
-      {"signal", {"level", "note"}},
-      {"sleep", {"level", "note"}},
-      {"expect_exit", {"within", "level", "note", "why"}},
-      {"shutdown", {"level", "note", "why"}},
-      {"for_each", {"level", "note"}},
-      {"use", {"level", "note"}},
-  };
-  return kinds;
-}
-
-const KindInfo* KindOf(std::string_view key) {
-  for (const KindInfo& info : Kinds()) {
-    if (info.kind == key) return &info;
-  }
-  return nullptr;
-}
-
 bool IsAnySibling(std::string_view key) {
-  for (const KindInfo& info : Kinds()) {
+  for (const StepKindInfo& info : StepKinds()) {
     if (std::find(info.siblings.begin(), info.siblings.end(), key) != info.siblings.end()) {
       return true;
     }
@@ -51,9 +19,9 @@ bool IsAnySibling(std::string_view key) {
 
 std::string KindList() {
   std::string out;
-  for (const KindInfo& info : Kinds()) {
+  for (const StepKindInfo& info : StepKinds()) {
     if (!out.empty()) out += ", ";
-    out += info.kind;
+    out += info.key;
   }
   return out;
 }
@@ -93,7 +61,7 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
   const std::vector<Entry> entries = Entries(node);
   const Entry* body = nullptr;
   for (const Entry& entry : entries) {
-    if (KindOf(entry.key) == nullptr) continue;
+    if (FindStepKind(entry.key) == nullptr) continue;
     if (body != nullptr) {
       Error(entry.key_node.Mark(),
             "one step per list item: '" + body->key + "' and '" + entry.key + "' are both here");
@@ -112,7 +80,7 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
     Error(node.Mark(), "this step has no step key (one of: " + KindList() + ")");
     return;
   }
-  const KindInfo& info = *KindOf(body->key);
+  const StepKindInfo& info = *FindStepKind(body->key);
   Step step;
   step.kind = body->key;
   step.loc = Loc(node.Mark());

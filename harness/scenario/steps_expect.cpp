@@ -53,128 +53,132 @@ double Player::FirstFrameMs() const {
   return 0;
 }
 
-// Over 60 lines: the wait, the match, and each way an expectation can miss, worded apart.
-bool Player::DoExpect(const Step& step, const Expect& expect) {
-  Checked(step);
-  Patterns patterns;
-  if (!InstantiatePatterns(expect.filter, &patterns, step)) return false;
-  Clock::time_point start = Clock::now();
-  Clock::time_point base = start;
-  Ms within = expect.within;
+bool Player::ExpectWindowOf(const Step& step, const Expect& expect, ExpectWindow* w) {
+  w->start = w->base = Clock::now();
+  w->within = expect.within;
   if (expect.filter.kind == Filter::Kind::kReplyTo) {
     auto named = named_.find(expect.filter.name);
     if (named == named_.end())
       return ScenarioBug(step, "reply_to " + expect.filter.name + ": no request by that name");
-    base = named->second.sent;  // deadlines count from the request, as the host's do
+    w->base = named->second.sent;  // deadlines count from the request, as the host's do
     Ms deadline = named->second.deadline ? *named->second.deadline
                                          : profile_.DeadlineFor(named->second.method);
-    if (within.count() == 0 || expect.from_first_frame) within = deadline;
+    if (w->within.count() == 0 || expect.from_first_frame) w->within = deadline;
   }
-  if (within.count() == 0) within = profile_.default_deadline();
+  if (w->within.count() == 0) w->within = profile_.default_deadline();
   // What the plugin sends on its own while it serves a host request (a host call, a log, sent
   // as a request or a notification: `any`) may come at any time before that request's
   // deadline: with no window of its own, the wait lasts as long as a request is open, and the
   // default deadline after its answer.
-  const bool serving =
-      expect.within.count() == 0 && (expect.filter.kind == Filter::Kind::kRequest ||
-                                     expect.filter.kind == Filter::Kind::kNotification ||
-                                     expect.filter.kind == Filter::Kind::kAny);
-  auto until = [&] {
-    return serving ? std::max(base + within, ServingUntil(start)) : base + within;
-  };
-  Clock::time_point wanted = until();
+  w->serving = expect.within.count() == 0 && (expect.filter.kind == Filter::Kind::kRequest ||
+                                              expect.filter.kind == Filter::Kind::kNotification ||
+                                              expect.filter.kind == Filter::Kind::kAny);
+  return true;
+}
 
-  // after: NAME takes only what the plugin sent after that request.
-  std::size_t taken_after = 0;
-  if (auto named = named_.find(expect.after); !expect.after.empty() && named != named_.end())
-    taken_after = named->second.frame;
-
-  Outcome outcome = Outcome::kNo;
+bool Player::ExpectSees(ExpectSight& sight, const Inbound& in) const {
+  const Expect& expect = sight.expect;
   std::vector<Mismatch> why;
-  std::vector<std::string> unjudged;  // what a matcher operator could not judge in the one taken
-  std::string nearest;
-  StepWatch watch(session_, [&](const Inbound& in) {
-    std::vector<Mismatch> local;
-    std::vector<std::string> local_unjudged;
-    Outcome o = Check(expect.filter, patterns, in, &local, &local_unjudged);
-    if (in.frame <= taken_after) {
-      if (o == Outcome::kYes && nearest.empty())
-        nearest = Summarise(in) + " — sent before " + expect.after + ", so not in answer to it";
-      return false;
-    }
-    if (o == Outcome::kYes ||
-        (o == Outcome::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
-      outcome = o;
-      why = std::move(local);
-      unjudged = std::move(local_unjudged);
-      return true;
-    }
-    if (o == Outcome::kWrongContent && nearest.empty())
-      nearest = Summarise(in) + " — " + Join(local);
+  std::vector<std::string> unjudged;
+  const Fit fit = Check(expect.filter, sight.patterns, in, &why, &unjudged);
+  if (in.frame <= sight.taken_after) {
+    if (fit == Fit::kYes && sight.nearest.empty())
+      sight.nearest = Summarise(in) + " — sent before " + expect.after + ", so not in answer to it";
     return false;
-  });
-  std::optional<Inbound>& found = watch.taken();
-  for (;;) {
-    session_.RunUntil(
-        [&] { return found || session_.gone() || Interrupted() || until() != wanted; },
-        Deadline(wanted));
-    // An answer to the request being served moves the end of the wait: wait on to the new end.
-    if (found || session_.gone() || Interrupted() || until() == wanted) break;
-    wanted = until();
   }
-  within = std::chrono::duration_cast<Ms>(wanted - base);
-
-  std::string what = Describe(expect.filter);
-  if (found) {
-    if (outcome == Outcome::kWrongContent)
-      return Miss(step, Reason::kWrongContent, what + " arrived but does not match", Join(why),
-                  Summarise(*found), found->frame);
-    if (expect.not_before && found->at - start < *expect.not_before)
-      return Miss(step, Reason::kWrongTime,
-                  found->at < start
-                      ? what + " had already arrived before the step began"
-                      : what + " arrived after " +
-                            MsText(session_.ElapsedMs(found->at) - session_.ElapsedMs(start)) +
-                            ", earlier than allowed",
-                  "not before " + MsText(*expect.not_before), Summarise(*found), found->frame);
-    if (expect.from_first_frame) {
-      double first = FirstFrameMs();
-      double at = session_.ElapsedMs(found->at);
-      if (at - first > static_cast<double>(expect.within.count()))
-        return Miss(step, Reason::kWrongTime,
-                    what + " arrived " + MsText(at - first) + " after the plugin's first frame",
-                    "within " + MsText(expect.within) + " of its first frame",
-                    "after " + MsText(at - first), found->frame);
-    }
-    // It matched only if what an operator could not judge holds: the scenario cannot pass, and
-    // nothing says it fails (matcher.hpp); untested unless something else fails it.
-    if (!unjudged.empty() && untested_.empty())
-      untested_ = "step " + std::to_string(step_number_) + ": " + what +
-                  " could not be fully judged: " + unjudged.front();
-    if (!expect.as.empty()) {
-      captures_[expect.as] = found->doc;
-      if (found->kind == MessageKind::kRequest) captured_requests_[expect.as] = *found;
-    }
-    if (expect.reply) {
-      if (found->answered_by_host) {
-        untested_ = WildcardUnused();
-        return false;
-      }
-      rapidjson::Document reply;
-      if (!Instantiate(expect.reply, &reply, step)) return false;
-      session_.Reply(*found, reply);
-    }
+  if (fit == Fit::kYes ||
+      (fit == Fit::kWrongContent && expect.filter.kind == Filter::Kind::kReplyTo)) {
+    sight.fit = fit;
+    sight.why = std::move(why);
+    sight.unjudged = std::move(unjudged);
     return true;
   }
+  if (fit == Fit::kWrongContent && sight.nearest.empty())
+    sight.nearest = Summarise(in) + " — " + Join(why);
+  return false;
+}
+
+bool Player::DoExpect(const Step& step, const Expect& expect) {
+  Checked(step);
+  Patterns patterns;
+  ExpectWindow window;
+  if (!InstantiatePatterns(expect.filter, &patterns, step) ||
+      !ExpectWindowOf(step, expect, &window))
+    return false;
+  ExpectSight sight{expect, patterns};
+  if (auto named = named_.find(expect.after); !expect.after.empty() && named != named_.end())
+    sight.taken_after = named->second.frame;
+  StepWatch watch(session_, [&](const Inbound& in) { return ExpectSees(sight, in); });
+  std::optional<Inbound>& found = watch.taken();
+  Clock::time_point wanted = window.Until(*this);
+  for (;;) {
+    session_.RunUntil(
+        [&] { return found || session_.gone() || Interrupted() || window.Until(*this) != wanted; },
+        Deadline(wanted));
+    // An answer to the request being served moves the end of the wait: wait on to the new end.
+    if (found || session_.gone() || Interrupted() || window.Until(*this) == wanted) break;
+    wanted = window.Until(*this);
+  }
+  const std::string what = Describe(expect.filter);
+  if (found) return JudgeFound(step, expect, sight, *found, window.start, what);
+  return ExpectMissed(step, sight, wanted, std::chrono::duration_cast<Ms>(wanted - window.base),
+                      what);
+}
+
+bool Player::JudgeFound(const Step& step, const Expect& expect, const ExpectSight& sight,
+                        const Inbound& found, Clock::time_point start, const std::string& what) {
+  if (sight.fit == Fit::kWrongContent)
+    return Miss(step, Reason::kWrongContent, what + " arrived but does not match", Join(sight.why),
+                Summarise(found), found.frame);
+  if (expect.not_before && found.at - start < *expect.not_before)
+    return Miss(step, Reason::kWrongTime,
+                found.at < start
+                    ? what + " had already arrived before the step began"
+                    : what + " arrived after " +
+                          MsText(session_.ElapsedMs(found.at) - session_.ElapsedMs(start)) +
+                          ", earlier than allowed",
+                "not before " + MsText(*expect.not_before), Summarise(found), found.frame);
+  if (expect.from_first_frame) {
+    double first = FirstFrameMs();
+    double at = session_.ElapsedMs(found.at);
+    if (at - first > static_cast<double>(expect.within.count()))
+      return Miss(step, Reason::kWrongTime,
+                  what + " arrived " + MsText(at - first) + " after the plugin's first frame",
+                  "within " + MsText(expect.within) + " of its first frame",
+                  "after " + MsText(at - first), found.frame);
+  }
+  // It matched only if what an operator could not judge holds: the scenario cannot pass, and
+  // nothing says it fails (matcher.hpp); untested unless something else fails it.
+  if (!sight.unjudged.empty())
+    outcome_.Untested("step " + std::to_string(step_number_) + ": " + what +
+                      " could not be fully judged: " + sight.unjudged.front());
+  if (!expect.as.empty()) {
+    captures_[expect.as] = found.doc;
+    if (found.kind == MessageKind::kRequest) captured_requests_[expect.as] = found;
+  }
+  if (!expect.reply) return true;
+  if (found.answered_by_host) {
+    outcome_.Untested(WildcardUnused());
+    return false;
+  }
+  rapidjson::Document reply;
+  if (!Instantiate(expect.reply, &reply, step)) return false;
+  session_.Reply(found, reply);
+  return true;
+}
+
+bool Player::ExpectMissed(const Step& step, const ExpectSight& sight, Clock::time_point wanted,
+                          Ms within, const std::string& what) {
   if (Interrupted()) return false;
+  const std::string closest =
+      sight.nearest.empty() ? "nothing matching arrived" : "closest: " + sight.nearest;
   if (std::optional<Reason> gone = session_.GoneReason())
     return Miss(step, *gone, "while waiting for " + what + ", " + session_.Describe(*gone), what,
-                nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
+                closest);
   if (HitHardLimit(wanted))
     return Miss(step, Reason::kHardLimit, HardLimitText() + " while waiting for " + what);
   return Miss(step, Reason::kDeadlinePassed,
-              "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what,
-              nearest.empty() ? "nothing matching arrived" : "closest: " + nearest);
+              "no " + what.substr(what.find(' ') + 1) + " within " + MsText(within), what, closest);
 }
 
 bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
@@ -226,12 +230,12 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
     // by a must-level "eventually"). One that matches only if what an operator could not judge
     // holds is not shown to be forbidden: the scenario is untested, not failed.
     std::vector<std::string> unjudged;
-    if (Check(none.filter, patterns, in, nullptr, &unjudged) == Outcome::kYes) {
+    if (Check(none.filter, patterns, in, nullptr, &unjudged) == Fit::kYes) {
       if (unjudged.empty())
         offending = in;
-      else if (untested_.empty())
-        untested_ = "step " + std::to_string(step_number_) + ": " + Summarise(in) +
-                    " may be what none may send: " + unjudged.front();
+      else
+        outcome_.Untested("step " + std::to_string(step_number_) + ": " + Summarise(in) +
+                          " may be what none may send: " + unjudged.front());
     }
     return false;
   });

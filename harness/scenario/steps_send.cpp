@@ -186,7 +186,7 @@ bool Player::DoAnswer(const Step& step, const Answer& answer) {
                                  "': no plugin request was captured by it (or it was answered)");
   if (it->second.answered_by_host) {
     // The host answered it itself (a log, storage): nothing is pending for the step to answer.
-    untested_ = WildcardUnused();
+    outcome_.Untested(WildcardUnused());
     return false;
   }
   rapidjson::Document reply;

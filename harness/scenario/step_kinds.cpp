@@ -1,0 +1,84 @@
+#include "harness/scenario/step_kinds.hpp"
+
+#include <algorithm>
+
+namespace fakehost::scenario {
+namespace {
+
+double MsOf(Ms d) { return static_cast<double>(d.count()); }
+double BytesMs(double bytes, const CostModel& m) { return bytes / (1024.0 * 1024.0) * m.ms_per_mib; }
+
+double SendCost(const Step& step, const CostModel& m) {
+  const Send& send = std::get<Send>(step.body);
+  return (send.trigger.empty() ? 0.0 : m.trigger_ms) +
+         BytesMs(static_cast<double>(send.pad_to), m);
+}
+
+double SendRawCost(const Step& step, const CostModel& m) {
+  const SendRaw& raw = std::get<SendRaw>(step.body);
+  const double bytes = static_cast<double>(raw.bytes.size()) * static_cast<double>(raw.repeat);
+  const double pauses =
+      raw.chunk == 0 ? 0 : std::max(0.0, bytes / static_cast<double>(raw.chunk) - 1);
+  return BytesMs(bytes, m) + pauses * MsOf(raw.delay);
+}
+
+double ExpectCost(const Step& step, const CostModel& m) {
+  const Expect& expect = std::get<Expect>(step.body);
+  return std::max(expect.not_before ? MsOf(*expect.not_before) : 0.0,
+                  m.held ? MsOf(expect.within) : 0.0);
+}
+
+double ExpectNoneCost(const Step& step, const CostModel&) {
+  const ExpectNone& none = std::get<ExpectNone>(step.body);
+  return none.barrier ? 0.0 : MsOf(none.window);
+}
+
+double SleepCost(const Step& step, const CostModel&) {
+  return MsOf(std::get<Sleep>(step.body).duration);
+}
+
+double ForEachCost(const Step& step, const CostModel& m) {
+  return m.items_per_each * StepsCostMs(std::get<ForEach>(step.body).steps, m);
+}
+
+const StepKindInfo kKinds[] = {
+    {"send", {"as", "invalid", "pad_to", "pad_at", "level", "note"}, &SendCost},
+    {"notify", {"invalid", "level", "note"}, &SendCost},
+    {"send_raw", {"as", "level", "note"}, &SendRawCost},
+    {"expect",
+     {"within", "counted_from", "not_before", "after", "as", "reply", "level", "note", "why"},
+     &ExpectCost},
+    {"expect_none", {"for", "barrier", "since", "level", "note", "why"}, &ExpectNoneCost},
+    {"answer", {"level", "note"}},
+    {"close_stdin", {"level", "note"}},
+    {"kill_parent", {"level", "note"}},
+    {"signal", {"level", "note"}},
+    {"sleep", {"level", "note"}, &SleepCost},
+    {"expect_exit", {"within", "level", "note", "why"}},
+    {"shutdown", {"level", "note", "why"}},
+    {"for_each", {"level", "note"}, &ForEachCost},
+    // Expanded by the loader into the fragment's steps: never a step of a loaded scenario.
+    {"use", {"level", "note"}},
+};
+
+}  // namespace
+
+std::span<const StepKindInfo> StepKinds() { return kKinds; }
+
+const StepKindInfo* FindStepKind(std::string_view key) {
+  for (const StepKindInfo& info : kKinds)
+    if (info.key == key) return &info;
+  return nullptr;
+}
+
+double StepsCostMs(const std::vector<Step>& steps, const CostModel& model) {
+  double ms = 0;
+  for (const Step& step : steps) {
+    ms += model.step_ms;
+    const StepKindInfo* info = FindStepKind(step.kind);
+    if (info && info->imposed_ms) ms += info->imposed_ms(step, model);
+  }
+  return ms;
+}
+
+}  // namespace fakehost::scenario
