@@ -151,18 +151,36 @@ class UnrunnablePlugin : public ::testing::Test {
     std::ofstream(dir_ + "/" + name) << text;
     fs::permissions(dir_ + "/" + name, perms);
   }
-  // `fakehost run` (protocol detected) fails manifest/loads-in-host, naming `where`, and runs
-  // nothing else: a manifest the host refuses is the plugin's failure (exit 1).
-  void ExpectLoadsInHostFails(const std::string& where) {
+  // `fakehost run` (protocol detected) fails manifest/loads-in-host on `rule` (at `location`,
+  // when given), and runs nothing else: a manifest the host refuses is the plugin's failure
+  // (exit 1). Read from the JSON report: the failure's check and location, each scenario's status.
+  void ExpectLoadsInHostFails(const std::string& rule, const std::string& location = "") {
     std::string out = MakeTempDir();
     CommandResult r = RunCommand(
         {FakehostBin(), "run", "--plugin", dir_, "--out", out, "--no-color", "--jobs", "2"},
         kDeadline);
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-    EXPECT_NE(r.out.find("FAIL  manifest/loads-in-host"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find(where), std::string::npos) << r.out;
-    std::string report = ReadFile(out + "/report.json");
-    EXPECT_NE(report.find("\"not-run\""), std::string::npos) << "the other scenarios do not run";
+    rapidjson::Document report;
+    ASSERT_TRUE(json::Parse(ReadFile(out + "/report.json"), &report).ok) << r.out << r.err;
+    bool loads = false;
+    std::size_t not_run = 0;
+    for (const auto& s : report["scenarios"].GetArray()) {
+      if (std::string(s["id"].GetString()) != "manifest/loads-in-host") {
+        not_run += std::string(s["status"].GetString()) == "not-run";
+        continue;
+      }
+      loads = true;
+      EXPECT_STREQ(s["status"].GetString(), "fail") << r.out;
+      bool named = false;
+      for (const auto& f : s["failures"].GetArray()) {
+        const rapidjson::Value* at = json::Find(f, "location");
+        named = named || (std::string(f["check"].GetString()) == "manifest " + rule &&
+                          (location.empty() || (at && at->GetString() == location)));
+      }
+      EXPECT_TRUE(named) << "manifest " << rule << " at '" << location << "'\n" << r.out;
+    }
+    EXPECT_TRUE(loads) << r.out;
+    EXPECT_GT(not_run, 0u) << "the other scenarios do not run";
     fs::remove_all(out);
   }
   // `fakehost run` (protocol detected) must stop before any scenario, once, with `reason`.
@@ -240,7 +258,7 @@ TEST(ManifestMatrix, EveryFixtureLoadsInItsRealHost) {
 // Malformed JSON is a manifest the host refuses: the plugin's failure, at its line:col.
 TEST_F(UnrunnablePlugin, AMalformedManifestFailsLoadsInHostAtLineAndColumn) {
   std::ofstream(dir_ + "/rim-plugin.json") << "{\n  \"plugin_id\": ,\n}";
-  ExpectLoadsInHostFails("rim-plugin.json:2:16");
+  ExpectLoadsInHostFails("json-syntax", dir_ + "/rim-plugin.json:2:16");
 }
 
 }  // namespace
