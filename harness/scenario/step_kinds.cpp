@@ -6,12 +6,13 @@ namespace fakehost::scenario {
 namespace {
 
 double MsOf(Ms d) { return static_cast<double>(d.count()); }
-double BytesMs(double bytes, const CostModel& m) { return bytes / (1024.0 * 1024.0) * m.ms_per_mib; }
+double BytesMs(double bytes, const CostModel& m) {
+  return bytes / (1024.0 * 1024.0) * m.ms_per_mib;
+}
 
 double SendCost(const Step& step, const CostModel& m) {
   const Send& send = std::get<Send>(step.body);
-  return (send.trigger.empty() ? 0.0 : m.trigger_ms) +
-         BytesMs(static_cast<double>(send.pad_to), m);
+  return (send.trigger.empty() ? 0.0 : m.trigger_ms) + BytesMs(static_cast<double>(send.pad_to), m);
 }
 
 double SendRawCost(const Step& step, const CostModel& m) {
@@ -42,23 +43,30 @@ double ForEachCost(const Step& step, const CostModel& m) {
 }
 
 const StepKindInfo kKinds[] = {
-    {"send", {"as", "invalid", "pad_to", "pad_at", "level", "note"}, &SendCost},
-    {"notify", {"invalid", "level", "note"}, &SendCost},
-    {"send_raw", {"as", "level", "note"}, &SendRawCost},
+    {"send",
+     BodyIndex<Send>::value,
+     {"as", "invalid", "pad_to", "pad_at", "level", "note"},
+     &SendCost},
+    {"notify", BodyIndex<Send>::value, {"invalid", "level", "note"}, &SendCost},
+    {"send_raw", BodyIndex<SendRaw>::value, {"as", "level", "note"}, &SendRawCost},
     {"expect",
+     BodyIndex<Expect>::value,
      {"within", "counted_from", "not_before", "after", "as", "reply", "level", "note", "why"},
      &ExpectCost},
-    {"expect_none", {"for", "barrier", "since", "level", "note", "why"}, &ExpectNoneCost},
-    {"answer", {"level", "note"}},
-    {"close_stdin", {"level", "note"}},
-    {"kill_parent", {"level", "note"}},
-    {"signal", {"level", "note"}},
-    {"sleep", {"level", "note"}, &SleepCost},
-    {"expect_exit", {"within", "level", "note", "why"}},
-    {"shutdown", {"level", "note", "why"}},
-    {"for_each", {"level", "note"}, &ForEachCost},
+    {"expect_none",
+     BodyIndex<ExpectNone>::value,
+     {"for", "barrier", "since", "level", "note", "why"},
+     &ExpectNoneCost},
+    {"answer", BodyIndex<Answer>::value, {"level", "note"}},
+    {"close_stdin", BodyIndex<CloseStdin>::value, {"level", "note"}},
+    {"kill_parent", BodyIndex<KillParent>::value, {"level", "note"}},
+    {"signal", BodyIndex<Signal>::value, {"level", "note"}},
+    {"sleep", BodyIndex<Sleep>::value, {"level", "note"}, &SleepCost},
+    {"expect_exit", BodyIndex<ExpectExit>::value, {"within", "level", "note", "why"}},
+    {"shutdown", BodyIndex<Shutdown>::value, {"level", "note", "why"}},
+    {"for_each", BodyIndex<ForEach>::value, {"level", "note"}, &ForEachCost},
     // Expanded by the loader into the fragment's steps: never a step of a loaded scenario.
-    {"use", {"level", "note"}},
+    {"use", std::variant_npos, {"level", "note"}},
 };
 
 }  // namespace
@@ -71,12 +79,17 @@ const StepKindInfo* FindStepKind(std::string_view key) {
   return nullptr;
 }
 
+const StepKindInfo& KindOf(const Step& step) {
+  for (const StepKindInfo& info : kKinds)
+    if (info.body == step.body.index()) return info;
+  return kKinds[std::size(kKinds) - 1];  // unreachable: every body has its row (step_kinds_test)
+}
+
 double StepsCostMs(const std::vector<Step>& steps, const CostModel& model) {
   double ms = 0;
   for (const Step& step : steps) {
-    ms += model.step_ms;
-    const StepKindInfo* info = FindStepKind(step.kind);
-    if (info && info->imposed_ms) ms += info->imposed_ms(step, model);
+    const StepKindInfo& info = KindOf(step);
+    ms += model.step_ms + (info.imposed_ms ? info.imposed_ms(step, model) : 0.0);
   }
   return ms;
 }
