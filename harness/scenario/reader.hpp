@@ -84,6 +84,13 @@ class Reader {
   void ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out);
   bool ReadBody(const std::string& kind, const Entry& body, const std::vector<Entry>& siblings,
                 Scope* scope, Step* step);
+  bool ReadSendStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
+                    Step* step);
+  bool ReadSendRawStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
+                       Step* step);
+  bool ReadExpectStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
+                      Step* step);
+  bool Nothing(const Entry& body);
   bool ReadSend(const Entry& body, const std::vector<Entry>& siblings, bool notify, Send* out);
   bool ReadSendRaw(const Entry& body, SendRaw* out);
   bool ReadFilter(const Entry& body, const Scope& scope, Filter* out);

@@ -126,123 +126,113 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
   if (ReadBody(step.kind, *body, siblings, scope, &step) && ok) out->push_back(std::move(step));
 }
 
-// Over 60 lines: one branch per step kind, each reading its own body's keys.
+namespace {
+
+// A step body read by `read` into a T, which becomes the step's body when it reads.
+template <typename T, typename Read>
+bool Into(Step* step, Read&& read) {
+  T body{};
+  if (!read(&body)) return false;
+  step->body = std::move(body);
+  return true;
+}
+
+}  // namespace
+
+// A body that takes nothing: `close_stdin: {}` (or no value at all).
+bool Reader::Nothing(const Entry& body) {
+  if (body.value.IsNull() || (body.value.IsMap() && body.value.size() == 0)) return true;
+  Error(body.value.Mark(), body.key + " takes nothing (write '" + body.key + ": {}')");
+  return false;
+}
+
+// One line per step kind (the kinds are step_kinds.cpp's rows), each handing its body to its
+// reader.
 bool Reader::ReadBody(const std::string& kind, const Entry& body,
                       const std::vector<Entry>& siblings, Scope* scope, Step* step) {
   const YamlNode& value = body.value;
-  const YamlMark step_mark = body.key_node.Mark();
-  if (kind == "send" || kind == "notify") {
-    Send send;
-    bool ok = true;
-    // The name is defined even if the body is bad, so later reply_to steps do not also fail.
-    if (const Entry* as = Find(siblings, "as")) {
-      ok = Identifier(as->value, "as", &send.as) &&
-           DefineName(send.as, as->value.Mark(), true, scope);
-    }
-    ok = ReadSend(body, siblings, kind == "notify", &send) && ok;
-    if (ok && !send.retry.empty())
-      if (auto it = scope->find(send.retry); it == scope->end() || it->second.is_send) {
-        Error(body.value.Mark(), "retry '" + send.retry + "' names no earlier expect with 'as: " +
-                                     send.retry + "' (the answer that asked for input)");
-        ok = false;
-      }
-    if (ok) step->body = std::move(send);
-    return ok;
-  }
-  if (kind == "send_raw") {
-    SendRaw raw;
-    bool ok = true;
-    if (const Entry* as = Find(siblings, "as")) {
-      // One name, or a list: one per message the bytes carry.
-      std::vector<YamlNode> names;
-      if (as->value.IsSequence())
-        for (const YamlNode node : as->value) names.push_back(node);
-      else
-        names.push_back(as->value);
-      if (names.empty()) {
-        Error(as->value.Mark(), "as takes a name, or a list of names (one per message)");
-        ok = false;
-      }
-      for (const YamlNode& node : names) {
-        std::string name;
-        ok = Identifier(node, "as", &name) && DefineName(name, node.Mark(), true, scope) && ok;
-        raw.as.push_back(std::move(name));
-      }
-    }
-    if (!ReadSendRaw(body, &raw) || !ok) return false;
-    step->body = std::move(raw);
-    return true;
-  }
-  if (kind == "expect") {
-    Expect expect;
-    if (!ReadExpect(body, siblings, *scope, &expect)) return false;
-    if (!expect.as.empty() &&
-        !DefineName(expect.as, Find(siblings, "as")->value.Mark(), false, scope)) {
-      return false;
-    }
-    step->body = std::move(expect);
-    return true;
-  }
-  if (kind == "expect_none") {
-    ExpectNone none;
-    if (!ReadExpectNone(body, siblings, *scope, step_mark, &none)) return false;
-    step->body = std::move(none);
-    return true;
-  }
-  if (kind == "answer") {
-    Answer answer;
-    if (!ReadAnswer(body, *scope, &answer)) return false;
-    step->body = std::move(answer);
-    return true;
-  }
-  if (kind == "close_stdin") {
-    if (!value.IsNull() && !(value.IsMap() && value.size() == 0)) {
-      Error(value.Mark(), "close_stdin takes nothing (write 'close_stdin: {}')");
-      return false;
-    }
-    step->body = CloseStdin{};
-    return true;
-  }
-  if (kind == "kill_parent") {
-    if (!value.IsNull() && !(value.IsMap() && value.size() == 0)) {
-      Error(value.Mark(), "kill_parent takes nothing (write 'kill_parent: {}')");
-      return false;
-    }
-    step->body = KillParent{};
-    return true;
-  }
-  if (kind == "signal") {
-    Signal signal;
-    if (!SignalOf(value, &signal.signal, &signal.name)) return false;
-    step->body = signal;
-    return true;
-  }
-  if (kind == "sleep") {
-    Sleep sleep;
-    if (!Duration(value, "sleep", &sleep.duration)) return false;
-    step->body = sleep;
-    return true;
-  }
-  if (kind == "expect_exit") {
-    ExpectExit exit;
-    if (!ReadExpectExit(body, siblings, step_mark, &exit)) return false;
-    step->body = exit;
-    return true;
-  }
-  if (kind == "shutdown") {
-    Shutdown shutdown;
-    if (!ReadShutdown(body, &shutdown)) return false;
-    step->body = std::move(shutdown);
-    return true;
-  }
-  if (kind == "for_each") {
-    ForEach for_each;
-    if (!ReadForEach(body, scope, &for_each)) return false;
-    step->body = std::move(for_each);
-    return true;
-  }
-  Error(step_mark, "step kind '" + kind + "' is not handled here");  // unreachable by design
+  const YamlMark mark = body.key_node.Mark();
+  if (kind == "send" || kind == "notify") return ReadSendStep(body, siblings, scope, step);
+  if (kind == "send_raw") return ReadSendRawStep(body, siblings, scope, step);
+  if (kind == "expect") return ReadExpectStep(body, siblings, scope, step);
+  if (kind == "expect_none")
+    return Into<ExpectNone>(
+        step, [&](ExpectNone* o) { return ReadExpectNone(body, siblings, *scope, mark, o); });
+  if (kind == "answer")
+    return Into<Answer>(step, [&](Answer* o) { return ReadAnswer(body, *scope, o); });
+  if (kind == "close_stdin")
+    return Into<CloseStdin>(step, [&](CloseStdin*) { return Nothing(body); });
+  if (kind == "kill_parent")
+    return Into<KillParent>(step, [&](KillParent*) { return Nothing(body); });
+  if (kind == "signal")
+    return Into<Signal>(step, [&](Signal* o) { return SignalOf(value, &o->signal, &o->name); });
+  if (kind == "sleep")
+    return Into<Sleep>(step, [&](Sleep* o) { return Duration(value, "sleep", &o->duration); });
+  if (kind == "expect_exit")
+    return Into<ExpectExit>(step,
+                            [&](ExpectExit* o) { return ReadExpectExit(body, siblings, mark, o); });
+  if (kind == "shutdown")
+    return Into<Shutdown>(step, [&](Shutdown* o) { return ReadShutdown(body, o); });
+  if (kind == "for_each")
+    return Into<ForEach>(step, [&](ForEach* o) { return ReadForEach(body, scope, o); });
+  Error(mark, "step kind '" + kind + "' is not handled here");  // unreachable by design
   return false;
+}
+
+bool Reader::ReadSendStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
+                          Step* step) {
+  Send send;
+  bool ok = true;
+  // The name is defined even if the body is bad, so later reply_to steps do not also fail.
+  if (const Entry* as = Find(siblings, "as"))
+    ok =
+        Identifier(as->value, "as", &send.as) && DefineName(send.as, as->value.Mark(), true, scope);
+  ok = ReadSend(body, siblings, body.key == "notify", &send) && ok;
+  if (ok && !send.retry.empty())
+    if (auto it = scope->find(send.retry); it == scope->end() || it->second.is_send) {
+      Error(body.value.Mark(), "retry '" + send.retry + "' names no earlier expect with 'as: " +
+                                   send.retry + "' (the answer that asked for input)");
+      ok = false;
+    }
+  if (ok) step->body = std::move(send);
+  return ok;
+}
+
+bool Reader::ReadSendRawStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
+                             Step* step) {
+  SendRaw raw;
+  bool ok = true;
+  if (const Entry* as = Find(siblings, "as")) {
+    // One name, or a list: one per message the bytes carry.
+    std::vector<YamlNode> names;
+    if (as->value.IsSequence())
+      for (const YamlNode node : as->value) names.push_back(node);
+    else
+      names.push_back(as->value);
+    if (names.empty()) {
+      Error(as->value.Mark(), "as takes a name, or a list of names (one per message)");
+      ok = false;
+    }
+    for (const YamlNode& node : names) {
+      std::string name;
+      ok = Identifier(node, "as", &name) && DefineName(name, node.Mark(), true, scope) && ok;
+      raw.as.push_back(std::move(name));
+    }
+  }
+  if (!ReadSendRaw(body, &raw) || !ok) return false;
+  step->body = std::move(raw);
+  return true;
+}
+
+bool Reader::ReadExpectStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
+                            Step* step) {
+  Expect expect;
+  if (!ReadExpect(body, siblings, *scope, &expect)) return false;
+  if (!expect.as.empty() &&
+      !DefineName(expect.as, Find(siblings, "as")->value.Mark(), false, scope))
+    return false;
+  step->body = std::move(expect);
+  return true;
 }
 
 bool Reader::ReadAnswer(const Entry& body, const Scope& scope, Answer* out) {
