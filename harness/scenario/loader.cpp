@@ -27,7 +27,8 @@ bool ValidFragmentName(std::string_view name) {
 
 namespace internal {
 
-// Over 60 lines: every top-level key of a scenario file, in the format's order, each a few lines.
+// Every top-level key of a scenario file, in the format's order: the header (ReadHeader), the
+// variables and the host block (ReadHost), then the steps.
 void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenario* out) {
   file_ = file;
   out->loc = {file, 1, 1};
@@ -44,6 +45,39 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
            {"title", "cites", "judged_by", "triggers", "spec", "requirement", "level", "tags",
             "requires", "vars", "host", "config", "timeout", "steps"},
            "a scenario");
+  ReadHeader(root, entries, out);
+  if (const Entry* vars = Find(entries, "vars")) {
+    if (!vars->value.IsMap()) Error(vars->value.Mark(), "vars must be a map of name: value");
+    for (const Entry& var : Entries(vars->value)) {
+      std::string name;
+      if (!Identifier(var.key_node, "a variable", &name)) continue;
+      if (JsonPtr value = Json(var.value)) out->vars[name] = value;
+    }
+  }
+  vars_ = &out->vars;
+  if (const Entry* host = Find(entries, "host")) ReadHost(*host, out);
+  if (const Entry* config = Find(entries, "config")) {
+    if (!config->value.IsMap())
+      Error(config->value.Mark(), "config must be a map (the plugin's configuration object)");
+    else
+      out->config = Json(config->value);
+  }
+  if (const Entry* timeout = Find(entries, "timeout"))
+    Duration(timeout->value, "timeout", &out->timeout);
+  if (const Entry* steps = Find(entries, "steps")) {
+    Scope scope;
+    if (steps->value.IsSequence() && steps->value.size() == 0)
+      Error(steps->value.Mark(), "steps must not be empty");
+    Steps(steps->value, &scope, &out->steps);
+  } else {
+    Error(root.Mark(), "missing required key 'steps'");
+  }
+  ResolvePendingReplyTo();
+}
+
+// What the scenario is and when it applies: cites, judged_by, triggers, level, title, spec,
+// requirement, tags and requires.
+void Reader::ReadHeader(const YamlNode& root, const std::vector<Entry>& entries, Scenario* out) {
   const Entry* cites = Find(entries, "cites");
   if (cites) ReadCites(cites->value, out);
   if (const Entry* judged = Find(entries, "judged_by")) {
@@ -72,89 +106,59 @@ void Reader::ReadScenario(const YamlNode& root, const std::string& file, Scenari
   const std::pair<const char*, std::string*> required[] = {
       {"title", &out->title}, {"spec", &out->spec}, {"requirement", &out->requirement}};
   for (const auto& [key, target] : required) {
-    if (const Entry* entry = Find(entries, key)) {
+    if (const Entry* entry = Find(entries, key))
       String(entry->value, key, target);
-    } else if (!(cites && std::string_view(key) == "spec")) {
+    else if (!(cites && std::string_view(key) == "spec"))
       Error(root.Mark(), std::string("missing required key '") + key + "'");
-    }
   }
   if (const Entry* tags = Find(entries, "tags")) {
     if (!tags->value.IsSequence()) Error(tags->value.Mark(), "tags must be a list of strings");
-    for (const YamlNode& tag : tags->value) {
+    for (const YamlNode& tag : tags->value)
       if (std::string text; String(tag, "a tag", &text)) out->tags.push_back(text);
-    }
   }
   if (const Entry* requires_list = Find(entries, "requires")) {
-    if (!requires_list->value.IsSequence()) {
+    if (!requires_list->value.IsSequence())
       Error(requires_list->value.Mark(),
             "requires must be a list of JSON pointers into the manifest, {announced: POINTER} "
             "and {not_announced: POINTER}");
-    }
     for (const YamlNode& item : requires_list->value) {
       Requirement requirement;
       if (ReadRequirement(item, &requirement)) out->requires_.push_back(std::move(requirement));
     }
   }
-  if (const Entry* vars = Find(entries, "vars")) {
-    if (!vars->value.IsMap()) Error(vars->value.Mark(), "vars must be a map of name: value");
-    for (const Entry& var : Entries(vars->value)) {
-      std::string name;
-      if (!Identifier(var.key_node, "a variable", &name)) continue;
-      if (JsonPtr value = Json(var.value)) out->vars[name] = value;
-    }
+}
+
+// `host:` {after_handshake: hold, replies: {METHOD: {result}|{error}|hold}}.
+void Reader::ReadHost(const Entry& host, Scenario* out) {
+  if (!host.value.IsMap())
+    Error(host.value.Mark(), "host must be a map with replies: or after_handshake:");
+  const std::vector<Entry> host_entries = Entries(host.value);
+  OnlyKeys(host_entries, {"replies", "after_handshake"}, "host");
+  if (const Entry* after = Find(host_entries, "after_handshake")) {
+    std::string what;
+    if (String(after->value, "after_handshake", &what) && what != "hold")
+      Error(after->value.Mark(),
+            "after_handshake is hold (the scenario sends what the profile "
+            "sends after the handshake itself), not '" +
+                what + "'");
+    out->hold_after_handshake = what == "hold";
   }
-  vars_ = &out->vars;
-  if (const Entry* host = Find(entries, "host")) {
-    if (!host->value.IsMap())
-      Error(host->value.Mark(), "host must be a map with replies: or after_handshake:");
-    const std::vector<Entry> host_entries = Entries(host->value);
-    OnlyKeys(host_entries, {"replies", "after_handshake"}, "host");
-    if (const Entry* after = Find(host_entries, "after_handshake")) {
-      std::string what;
-      if (String(after->value, "after_handshake", &what) && what != "hold")
-        Error(after->value.Mark(),
-              "after_handshake is hold (the scenario sends what the profile "
-              "sends after the handshake itself), not '" +
-                  what + "'");
-      out->hold_after_handshake = what == "hold";
-    }
-    if (const Entry* replies = Find(host_entries, "replies")) {
-      if (!replies->value.IsMap()) Error(replies->value.Mark(), "replies must be a map");
-      for (const Entry& reply : Entries(replies->value)) {
-        HostReply host_reply;
-        const std::vector<Entry> parts = Entries(reply.value);
-        if (reply.value.IsScalar() && reply.value.Scalar() == "hold") {
-          host_reply.kind = HostReply::Kind::kHold;
-        } else if (parts.size() == 1 && (parts[0].key == "result" || parts[0].key == "error")) {
-          if ((host_reply.reply = Json(reply.value)) == nullptr) continue;
-        } else {
-          Error(reply.value.Mark(), "a host reply is {result: ...}, {error: ...} or hold");
-          continue;
-        }
-        out->host_replies[reply.key] = host_reply;
-      }
-    }
-  }
-  if (const Entry* config = Find(entries, "config")) {
-    if (!config->value.IsMap()) {
-      Error(config->value.Mark(), "config must be a map (the plugin's configuration object)");
+  const Entry* replies = Find(host_entries, "replies");
+  if (!replies) return;
+  if (!replies->value.IsMap()) Error(replies->value.Mark(), "replies must be a map");
+  for (const Entry& reply : Entries(replies->value)) {
+    HostReply host_reply;
+    const std::vector<Entry> parts = Entries(reply.value);
+    if (reply.value.IsScalar() && reply.value.Scalar() == "hold") {
+      host_reply.kind = HostReply::Kind::kHold;
+    } else if (parts.size() == 1 && (parts[0].key == "result" || parts[0].key == "error")) {
+      if ((host_reply.reply = Json(reply.value)) == nullptr) continue;
     } else {
-      out->config = Json(config->value);
+      Error(reply.value.Mark(), "a host reply is {result: ...}, {error: ...} or hold");
+      continue;
     }
+    out->host_replies[reply.key] = host_reply;
   }
-  if (const Entry* timeout = Find(entries, "timeout")) {
-    Duration(timeout->value, "timeout", &out->timeout);
-  }
-  if (const Entry* steps = Find(entries, "steps")) {
-    Scope scope;
-    if (steps->value.IsSequence() && steps->value.size() == 0) {
-      Error(steps->value.Mark(), "steps must not be empty");
-    }
-    Steps(steps->value, &scope, &out->steps);
-  } else {
-    Error(root.Mark(), "missing required key 'steps'");
-  }
-  ResolvePendingReplyTo();
 }
 
 // A sentence is a requirement only with a keyword, and its level is that keyword's: `level:`

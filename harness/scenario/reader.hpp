@@ -75,6 +75,8 @@ class Reader {
   /// Json() plus CheckPattern, with each pattern error placed at its YAML key or value.
   JsonPtr Pattern(const YamlNode& node);
 
+  void ReadHeader(const YamlNode& root, const std::vector<Entry>& entries, Scenario* out);
+  void ReadHost(const Entry& host, Scenario* out);
   /// One entry of `requires:` (loader.cpp).
   bool ReadRequirement(const YamlNode& node, Requirement* out);
   void ReadCites(const YamlNode& node, Scenario* out);
