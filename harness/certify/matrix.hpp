@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace fakehost::certify {
 

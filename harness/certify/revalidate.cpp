@@ -6,7 +6,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 
 namespace fakehost::certify {
 namespace {

@@ -17,7 +17,7 @@
 
 #include "harness/json/rapidjson.hpp"
 #include "harness/schema/schema.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 
 namespace fakehost::certify {
 

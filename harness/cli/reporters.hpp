@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::report {
 class Reporter;

@@ -12,7 +12,7 @@
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/run/runner.hpp"
-#include "harness/scenario/interpreter.hpp"
+#include "harness/interpreter/interpreter.hpp"
 #include "harness/schema/diff.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/session.hpp"

@@ -6,7 +6,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 #include "harness/text/bytes.hpp"
 #include "harness/text/printable.hpp"
 

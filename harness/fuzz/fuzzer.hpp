@@ -19,7 +19,7 @@
 #include "harness/fuzz/generator.hpp"
 #include "harness/fuzz/oracle.hpp"
 #include "harness/fuzz/plan.hpp"
-#include "harness/scenario/interpreter.hpp"
+#include "harness/interpreter/interpreter.hpp"
 
 namespace fakehost::fuzz {
 

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace fakehost::report {
 

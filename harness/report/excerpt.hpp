@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::report {
 

@@ -6,7 +6,7 @@
 
 #include "harness/report/reporter.hpp"
 #include "harness/report/synthetic_run.hpp"
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::report {
 namespace {

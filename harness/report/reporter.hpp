@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/report/destination.hpp"
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::report {
 

@@ -33,7 +33,7 @@
 #include <vector>
 
 #include "harness/report/causes.hpp"
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::report {
 

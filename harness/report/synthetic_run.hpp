@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::report {
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/text/printable.hpp"
 
 namespace fakehost::report {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "harness/protocol/profile.hpp"
-#include "harness/scenario/interpreter.hpp"
+#include "harness/interpreter/interpreter.hpp"
 #include "harness/scenario/model.hpp"
 
 namespace fakehost::schema {

@@ -23,10 +23,10 @@
 
 #include "harness/protocol/profile.hpp"
 #include "harness/run/exit_code.hpp"
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/session/transport.hpp"
 
 namespace fakehost::schema {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "harness/scenario/load_error.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace fakehost::run {
 

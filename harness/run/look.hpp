@@ -10,7 +10,7 @@
 
 #include "harness/json/rapidjson.hpp"
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace fakehost::run::look {
 

@@ -12,7 +12,7 @@
 #include "harness/plugin/manifest.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace fakehost::run {
 

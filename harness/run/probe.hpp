@@ -4,7 +4,7 @@
 #pragma once
 
 #include "harness/protocol/profile.hpp"
-#include "harness/scenario/interpreter.hpp"
+#include "harness/interpreter/interpreter.hpp"
 
 namespace fakehost::run {
 

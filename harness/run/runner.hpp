@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "harness/protocol/profile.hpp"
-#include "harness/run/run_report.hpp"
-#include "harness/scenario/interpreter.hpp"
+#include "harness/result/run_report.hpp"
+#include "harness/interpreter/interpreter.hpp"
 #include "harness/scenario/model.hpp"
 
 namespace fakehost::schema {

@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::run {
 

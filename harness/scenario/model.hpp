@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "harness/json/rapidjson.hpp"
-#include "harness/scenario/model_basics.hpp"
+#include "harness/result/model_basics.hpp"
 
 namespace fakehost::scenario {
 

@@ -9,9 +9,9 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
-#include "harness/session/reason.hpp"
+#include "harness/result/reason.hpp"
 #include "harness/session/session.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 
 namespace fakehost::session {
 namespace {

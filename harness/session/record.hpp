@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 
 namespace fakehost::session {
 

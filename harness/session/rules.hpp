@@ -15,7 +15,7 @@
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/session/correlator.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 #include "harness/wire/framing.hpp"
 
 namespace fakehost::session {

@@ -42,7 +42,7 @@
 #include "harness/session/inbox.hpp"
 #include "harness/session/record.hpp"
 #include "harness/session/rules.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 #include "harness/session/transport.hpp"
 #include "harness/session/validate.hpp"
 #include "harness/wire/codec.hpp"

@@ -13,7 +13,7 @@
 
 #include "harness/json/rapidjson.hpp"
 #include "harness/protocol/profile.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 
 namespace fakehost::schema {
 class FrameSchema;

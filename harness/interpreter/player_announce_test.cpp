@@ -1,6 +1,6 @@
 // The player and what a plugin announces in its handshake answer: requires {announced: ...} and
 // {not_announced: ...} settled on that answer, and for_each over a list the plugin returned.
-#include "harness/scenario/player_test_support.hpp"
+#include "harness/interpreter/player_test_support.hpp"
 
 namespace fakehost::scenario {
 namespace {

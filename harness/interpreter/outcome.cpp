@@ -1,4 +1,4 @@
-#include "harness/scenario/outcome.hpp"
+#include "harness/interpreter/outcome.hpp"
 
 namespace fakehost::scenario::player {
 

@@ -18,7 +18,7 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 #include "harness/scenario/template.hpp"
 #include "harness/session/transport.hpp"
 

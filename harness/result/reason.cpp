@@ -1,4 +1,4 @@
-#include "harness/session/reason.hpp"
+#include "harness/result/reason.hpp"
 
 #include <iterator>
 

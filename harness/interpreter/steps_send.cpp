@@ -1,6 +1,6 @@
 // Steps that send: send, send_raw, answer.
 #include "harness/protocol/host_frame.hpp"
-#include "harness/scenario/player.hpp"
+#include "harness/interpreter/player.hpp"
 
 #include "harness/json/json.hpp"
 #include "harness/wire/framing.hpp"

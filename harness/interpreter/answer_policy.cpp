@@ -1,4 +1,4 @@
-#include "harness/scenario/answer_policy.hpp"
+#include "harness/interpreter/answer_policy.hpp"
 
 #include <filesystem>
 #include <map>

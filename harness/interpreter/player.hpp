@@ -18,9 +18,9 @@
 
 #include "harness/json/rapidjson.hpp"
 #include "harness/process/stand_in.hpp"
-#include "harness/scenario/interpreter.hpp"
+#include "harness/interpreter/interpreter.hpp"
 #include "harness/scenario/matcher.hpp"
-#include "harness/scenario/outcome.hpp"
+#include "harness/interpreter/outcome.hpp"
 #include "harness/session/session.hpp"
 
 namespace fakehost::scenario::player {

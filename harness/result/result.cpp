@@ -1,4 +1,4 @@
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 
 #include "harness/scenario/model.hpp"
 

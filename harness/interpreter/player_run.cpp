@@ -4,8 +4,8 @@
 #include <filesystem>
 
 #include "harness/json/json.hpp"
-#include "harness/scenario/answer_policy.hpp"
-#include "harness/scenario/player.hpp"
+#include "harness/interpreter/answer_policy.hpp"
+#include "harness/interpreter/player.hpp"
 
 namespace fakehost::scenario {
 namespace player {

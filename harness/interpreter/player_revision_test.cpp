@@ -2,7 +2,7 @@
 // handshake answer names, its level the keyword of the sentence cited for that revision, and
 // not applicable under a revision it cites nothing of, one fakehost does not know, or one other
 // than --revision asks for.
-#include "harness/scenario/player_test_support.hpp"
+#include "harness/interpreter/player_test_support.hpp"
 
 namespace fakehost::scenario {
 namespace {

@@ -1,6 +1,6 @@
 // The answer policy read off a loaded scenario: which requests the fake host holds or scripts,
 // and why. Nothing is spawned.
-#include "harness/scenario/answer_policy.hpp"
+#include "harness/interpreter/answer_policy.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The player against a scripted plugin (player_test_support.hpp). What a scenario's result says
 // about a plugin is decided here; these tests pin it without an end-to-end run.
-#include "harness/scenario/player_test_support.hpp"
+#include "harness/interpreter/player_test_support.hpp"
 
 namespace fakehost::scenario {
 namespace {

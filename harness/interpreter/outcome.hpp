@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "harness/scenario/result.hpp"
+#include "harness/result/result.hpp"
 
 namespace fakehost::scenario::player {
 

@@ -1,5 +1,5 @@
 // Steps about the plugin process: expect_exit and shutdown.
-#include "harness/scenario/player.hpp"
+#include "harness/interpreter/player.hpp"
 
 #include "harness/os/signals.hpp"
 

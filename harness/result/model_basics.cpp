@@ -1,4 +1,4 @@
-#include "harness/scenario/model_basics.hpp"
+#include "harness/result/model_basics.hpp"
 
 namespace fakehost::scenario {
 

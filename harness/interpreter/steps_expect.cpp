@@ -1,5 +1,5 @@
 // Steps that wait for the plugin's frames: expect and expect_none.
-#include "harness/scenario/player.hpp"
+#include "harness/interpreter/player.hpp"
 
 #include "harness/json/json.hpp"
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/session/reason.hpp"
+#include "harness/result/reason.hpp"
 
 namespace fakehost::session {
 

@@ -3,7 +3,7 @@
 // each as it answers the plugin's own requests (the profile's replies, the plugin's fakehost.yaml
 // `host: replies:`), and the retry carries those answers and echoes the answer's state, under a
 // new id (MCP 2026-07-28's multi round-trip requests, the profile's input_required).
-#include "harness/scenario/player.hpp"
+#include "harness/interpreter/player.hpp"
 
 namespace fakehost::scenario::player {
 

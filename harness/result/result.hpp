@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/scenario/model_basics.hpp"
-#include "harness/session/transcript.hpp"
+#include "harness/result/model_basics.hpp"
+#include "harness/result/transcript.hpp"
 
 namespace fakehost::scenario {
 

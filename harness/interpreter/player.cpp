@@ -1,5 +1,5 @@
 // The step loop, variables, matching, and how a miss is recorded (see player.hpp).
-#include "harness/scenario/player.hpp"
+#include "harness/interpreter/player.hpp"
 
 #include "harness/json/json.hpp"
 #include "harness/scenario/template.hpp"

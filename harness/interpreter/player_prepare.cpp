@@ -1,7 +1,7 @@
 // What is settled before the plugin is spawned: whether the scenario applies, whether its
 // triggers are given, its variables and the plugin's environment. (Who answers the plugin's
 // requests is answer_policy.cpp's.)
-#include "harness/scenario/player.hpp"
+#include "harness/interpreter/player.hpp"
 
 #include <algorithm>
 #include <variant>

@@ -1,4 +1,4 @@
-#include "harness/session/transcript.hpp"
+#include "harness/result/transcript.hpp"
 
 #include <iterator>
 
