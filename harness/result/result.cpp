@@ -1,7 +1,5 @@
 #include "harness/result/result.hpp"
 
-#include "harness/scenario/model.hpp"
-
 namespace fakehost::scenario {
 
 // Each status once, in the enum's order (so a missing or doubled one cannot go unnoticed).
@@ -29,20 +27,6 @@ bool ParseStatus(std::string_view name, Status* status) {
     }
   }
   return false;
-}
-
-ScenarioResult ResultFor(const Scenario& scenario, Status status) {
-  ScenarioResult r;
-  r.id = scenario.id;
-  r.title = scenario.title;
-  r.spec = scenario.spec;
-  r.requirement = scenario.requirement;
-  r.level = scenario.level;
-  r.tags = scenario.tags;
-  r.loc = scenario.loc;
-  r.steps_total = scenario.steps.size();
-  r.status = status;
-  return r;
 }
 
 Status Grade(const std::vector<Failure>& failures, bool strict) {

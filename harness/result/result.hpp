@@ -16,8 +16,6 @@
 
 namespace fakehost::scenario {
 
-struct Scenario;  // model.hpp; only ResultFor reads one
-
 /// kSkip: not applicable (the plugin does not declare what the scenario is about).
 /// kUntested: applicable, but it needs a trigger the plugin's fakehost.yaml does not give.
 /// kXfail: failed, as an entry of the run's --expected-failures file says it does (not a failure
@@ -109,10 +107,6 @@ struct ScenarioResult {
   /// The expected-failures entry that made this result xfail or stale, or that had expired.
   std::optional<ExpectedFailure> expected_failure;
 };
-
-/// A result that names `scenario` (id, title, spec, requirement, level, tags, where) and
-/// holds nothing else yet; `status` is `status`.
-ScenarioResult ResultFor(const Scenario& scenario, Status status);
 
 /// pass/fail/warn/error from the failures: an error wins, then a must-level miss (or a
 /// should-level one under `strict`), then a should-level miss is a warning.

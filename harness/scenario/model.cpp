@@ -45,4 +45,18 @@ const Cite* Scenario::CiteFor(std::string_view revision) const {
   return nullptr;
 }
 
+ScenarioResult ResultFor(const Scenario& scenario, Status status) {
+  ScenarioResult r;
+  r.id = scenario.id;
+  r.title = scenario.title;
+  r.spec = scenario.spec;
+  r.requirement = scenario.requirement;
+  r.level = scenario.level;
+  r.tags = scenario.tags;
+  r.loc = scenario.loc;
+  r.steps_total = scenario.steps.size();
+  r.status = status;
+  return r;
+}
+
 }  // namespace fakehost::scenario

@@ -17,6 +17,7 @@
 
 #include "harness/json/rapidjson.hpp"
 #include "harness/result/model_basics.hpp"
+#include "harness/result/result.hpp"
 
 namespace fakehost::scenario {
 
@@ -290,5 +291,9 @@ struct Scenario {
   std::vector<Step> steps;
   SourceLoc loc;
 };
+
+/// A result that names `scenario` (id, title, spec, requirement, level, tags, where) and
+/// holds nothing else yet; `status` is `status`.
+ScenarioResult ResultFor(const Scenario& scenario, Status status);
 
 }  // namespace fakehost::scenario
