@@ -17,8 +17,8 @@
 #include "harness/json/rapidjson.hpp"
 #include "harness/process/child.hpp"
 #include "harness/protocol/profile.hpp"
-#include "harness/scenario/model.hpp"
 #include "harness/result/result.hpp"
+#include "harness/scenario/model.hpp"
 #include "harness/scenario/template.hpp"
 #include "harness/session/transport.hpp"
 

@@ -20,33 +20,6 @@ bool IsEmptyValue(const rapidjson::Value& v) {
          (v.IsString() && v.GetStringLength() == 0);
 }
 
-void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out) {
-  out->SetObject();
-  auto& a = out->GetAllocator();
-  const rapidjson::Value* args = item.IsObject() ? json::Find(item, "arguments") : nullptr;
-  if (!args || !args->IsArray()) return;
-  for (const auto& arg : args->GetArray()) {
-    const rapidjson::Value* name = arg.IsObject() ? json::Find(arg, "name") : nullptr;
-    const rapidjson::Value* type = arg.IsObject() ? json::Find(arg, "type") : nullptr;
-    const rapidjson::Value* required = arg.IsObject() ? json::Find(arg, "required") : nullptr;
-    if (!name || !name->IsString() || !required || !required->IsBool() || !required->GetBool())
-      continue;
-    std::string_view t = type && type->IsString() ? type->GetString() : "string";
-    rapidjson::Value v;
-    if (t == "number" || t == "integer")
-      v.SetInt(1);
-    else if (t == "boolean")
-      v.SetBool(true);
-    else if (t == "object")
-      v.SetObject();
-    else if (t == "array")
-      v.SetArray();
-    else
-      v.SetString("fakehost", a);
-    out->AddMember(rapidjson::Value(*name, a), v, a);
-  }
-}
-
 bool Player::Miss(const Step& step, session::Reason reason, std::string message,
                   std::string expected, std::string actual, std::optional<std::size_t> frame) {
   Failure f;
@@ -86,41 +59,6 @@ bool Player::ScenarioBug(const Step& step, std::string message) {
   return false;
 }
 
-const rapidjson::Value* Player::Lookup(std::string_view path) const {
-  std::string_view head = path.substr(0, path.find('.'));
-  std::string_view rest = head.size() < path.size() ? path.substr(head.size() + 1) : "";
-  const rapidjson::Value* v = nullptr;
-  if (head == "item") {
-    v = item_;
-  } else if (head == "item_args") {
-    v = item_ ? &item_args_ : nullptr;
-  } else if (auto c = captures_.find(std::string(head)); c != captures_.end()) {
-    v = c->second.get();
-  } else if (auto n = named_.find(std::string(head)); n != named_.end() && rest == "id") {
-    return &n->second.id;  // the id a named request was sent with (a cancellation names it so)
-  } else if (n != named_.end() && (rest == "params" || rest.rfind("params.", 0) == 0)) {
-    // What a named request was sent with (a trigger's tool name: ${call.params.name}).
-    v = &n->second.params;
-    rest = rest.size() > 6 ? rest.substr(7) : "";
-  } else {
-    v = json::Find(vars_, head);
-  }
-  while (v && !rest.empty()) {
-    std::string_view seg = rest.substr(0, rest.find('.'));
-    rest = seg.size() < rest.size() ? rest.substr(seg.size() + 1) : "";
-    if (v->IsObject()) {
-      v = json::Find(*v, seg);
-    } else if (v->IsArray() && !seg.empty() &&
-               std::all_of(seg.begin(), seg.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      std::size_t i = std::stoul(std::string(seg));
-      v = i < v->Size() ? &(*v)[static_cast<rapidjson::SizeType>(i)] : nullptr;
-    } else {
-      v = nullptr;
-    }
-  }
-  return v;
-}
-
 bool Player::Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step) {
   if (!templ) {
     out->SetNull();
@@ -150,10 +88,9 @@ Fit Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
   switch (filter.kind) {
     case Filter::Kind::kReplyTo: {
       if (in.kind != MessageKind::kResponse) return Fit::kNo;
-      auto named = named_.find(filter.name);
+      const Named* named = bindings_.FindNamed(filter.name);
       const rapidjson::Value* id = json::Find(*in.doc, "id");
-      if (named == named_.end() || !id || !json::StrictEqual(*id, named->second.id))
-        return Fit::kNo;
+      if (!named || !id || !json::StrictEqual(*id, named->id)) return Fit::kNo;
       break;
     }
     case Filter::Kind::kResponse:
@@ -185,11 +122,11 @@ Fit Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
 std::string Player::Describe(const Filter& filter) const {
   switch (filter.kind) {
     case Filter::Kind::kReplyTo: {
-      auto named = named_.find(filter.name);
-      if (named == named_.end()) return "a reply to " + filter.name;
-      return "a reply to " + filter.name + " (" + json::Abbreviate(named->second.method) + ", id " +
-             json::Abbreviate(json::ToCompact(named->second.id)) + ", frame #" +
-             std::to_string(named->second.frame) + ")";
+      const Named* named = bindings_.FindNamed(filter.name);
+      if (!named) return "a reply to " + filter.name;
+      return "a reply to " + filter.name + " (" + json::Abbreviate(named->method) + ", id " +
+             json::Abbreviate(json::ToCompact(named->id)) + ", frame #" +
+             std::to_string(named->frame) + ")";
     }
     case Filter::Kind::kResponse:
       return "a response";
@@ -250,10 +187,9 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
     // short by their number; but never past the profile's ceiling for a whole scenario, so
     // that no number of items keeps one running without end.
     hard_deadline_ = std::min(std::max(hard_deadline_, Clock::now() + hard_limit_), hard_ceiling_);
-    item_ = &item;
-    SampleArgs(item, &item_args_);
+    bindings_.SetItem(&item);
     bool go_on = RunSteps(each.steps);
-    item_ = nullptr;
+    bindings_.SetItem(nullptr);
     if (!go_on) return false;
   }
   if (matched == 0) {

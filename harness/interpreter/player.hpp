@@ -1,4 +1,5 @@
-// The player of one scenario, shared by the files that hold its parts:
+// The player of one scenario, shared by the files that hold its parts (what it learns of its
+// verdict is outcome.hpp's, what its templates can name bindings.hpp's):
 //   player.cpp         the step loop, variables, matching and how a miss is recorded
 //   player_prepare.cpp what is settled before the plugin is spawned (applicability, triggers,
 //                      variables); who answers the plugin's requests is answer_policy.hpp's
@@ -6,7 +7,7 @@
 //   steps_send.cpp     steps that send: send, send_raw, answer
 //   steps_expect.cpp   steps that wait for frames: expect, expect_none
 //   steps_exit.cpp     steps about the process: expect_exit, shutdown
-// Internal to the scenario layer; interpreter.hpp is the interface.
+// Internal to the interpreter; interpreter.hpp is the interface.
 #pragma once
 
 #include <map>
@@ -16,16 +17,16 @@
 #include <string>
 #include <vector>
 
+#include "harness/interpreter/bindings.hpp"
+#include "harness/interpreter/interpreter.hpp"
+#include "harness/interpreter/outcome.hpp"
 #include "harness/json/rapidjson.hpp"
 #include "harness/process/stand_in.hpp"
-#include "harness/interpreter/interpreter.hpp"
 #include "harness/scenario/matcher.hpp"
-#include "harness/interpreter/outcome.hpp"
 #include "harness/session/session.hpp"
 
 namespace fakehost::scenario::player {
 
-using Clock = session::Clock;
 using protocol::MessageKind;
 using session::Inbound;
 using session::Reason;
@@ -38,20 +39,6 @@ std::string Join(const std::vector<Mismatch>& mismatches);
 /// Whether a manifest value declares nothing. A present object declares its surface even when
 /// it is {} (Flash's `query: {}` and `hints: {}` declare an evaluator and a hints provider).
 bool IsEmptyValue(const rapidjson::Value& v);
-/// Arguments for a manifest item declaring `arguments: [{name, type, required}]` (RIM §9):
-/// every required argument gets a harmless value of its declared type, so each declared
-/// command can be run without knowing what it does.
-void SampleArgs(const rapidjson::Value& item, rapidjson::Document* out);
-
-// A request the scenario sent and named with `as`.
-struct Named {
-  std::size_t frame = 0;
-  std::string method;
-  std::optional<Ms> deadline;  // the step's own deadline_ms, else the profile's for the method
-  rapidjson::Document id;
-  rapidjson::Document params;  // as sent (before any padding); ${NAME.params...}
-  Clock::time_point sent;
-};
 
 /// How a frame fits what a step waits for: not at all, wholly, or by kind but not content.
 enum class Fit { kNo, kYes, kWrongContent };
@@ -159,7 +146,7 @@ class Player {
   std::string NoteText(const std::string& note) const;  ///< a step's note, variables filled in
   bool Instantiate(const JsonPtr& templ, rapidjson::Document* out, const Step& step);
   bool InstantiatePatterns(const Filter& filter, Patterns* out, const Step& step);
-  const rapidjson::Value* Lookup(std::string_view path) const;
+  const rapidjson::Value* Lookup(std::string_view path) const { return bindings_.Lookup(path); }
   /// `untested` (may be null) gets what a matcher operator could not judge (matcher.hpp).
   Fit Check(const Filter& filter, const Patterns& patterns, const Inbound& in,
             std::vector<Mismatch>* why, std::vector<std::string>* untested = nullptr) const;
@@ -237,13 +224,9 @@ class Player {
   const PlayOptions& options_;
   session::Session session_;
   ScenarioResult result_;
-  rapidjson::Document vars_;
-  std::map<std::string, Named> named_;
-  std::map<std::string, std::shared_ptr<rapidjson::Document>> captures_;
-  std::map<std::string, Inbound> captured_requests_;  // by `as`, for `answer` steps
-  const rapidjson::Value* item_ = nullptr;
-  rapidjson::Document item_args_;  // ${item_args}: the item's required arguments, filled by type
-  std::string data_dir_;           // ${scenario.data_dir}, removed when the scenario ends
+  /// Variables, named requests, captures and the for_each item (bindings.hpp).
+  Bindings bindings_;
+  std::string data_dir_;  // ${scenario.data_dir}, removed when the scenario ends
   std::size_t step_number_ = 0;
   Clock::time_point hard_deadline_;
   /// What for_each may extend hard_deadline_ to, at most: the profile's scenario_timeout_max_ms

@@ -22,19 +22,20 @@ std::string TriggerSentBy(const Step& step) {
 }  // namespace
 
 void Player::BuildVars() {
-  vars_.SetObject();
-  auto& a = vars_.GetAllocator();
+  rapidjson::Document& vars = bindings_.vars();
+  vars.SetObject();
+  auto& a = vars.GetAllocator();
   for (const auto& m : profile_.vars().GetObject())
-    vars_.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
+    vars.AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
   rapidjson::Value plugin(rapidjson::kObjectType);
   plugin.AddMember("id", rapidjson::Value(plugin_.id.c_str(), a), a);
   plugin.AddMember("version", rapidjson::Value(plugin_.version.c_str(), a), a);
   plugin.AddMember("dir", rapidjson::Value(plugin_.dir.c_str(), a), a);
-  vars_.AddMember("plugin", plugin, a);
-  rapidjson::Value* host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
+  vars.AddMember("plugin", plugin, a);
+  rapidjson::Value* host = const_cast<rapidjson::Value*>(json::Find(vars, "host"));
   if (!host) {
-    vars_.AddMember("host", rapidjson::Value(rapidjson::kObjectType), a);
-    host = const_cast<rapidjson::Value*>(json::Find(vars_, "host"));
+    vars.AddMember("host", rapidjson::Value(rapidjson::kObjectType), a);
+    host = const_cast<rapidjson::Value*>(json::Find(vars, "host"));
   }
   if (host->IsObject() && !json::Find(*host, "pid"))
     host->AddMember("pid",
@@ -47,22 +48,22 @@ void Player::BuildVars() {
   const JsonPtr& given = scenario_.config ? scenario_.config : plugin_.config;
   std::string config = given ? json::ToCompact(*given) : "{}";
   sc.AddMember("config_json", rapidjson::Value(config.c_str(), a), a);
-  vars_.AddMember("scenario", sc, a);
+  vars.AddMember("scenario", sc, a);
   if (!revision_.empty()) {
     rapidjson::Value revision(rapidjson::kObjectType);
     revision.AddMember("offered", rapidjson::Value(revision_.c_str(), a), a);
-    vars_.AddMember("revision", revision, a);
+    vars.AddMember("revision", revision, a);
   }
   rapidjson::Value manifest;
   if (plugin_.manifest) manifest.CopyFrom(*plugin_.manifest, a);
-  vars_.AddMember("manifest", manifest, a);
+  vars.AddMember("manifest", manifest, a);
   for (const auto& [name, value] : scenario_.vars) {
     rapidjson::Value v;
     if (value) v.CopyFrom(*value, a);
-    if (auto* old = const_cast<rapidjson::Value*>(json::Find(vars_, name)))
+    if (auto* old = const_cast<rapidjson::Value*>(json::Find(vars, name)))
       *old = v;
     else
-      vars_.AddMember(rapidjson::Value(name.c_str(), a), v, a);
+      vars.AddMember(rapidjson::Value(name.c_str(), a), v, a);
   }
 }
 

@@ -3,9 +3,9 @@
 
 #include <filesystem>
 
-#include "harness/json/json.hpp"
 #include "harness/interpreter/answer_policy.hpp"
 #include "harness/interpreter/player.hpp"
+#include "harness/json/json.hpp"
 
 namespace fakehost::scenario {
 namespace player {

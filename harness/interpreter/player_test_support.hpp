@@ -15,8 +15,8 @@
 
 #include <boost/asio/steady_timer.hpp>
 
-#include "harness/json/json.hpp"
 #include "harness/interpreter/interpreter.hpp"
+#include "harness/json/json.hpp"
 #include "harness/scenario/loader.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/test_support/fake_child.hpp"

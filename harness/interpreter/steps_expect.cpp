@@ -57,12 +57,11 @@ bool Player::ExpectWindowOf(const Step& step, const Expect& expect, ExpectWindow
   w->start = w->base = Clock::now();
   w->within = expect.within;
   if (expect.filter.kind == Filter::Kind::kReplyTo) {
-    auto named = named_.find(expect.filter.name);
-    if (named == named_.end())
+    const Named* named = bindings_.FindNamed(expect.filter.name);
+    if (!named)
       return ScenarioBug(step, "reply_to " + expect.filter.name + ": no request by that name");
-    w->base = named->second.sent;  // deadlines count from the request, as the host's do
-    Ms deadline = named->second.deadline ? *named->second.deadline
-                                         : profile_.DeadlineFor(named->second.method);
+    w->base = named->sent;  // deadlines count from the request, as the host's do
+    Ms deadline = named->deadline ? *named->deadline : profile_.DeadlineFor(named->method);
     if (w->within.count() == 0 || expect.from_first_frame) w->within = deadline;
   }
   if (w->within.count() == 0) w->within = profile_.default_deadline();
@@ -106,8 +105,8 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
       !ExpectWindowOf(step, expect, &window))
     return false;
   ExpectSight sight{expect, patterns};
-  if (auto named = named_.find(expect.after); !expect.after.empty() && named != named_.end())
-    sight.taken_after = named->second.frame;
+  if (const Named* named = bindings_.FindNamed(expect.after); !expect.after.empty() && named)
+    sight.taken_after = named->frame;
   StepWatch watch(session_, [&](const Inbound& in) { return ExpectSees(sight, in); });
   std::optional<Inbound>& found = watch.taken();
   Clock::time_point wanted = window.Until(*this);
@@ -153,8 +152,7 @@ bool Player::JudgeFound(const Step& step, const Expect& expect, const ExpectSigh
     outcome_.Untested("step " + std::to_string(step_number_) + ": " + what +
                       " could not be fully judged: " + sight.unjudged.front());
   if (!expect.as.empty()) {
-    captures_[expect.as] = found.doc;
-    if (found.kind == MessageKind::kRequest) captured_requests_[expect.as] = found;
+    bindings_.Capture(expect.as, found);
   }
   if (!expect.reply) return true;
   if (found.answered_by_host) {
@@ -210,9 +208,9 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
   }
   // since: NAME judges only what came after NAME's answer (after NAME, while it is unanswered).
   std::size_t judged_after = 0;
-  if (auto named = named_.find(none.since); !none.since.empty() && named != named_.end()) {
-    const session::PendingRequest* req = session_.RequestByFrame(named->second.frame);
-    judged_after = req && req->answer_frame ? *req->answer_frame : named->second.frame;
+  if (const Named* named = bindings_.FindNamed(none.since); !none.since.empty() && named) {
+    const session::PendingRequest* req = session_.RequestByFrame(named->frame);
+    judged_after = req && req->answer_frame ? *req->answer_frame : named->frame;
   }
   std::optional<Inbound> offending;
   bool barrier_answered = false;

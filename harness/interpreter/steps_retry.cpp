@@ -12,15 +12,12 @@ bool Player::ResolveRetry(const Step& step, const Send& send, Send* resolved) {
   if (!input)
     return ScenarioBug(step, "retry: the " + profile_.name() +
                                  " profile has no input_required (how an answer asks for input)");
-  auto capture = captures_.find(send.retry);
-  if (capture == captures_.end() || !capture->second)
-    return ScenarioBug(step, "retry: no frame was captured as '" + send.retry + "'");
-  const rapidjson::Document& answer = *capture->second;
+  const rapidjson::Document* capture = bindings_.Captured(send.retry);
+  if (!capture) return ScenarioBug(step, "retry: no frame was captured as '" + send.retry + "'");
+  const rapidjson::Document& answer = *capture;
   // The request it answered: the named send whose id the answer carries.
   const rapidjson::Value* id = json::Find(answer, "id");
-  const Named* original = nullptr;
-  for (const auto& [name, named] : named_)
-    if (id && json::StrictEqual(*id, named.id)) original = &named;
+  const Named* original = id ? bindings_.NamedWithId(*id) : nullptr;
   if (!original)
     return ScenarioBug(step, "retry: '" + send.retry +
                                  "' answers no request this scenario sent and named with as:");

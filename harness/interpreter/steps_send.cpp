@@ -1,6 +1,6 @@
 // Steps that send: send, send_raw, answer.
-#include "harness/protocol/host_frame.hpp"
 #include "harness/interpreter/player.hpp"
+#include "harness/protocol/host_frame.hpp"
 
 #include "harness/json/json.hpp"
 #include "harness/wire/framing.hpp"
@@ -96,7 +96,7 @@ bool Player::DoSend(const Step& step, const Send& send) {
   named.params.Swap(sent_params);
   named.sent = Clock::now();
   named.frame = session_.Send(std::move(msg), send.invalid);
-  if (!send.as.empty()) named_[send.as] = std::move(named);
+  if (!send.as.empty()) bindings_.Name(send.as, std::move(named));
   return true;
 }
 
@@ -174,25 +174,25 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
     named.method = req ? req->method : std::string(json::View(*method));
     named.id.CopyFrom(*id, named.id.GetAllocator());
     named.sent = req ? req->sent : Clock::now();
-    named_[raw.as[i]] = std::move(named);
+    bindings_.Name(raw.as[i], std::move(named));
   }
   return true;
 }
 
 bool Player::DoAnswer(const Step& step, const Answer& answer) {
-  auto it = captured_requests_.find(answer.to);
-  if (it == captured_requests_.end())
+  const Inbound* request = bindings_.CapturedRequest(answer.to);
+  if (!request)
     return ScenarioBug(step, "answer to '" + answer.to +
                                  "': no plugin request was captured by it (or it was answered)");
-  if (it->second.answered_by_host) {
+  if (request->answered_by_host) {
     // The host answered it itself (a log, storage): nothing is pending for the step to answer.
     outcome_.Untested(WildcardUnused());
     return false;
   }
   rapidjson::Document reply;
   if (!Instantiate(answer.reply, &reply, step)) return false;
-  session_.Reply(it->second, reply);
-  captured_requests_.erase(it);
+  session_.Reply(*request, reply);
+  bindings_.Answered(answer.to);
   return true;
 }
 
