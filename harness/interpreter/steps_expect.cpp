@@ -61,7 +61,12 @@ bool Player::ExpectWindowOf(const Step& step, const Expect& expect, ExpectWindow
     if (!named)
       return ScenarioBug(step, "reply_to " + expect.filter.name + ": no request by that name");
     w->base = named->sent;  // deadlines count from the request, as the host's do
-    Ms deadline = named->deadline ? *named->deadline : profile_.DeadlineFor(named->method);
+    // The step's own deadline_ms, else the one the session holds the request to (its method's,
+    // or the start-up's for a first request without a handshake: Session::RequestDeadline).
+    const session::PendingRequest* pending = session_.RequestByFrame(named->frame);
+    Ms deadline = named->deadline ? *named->deadline
+                  : pending       ? pending->deadline
+                                  : profile_.DeadlineFor(named->method);
     if (w->within.count() == 0 || expect.from_first_frame) w->within = deadline;
   }
   if (w->within.count() == 0) w->within = profile_.default_deadline();

@@ -121,6 +121,7 @@ bool Session::Batches() const {
 }
 
 void Session::Process(PluginFrame& f) {
+  plugin_spoke_ = true;
   std::optional<SchemaVerdict> verdict;
   if (f.parsed.ok) {
     f.classified = profile_.Classify(*f.doc);

@@ -16,18 +16,20 @@ bool EchoableId(json::IdKind k) {
   return k == json::IdKind::kInteger || k == json::IdKind::kString;
 }
 
-/// How long the host waits for the answer to `frame`: the deadline it carries in the profile's
-/// deadline member (Flash puts deadline_ms in every request), else its method's.
-Ms RequestDeadline(const protocol::Profile& profile, const rapidjson::Value& frame,
-                   const std::string& method) {
-  const std::string& member = profile.deadline_member();
+}  // namespace
+
+Ms Session::RequestDeadline(const rapidjson::Value& frame, const std::string& method) const {
+  const std::string& member = profile_.deadline_member();
   const rapidjson::Value* d = member.empty() ? nullptr : json::Find(frame, member);
   if (d && d->IsUint64() && d->GetUint64() > 0 && d->GetUint64() <= 3600000)
     return Ms(static_cast<Ms::rep>(d->GetUint64()));
-  return profile.DeadlineFor(method);
+  // Before the plugin's first frame its start-up is part of the wait: a revision without a
+  // handshake has no initialize to bear it, so its first request has the handshake's time.
+  if (without_handshake_ && !plugin_spoke_)
+    return std::max(profile_.DeadlineFor(method),
+                    profile_.DeadlineFor(profile_.handshake_method()));
+  return profile_.DeadlineFor(method);
 }
-
-}  // namespace
 
 std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid,
                           const std::string& answers) {
@@ -54,7 +56,7 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
   if (c.kind == MessageKind::kNotification && !c.method.empty() &&
       c.method == profile_.cancellation_method())
     Cancel(frame, index);
-  Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(profile_, frame, c.method)
+  Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(frame, c.method)
                                            : profile_.default_deadline();
   Write(profile_.framing().Encode(std::move(payload)), index, cap);
   return index;
@@ -69,7 +71,7 @@ void Session::Owe(const rapidjson::Value& frame, const protocol::Classified& c, 
   }
   std::string key;
   PendingRequest request{index,        c.method, json::Abbreviate(json::ToCompact(*c.id)),
-                         Clock::now(), {},       RequestDeadline(profile_, frame, c.method)};
+                         Clock::now(), {},       RequestDeadline(frame, c.method)};
   if (!correlator_.Owe(*c.id, std::move(request), &key)) return;
   if (c.method != profile_.handshake_method()) return;
   handshake_key_ = key;
@@ -160,7 +162,7 @@ bool Session::TrackRequest(std::size_t index, const rapidjson::Value& doc,
                                         json::Abbreviate(json::ToCompact(*c.id)),
                                         Clock::now(),
                                         {},
-                                        RequestDeadline(profile_, doc, c.method)});
+                                        RequestDeadline(doc, c.method)});
   return true;
 }
 

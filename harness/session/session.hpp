@@ -38,11 +38,11 @@
 #include "harness/process/child.hpp"
 #include "harness/protocol/host.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/result/transcript.hpp"
 #include "harness/session/correlator.hpp"
 #include "harness/session/inbox.hpp"
 #include "harness/session/record.hpp"
 #include "harness/session/rules.hpp"
-#include "harness/result/transcript.hpp"
 #include "harness/session/transport.hpp"
 #include "harness/session/validate.hpp"
 #include "harness/wire/codec.hpp"
@@ -182,7 +182,10 @@ class Session {
   void HoldAfterHandshake() { hold_after_handshake_ = true; }
   /// Before Start: the revision in play has no handshake, so nothing the plugin sends is ever
   /// "before the handshake" and nothing is sent after one.
-  void WithoutHandshake() { handshake_answered_ = true; }
+  void WithoutHandshake() {
+    handshake_answered_ = true;
+    without_handshake_ = true;
+  }
   /// The revision in play, whose text words the always-on checks' findings (the profile's
   /// by_revision); empty until a revision is known, which words them by the profile's offer.
   void JudgeUnder(std::string revision) { revision_ = std::move(revision); }
@@ -208,6 +211,11 @@ class Session {
   /// Why no more frames can arrive (kFramingLost, kPluginExited or kStdoutClosed), or nullopt
   /// while they still can.
   std::optional<Reason> GoneReason() const;
+  /// How long the host waits for the answer to the request `frame`: the deadline it carries in
+  /// the profile's deadline member (Flash puts deadline_ms in every request), else its method's;
+  /// in a session without a handshake, before the plugin's first frame, at least the
+  /// handshake's: no initialize bears its start-up, so its first request does.
+  Ms RequestDeadline(const rapidjson::Value& frame, const std::string& method) const;
   /// A GoneReason in words, with the exit status: "the plugin exited (exit code 1)".
   std::string Describe(Reason gone) const;
   /// The last `max_bytes` of the plugin's stderr; `dropped` (when given) counts every byte
@@ -320,6 +328,8 @@ class Session {
   bool connection_lost_ = false;
   bool drained_ = false;  // the plugin exited and its output had time to drain
   bool handshake_answered_ = false;
+  bool plugin_spoke_ = false;       // a frame (any bytes framed) came from the plugin
+  bool without_handshake_ = false;  // WithoutHandshake: the revision in play has none
   bool shutdown_sent_ = false;
   bool writing_raw_ = false;  // SendRawChunked is writing: other writes wait in held_writes_
   struct HeldWrite {

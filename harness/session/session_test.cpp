@@ -66,6 +66,33 @@ TEST(Session, FramesAFlashRequestAsOneLineWithItsDeadline) {
   EXPECT_EQ(rig.Checks(), Checks{});
 }
 
+// Without a handshake (MCP 2026-07-28) nothing bears a server's start-up but its first request:
+// until the plugin's first frame, a request is held to the handshake's deadline (initialize's,
+// 20 s) rather than its method's (5 s); once the plugin has spoken, to its method's again. A
+// session with a handshake keeps its method's throughout.
+TEST(Session, AFirstRequestWithoutAHandshakeHasTheStartUpsTime) {
+  auto send = [](Rig& rig, const char* method) {
+    rapidjson::Document m = Json(std::string(R"({"method":")") + method + R"("})");
+    m.AddMember("id", rig.session().NextId(method), m.GetAllocator());
+    return rig.session().Send(std::move(m), false);
+  };
+  Rig modern("mcp-stdio");
+  modern.session().WithoutHandshake();
+  const protocol::Profile& p = modern.profile();
+  ASSERT_GT(p.DeadlineFor(p.handshake_method()), p.DeadlineFor("tools/list"));
+  std::size_t first = send(modern, "tools/list");
+  EXPECT_EQ(modern.session().RequestByFrame(first)->deadline, p.DeadlineFor(p.handshake_method()));
+  modern.Push(
+      R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"up"}})");
+  ASSERT_TRUE(modern.Until([&] { return modern.session().transcript().size() == 2; }));
+  std::size_t later = send(modern, "tools/list");
+  EXPECT_EQ(modern.session().RequestByFrame(later)->deadline, p.DeadlineFor("tools/list"));
+
+  Rig legacy("mcp-stdio");
+  std::size_t before_init = send(legacy, "tools/list");
+  EXPECT_EQ(legacy.session().RequestByFrame(before_init)->deadline, p.DeadlineFor("tools/list"));
+}
+
 TEST(Session, MarksTheHandshakeAnsweredByItsReply) {
   Rig rig("rim-v1");
   rig.SendHandshake();
