@@ -91,7 +91,12 @@ class Player {
   /// host's input answers and the state laid in (the profile's input_required). False, with the
   /// scenario's bug reported, when the capture answers no named request or asked for nothing.
   bool ResolveRetry(const Step& step, const Send& send, Send* resolved);
+  /// Grows the string at the step's pad_at so `msg` is exactly pad_to bytes.
+  bool PadFrame(const Step& step, const Send& send, rapidjson::Document* msg);
   bool DoSendRaw(const Step& step, const SendRaw& raw);
+  /// DoSendRaw for unframed bytes that repeat within every chunk: never built whole. False,
+  /// with nothing written, for other bytes.
+  bool DoSendRawRepeated(const SendRaw& raw);
   /// When the plugin's first frame arrived, in ms since its spawn (its first sign of life).
   double FirstFrameMs() const;
   /// An expect step: its window (ExpectWindowOf), the wait, then what was found judged

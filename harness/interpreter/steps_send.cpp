@@ -1,4 +1,6 @@
 // Steps that send: send, send_raw, answer.
+#include <cstring>
+
 #include "harness/interpreter/player.hpp"
 #include "harness/protocol/host_frame.hpp"
 
@@ -64,30 +66,7 @@ bool Player::DoSend(const Step& step, const Send& send) {
                   rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
                   msg.GetAllocator());
   msg = protocol::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
-  auto& fa = msg.GetAllocator();  // the frame's allocator: `a` went with the old document
-  if (send.pad_to) {
-    // Grow one string so the payload is exactly pad_to bytes: each 'x' adds one byte.
-    rapidjson::Value* target = nullptr;
-    std::string ptr = send.pad_pointer.empty() ? std::string("/params/data") : send.pad_pointer;
-    auto cut = ptr.rfind('/');
-    rapidjson::Value* parent =
-        const_cast<rapidjson::Value*>(json::Resolve(msg, ptr.substr(0, cut)));
-    if (parent && parent->IsObject()) {
-      std::string key(ptr.substr(cut + 1));
-      if (!json::Find(*parent, key))
-        parent->AddMember(rapidjson::Value(key.c_str(), fa), rapidjson::Value(""), fa);
-      target = const_cast<rapidjson::Value*>(json::Resolve(msg, ptr));
-    }
-    if (!target || !target->IsString())
-      return ScenarioBug(step, "pad_at " + ptr + " is not a string in an object");
-    std::size_t size = json::ToCompact(msg).size();
-    if (size > send.pad_to)
-      return ScenarioBug(step, "the frame is already " + std::to_string(size) +
-                                   " bytes, more than pad_to " + std::to_string(send.pad_to));
-    std::string padded(target->GetString(), target->GetStringLength());
-    padded.append(send.pad_to - size, 'x');
-    target->SetString(padded.data(), static_cast<rapidjson::SizeType>(padded.size()), fa);
-  }
+  if (send.pad_to && !PadFrame(step, send, &msg)) return false;
   Named named;
   named.method = s->method;
   named.deadline = deadline;
@@ -100,9 +79,40 @@ bool Player::DoSend(const Step& step, const Send& send) {
   return true;
 }
 
+// Grows one string so the frame is exactly pad_to bytes: each 'x' adds one byte.
+bool Player::PadFrame(const Step& step, const Send& send, rapidjson::Document* msg) {
+  auto& fa = msg->GetAllocator();
+  rapidjson::Value* target = nullptr;
+  std::string ptr = send.pad_pointer.empty() ? std::string("/params/data") : send.pad_pointer;
+  auto cut = ptr.rfind('/');
+  rapidjson::Value* parent = const_cast<rapidjson::Value*>(json::Resolve(*msg, ptr.substr(0, cut)));
+  if (parent && parent->IsObject()) {
+    std::string key(ptr.substr(cut + 1));
+    if (!json::Find(*parent, key))
+      parent->AddMember(rapidjson::Value(key.c_str(), fa), rapidjson::Value(""), fa);
+    target = const_cast<rapidjson::Value*>(json::Resolve(*msg, ptr));
+  }
+  if (!target || !target->IsString())
+    return ScenarioBug(step, "pad_at " + ptr + " is not a string in an object");
+  std::size_t size = json::ToCompact(*msg).size();
+  if (size > send.pad_to)
+    return ScenarioBug(step, "the frame is already " + std::to_string(size) +
+                                 " bytes, more than pad_to " + std::to_string(send.pad_to));
+  // Written straight into the frame's allocator (freed with it): a 10 MiB pad is held once.
+  const std::size_t had = target->GetStringLength();
+  const std::size_t padded = had + (send.pad_to - size);
+  char* text = static_cast<char*>(fa.Malloc(padded + 1));
+  std::memcpy(text, target->GetString(), had);
+  std::memset(text + had, 'x', padded - had);
+  text[padded] = '\0';
+  target->SetString(rapidjson::StringRef(text, static_cast<rapidjson::SizeType>(padded)));
+  return true;
+}
+
 // The bytes are built once, framed in their own buffer and handed to the session, so a 16 MiB
 // frame is held once (bench/run_cost measures the peak).
 bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
+  if (DoSendRawRepeated(raw)) return true;
   std::string body;
   body.reserve(raw.bytes.size() * raw.repeat + wire::kFrameHeadroom);
   for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
@@ -176,6 +186,23 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
     named.sent = req ? req->sent : Clock::now();
     bindings_.Name(raw.as[i], std::move(named));
   }
+  return true;
+}
+
+// Every chunk is the same bytes: one chunk is built and each write is a view of it, so a 40 MiB
+// oversized line written in 64 KiB chunks costs 64 KiB (bench/run_cost measures the peak).
+bool Player::DoSendRawRepeated(const SendRaw& raw) {
+  const std::uint64_t total = raw.bytes.size() * raw.repeat;
+  if (raw.framed || !raw.as.empty() || raw.bytes.empty() || raw.chunk == 0 || raw.chunk >= total ||
+      raw.chunk % raw.bytes.size() != 0)
+    return false;
+  std::string chunk;
+  chunk.reserve(raw.chunk);
+  while (chunk.size() < raw.chunk) chunk += raw.bytes;
+  const std::uint64_t chunks = (total + raw.chunk - 1) / raw.chunk;
+  std::string note = "written in " + std::to_string(chunks) + " chunks of " +
+                     std::to_string(raw.chunk) + " bytes, " + MsText(raw.delay) + " apart";
+  session_.SendRawRepeated(std::move(chunk), total, raw.delay, std::move(note), hard_deadline_);
   return true;
 }
 

@@ -92,7 +92,8 @@ bool ToCompact(const rapidjson::Value& value, std::string* out) {
 
 std::string ToCompact(const rapidjson::Value& value) {
   std::string out;
-  return ToCompact(value, &out) ? out : "<unserialisable>";
+  if (!ToCompact(value, &out)) return "<unserialisable>";
+  return out;
 }
 
 namespace {
@@ -139,7 +140,8 @@ bool ToCompact(const rapidjson::Value& value, const NumberLexemes& lexemes, std:
 
 std::string ToCompact(const rapidjson::Value& value, const NumberLexemes& lexemes) {
   std::string out;
-  return ToCompact(value, lexemes, &out) ? out : "<unserialisable>";
+  if (!ToCompact(value, lexemes, &out)) return "<unserialisable>";
+  return out;
 }
 
 const std::string* LexemeOf(const rapidjson::Value& value, const NumberLexemes& lexemes) {

@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <iterator>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/post.hpp>
@@ -224,7 +226,7 @@ void ChildState::NotifyExit() {
   if (stop_) FinishStop(/*exited=*/true);
 }
 
-void ChildState::Write(std::string bytes, std::chrono::milliseconds cap,
+void ChildState::Write(SharedBytes bytes, std::chrono::milliseconds cap,
                        std::function<void(WriteOutcome)> done) {
   if (!stdin_open_ || close_when_drained_) {
     std::vector<Outcome> closed;
@@ -251,10 +253,12 @@ void ChildState::StartNextWrite() {
       if (!ec && self->alive_) self->OnWriteTimeout(gen);
     });
   }
-  // The bytes move into a shared buffer owned by the handler: an abandoned write's buffer must
-  // stay valid until asio has let go of it, whatever happens to the queue meanwhile.
-  auto data = std::make_shared<std::string>(std::move(write.bytes));
-  asio::async_write(in_, asio::buffer(*data),
+  // The handler shares the buffer: an abandoned write's buffer must stay valid until asio has
+  // let go of it, whatever happens to the queue meanwhile.
+  SharedBytes data = write.bytes;
+  std::vector<asio::const_buffer> buffers;
+  for (std::string_view piece : data.pieces()) buffers.push_back(asio::buffer(piece));
+  asio::async_write(in_, buffers,
                     [self = shared_from_this(), gen, data](error_code ec, std::size_t) {
                       if (self->alive_) self->OnWriteDone(gen, ec);
                     });
@@ -374,7 +378,7 @@ class ChildImpl final : public Child {
   explicit ChildImpl(std::shared_ptr<ChildState> state) : state_(std::move(state)) {}
   ~ChildImpl() override { state_->Shutdown(); }
 
-  void Write(std::string bytes, std::chrono::milliseconds cap,
+  void Write(SharedBytes bytes, std::chrono::milliseconds cap,
              std::function<void(WriteOutcome)> done) override {
     state_->Write(std::move(bytes), cap, std::move(done));
   }

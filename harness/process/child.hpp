@@ -38,6 +38,8 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include "harness/process/shared_bytes.hpp"
+
 namespace fakehost::process {
 
 using Clock = std::chrono::steady_clock;
@@ -124,8 +126,9 @@ class Child {
   /// Queues bytes for stdin; writes complete in order. `done` reports the outcome: a write that
   /// has not completed within `cap` of this call is abandoned (kTimedOut) and stdin is then
   /// closed, since the stream position is lost; later queued writes get kClosed. `cap` <= 0
-  /// means no deadline. Never blocks the io_context.
-  virtual void Write(std::string bytes, std::chrono::milliseconds cap,
+  /// means no deadline. Never blocks the io_context. The bytes are shared, not copied: their
+  /// buffer lives until the write is done with it.
+  virtual void Write(SharedBytes bytes, std::chrono::milliseconds cap,
                      std::function<void(WriteOutcome)> done) = 0;
   /// Closes stdin (the plugin sees EOF); queued writes complete with kClosed.
   /// Closes stdin once the writes already queued are out (each still bounded by its cap);

@@ -41,7 +41,7 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
   void Start();     ///< Starts reading stdout and stderr and watching for the exit.
   void Shutdown();  ///< Kills and reaps the group, closes everything; callbacks end.
 
-  void Write(std::string bytes, std::chrono::milliseconds cap,
+  void Write(SharedBytes bytes, std::chrono::milliseconds cap,
              std::function<void(WriteOutcome)> done);
   void CloseStdin();
   bool stdin_open() const { return stdin_open_; }
@@ -57,7 +57,7 @@ class ChildState : public std::enable_shared_from_this<ChildState> {
 
  private:
   struct PendingWrite {
-    std::string bytes;
+    SharedBytes bytes;
     std::optional<Clock::time_point> deadline;
     std::function<void(WriteOutcome)> done;
   };

@@ -1,9 +1,11 @@
 // What the host sends: frames built from the profile, validated, recorded, registered with the
 // correlator, encoded and written; raw bytes as they are; the fake host's replies.
+#include "harness/json/compact_pieces.hpp"
 #include "harness/json/json.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/interrupt.hpp"
 #include "harness/session/session.hpp"
+#include "harness/wire/framing.hpp"
 
 #include "harness/protocol/host_frame.hpp"
 
@@ -31,14 +33,58 @@ Ms Session::RequestDeadline(const rapidjson::Value& frame, const std::string& me
   return profile_.DeadlineFor(method);
 }
 
+namespace {
+
+// A string this long in a host frame is written from the document, not copied into the frame's
+// bytes (json/compact_pieces.hpp); shorter ones cost less copied than tracked.
+constexpr std::size_t kSharedString = 64 * 1024;
+
+// The frame's bytes: its text framed in place, or, when it shares strings of its document, the
+// framing's head, the text around those strings, the strings and the tail, written back to
+// back and kept alive, with the document, until written. A 10 MiB ping is held once.
+process::SharedBytes FrameBytes(const wire::Framing& framing,
+                                std::shared_ptr<const rapidjson::Document> doc,
+                                json::CompactPieces payload) {
+  if (payload.shared.empty()) return framing.Encode(std::move(payload.text));
+  struct Owner {
+    std::shared_ptr<const rapidjson::Document> doc;
+    std::string text;
+  };
+  wire::Framing::Wrapping wrap = framing.Wrap(payload.size());
+  const std::size_t shift = wrap.head.size();
+  auto owner = std::make_shared<Owner>();
+  owner->doc = std::move(doc);
+  owner->text = std::move(wrap.head);
+  owner->text += payload.text;
+  owner->text += wrap.tail;
+  const std::string_view text(owner->text);
+  std::vector<std::string_view> pieces;
+  std::size_t from = 0;
+  for (const json::CompactPieces::Shared& s : payload.shared) {
+    pieces.push_back(text.substr(from, shift + s.at - from));
+    pieces.push_back(s.bytes);
+    from = shift + s.at;
+  }
+  pieces.push_back(text.substr(from));
+  return process::SharedBytes(std::move(owner), std::move(pieces));
+}
+
+}  // namespace
+
 std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid,
                           const std::string& answers) {
-  rapidjson::Document frame = protocol::HostFrame(profile_, std::move(message));
+  const auto shared_frame = std::make_shared<const rapidjson::Document>(
+      protocol::HostFrame(profile_, std::move(message)));
+  const rapidjson::Document& frame = *shared_frame;
   protocol::Classified c = profile_.Classify(frame);
   if (c.kind == MessageKind::kResponse) c.method = answers;  // routes to <method>.response
-  std::string payload = json::ToCompact(frame);
-  TranscriptEntry entry =
-      NewEntry(Direction::kHostToPlugin, EntryKindOf(c.kind), payload, payload.size());
+  json::CompactPieces payload;
+  if (!json::ToCompactPieces(frame, kSharedString, wire::kFrameHeadroom, &payload)) {
+    payload.text = "<unserialisable>";
+    payload.shared.clear();
+  }
+  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, EntryKindOf(c.kind),
+                                   payload.Head(options_.transcript_text_cap + 1), payload.size());
   entry.method = json::Abbreviate(c.method);
   if (c.id) entry.id = json::Abbreviate(json::ToCompact(*c.id));
   std::optional<SchemaVerdict> verdict;
@@ -58,7 +104,7 @@ std::size_t Session::Send(rapidjson::Document message, bool deliberately_invalid
     Cancel(frame, index);
   Ms cap = c.kind == MessageKind::kRequest ? RequestDeadline(frame, c.method)
                                            : profile_.default_deadline();
-  Write(profile_.framing().Encode(std::move(payload)), index, cap);
+  Write(FrameBytes(profile_.framing(), shared_frame, std::move(payload)), index, cap);
   return index;
 }
 
@@ -176,11 +222,38 @@ std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms del
   TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, EntryKind::kRaw, bytes, bytes.size());
   if (!note.empty()) entry.notes.push_back(std::move(note));
   std::size_t index = Record(std::move(entry));
+  // Every piece shares the one buffer: a 64 KiB chunk is a view of it, not a copy.
+  const std::uint64_t total = bytes.size();
+  WritePieces(std::make_shared<const std::string>(std::move(bytes)), total, chunk, delay, index,
+              until);
+  return index;
+}
+
+std::size_t Session::SendRawRepeated(std::string chunk, std::uint64_t total, Ms delay,
+                                     std::string note, Clock::time_point until) {
+  // The entry keeps what it would of the whole: the first bytes (one more than the cap shows
+  // that they were clipped) and the size.
+  std::string head;
+  while (!chunk.empty() &&
+         head.size() < std::min<std::uint64_t>(total, options_.transcript_text_cap + 1))
+    head += chunk;
+  if (head.size() > total) head.resize(total);
+  TranscriptEntry entry = NewEntry(Direction::kHostToPlugin, EntryKind::kRaw, head, total);
+  if (!note.empty()) entry.notes.push_back(std::move(note));
+  std::size_t index = Record(std::move(entry));
+  const std::size_t size = chunk.size();
+  WritePieces(std::make_shared<const std::string>(std::move(chunk)), total, size, delay, index,
+              until);
+  return index;
+}
+
+void Session::WritePieces(std::shared_ptr<const std::string> buffer, std::uint64_t total,
+                          std::size_t chunk, Ms delay, std::size_t index, Clock::time_point until) {
   const protocol::TransportBudget& budget = profile_.transport_budget();
   writing_raw_ = true;
-  for (std::size_t at = 0; at < bytes.size(); at += chunk) {
+  for (std::uint64_t at = 0; at < total; at += chunk) {
     if (at > 0 && delay.count() > 0) RunFor(delay);
-    std::size_t size = std::min(chunk, bytes.size() - at);
+    const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, total - at));
     if (budget.set()) {
       // The host queues no more than its budget: the next piece waits for room, as long as
       // the plugin reads at all (a plugin that stops is caught by the step that follows).
@@ -192,20 +265,17 @@ std::size_t Session::SendRawChunked(std::string bytes, std::size_t chunk, Ms del
           until);
     }
     if (gone() || InterruptFlag().load() || Clock::now() >= until) break;  // nobody reads on
-    if (at == 0 && size == bytes.size()) {  // one piece: handed over, not copied
-      WriteNow(std::move(bytes), index, profile_.default_deadline(), /*raw=*/true);
-      break;
-    }
-    WriteNow(bytes.substr(at, size), index, profile_.default_deadline(), /*raw=*/true);
+    const auto offset = static_cast<std::size_t>(at % buffer->size());
+    WriteNow(process::SharedBytes(buffer, offset, size), index, profile_.default_deadline(),
+             /*raw=*/true);
   }
   writing_raw_ = false;
   std::vector<HeldWrite> held;
   held.swap(held_writes_);
   for (auto& w : held) WriteNow(std::move(w.bytes), w.frame, w.cap);
-  return index;
 }
 
-void Session::Write(std::string bytes, std::size_t frame, Ms cap) {
+void Session::Write(process::SharedBytes bytes, std::size_t frame, Ms cap) {
   if (writing_raw_) {
     held_writes_.push_back({std::move(bytes), frame, cap});
     return;
@@ -222,7 +292,7 @@ void Session::Write(std::string bytes, std::size_t frame, Ms cap) {
 // budget of its own: over six of the largest frames a shipped profile allows (MCP's 10 MiB).
 constexpr std::uint64_t kHostQueueBytes = 64ull << 20;
 
-void Session::WriteNow(std::string bytes, std::size_t frame, Ms cap, bool raw) {
+void Session::WriteNow(process::SharedBytes bytes, std::size_t frame, Ms cap, bool raw) {
   process::Child* child = transport_.child();
   if (!child) return;
   const protocol::TransportBudget& budget = profile_.transport_budget();

@@ -126,6 +126,11 @@ class Session {
   /// queued (the plugin reads at its own pace); that wait ends at `until` at the latest.
   std::size_t SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note,
                              Clock::time_point until = Clock::time_point::max());
+  /// Like SendRawChunked, for `total` bytes that are `chunk` over and over (the last piece may be
+  /// a prefix of it): every piece is a view of that one buffer, so a 40 MiB line of spaces
+  /// written in 64 KiB pieces holds 64 KiB, however far behind the plugin reads.
+  std::size_t SendRawRepeated(std::string chunk, std::uint64_t total, Ms delay, std::string note,
+                              Clock::time_point until = Clock::time_point::max());
   /// A raw write: `doc` is the one well-framed message it carried (its payload parsed), or
   /// nullptr for bytes that are no such message. A request is registered, so its answer is
   /// matched (and a missing answer noticed) like that of a request sent with Send; with the
@@ -271,9 +276,13 @@ class Session {
   /// Writes a frame's bytes, or holds them while a raw write is under way (SendRawChunked), so
   /// that an answer the fake host gives meanwhile never lands inside the raw bytes: a host
   /// writes one frame at a time.
-  void Write(std::string bytes, std::size_t frame, Ms cap);
+  void Write(process::SharedBytes bytes, std::size_t frame, Ms cap);
   /// `raw`: scenario bytes, not a frame: never refused for the budget (SendRawChunked waits).
-  void WriteNow(std::string bytes, std::size_t frame, Ms cap, bool raw = false);
+  void WriteNow(process::SharedBytes bytes, std::size_t frame, Ms cap, bool raw = false);
+  /// Writes `total` bytes of raw entry `frame` in pieces of `chunk`, each a view of `buffer` (at
+  /// the piece's offset, modulo the buffer's size), then the frames held meanwhile.
+  void WritePieces(std::shared_ptr<const std::string> buffer, std::uint64_t total,
+                   std::size_t chunk, Ms delay, std::size_t frame, Clock::time_point until);
 
   // --- recording ------------------------------------------------------------------------------
   /// An entry stamped now, its text capped at Options::transcript_text_cap.
@@ -333,7 +342,7 @@ class Session {
   bool shutdown_sent_ = false;
   bool writing_raw_ = false;  // SendRawChunked is writing: other writes wait in held_writes_
   struct HeldWrite {
-    std::string bytes;
+    process::SharedBytes bytes;
     std::size_t frame;
     Ms cap;
   };

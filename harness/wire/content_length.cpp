@@ -178,6 +178,10 @@ std::string ContentLengthFraming::Encode(std::string payload) const {
   return payload;
 }
 
+Framing::Wrapping ContentLengthFraming::Wrap(std::uint64_t size) const {
+  return {Header(size), ""};
+}
+
 std::optional<std::string> ContentLengthFraming::EncodeClaiming(std::string&& payload,
                                                                 std::uint64_t length) const {
   payload.insert(0, Header(length));

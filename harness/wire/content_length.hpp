@@ -60,6 +60,7 @@ class ContentLengthFraming final : public Framing {
   std::string_view name() const override { return "content-length"; }
   std::unique_ptr<Decoder> MakeDecoder(std::uint64_t max_payload) const override;
   std::string Encode(std::string payload) const override;
+  Wrapping Wrap(std::uint64_t size) const override;
   std::optional<std::string> EncodeClaiming(std::string&& payload,
                                             std::uint64_t length) const override;
   Resync resync() const override { return Resync::kStreamLost; }

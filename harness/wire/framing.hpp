@@ -92,6 +92,14 @@ class Framing {
   /// never has); one it cannot measure (length-prefixed: 4 GiB or more) throws
   /// std::length_error, a caller's bug.
   virtual std::string Encode(std::string payload) const = 0;
+  /// What Encode puts before and after a payload of `size` bytes, for a caller that writes the
+  /// payload in pieces it does not copy into one buffer (a frame that shares its document's long
+  /// strings): head + payload + tail is Encode(payload). Throws as Encode does.
+  struct Wrapping {
+    std::string head;
+    std::string tail;
+  };
+  virtual Wrapping Wrap(std::uint64_t size) const = 0;
   /// A frame whose header claims `length` bytes while `payload` follows (a scenario's
   /// `send_raw` with `length:`), framed in place as Encode is; nullopt, with `payload` left as
   /// it was, for a framing whose frames announce no length (NDJSON) or one that cannot say

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,6 +74,19 @@ TEST(Framing, DecodesWhatItsEncodeProduced) {
             : "Frame@0[{\"id\":1}]\nFrame@9[[]]\nFrame@12[\"\\xc3\\xa9\"]\n";
     EXPECT_EQ(Describe(events), expected) << name;
   }
+}
+
+// A frame written in pieces (sharing its document's strings) is the frame Encode makes.
+TEST(Framing, WrapsAPayloadAsEncodeFramesIt) {
+  for (const std::string& name : FramingNames()) {
+    const Framing& framing = Named(name);
+    for (const std::string& payload :
+         {std::string(), std::string("{\"id\":1}"), std::string(70000, 'x')}) {
+      const Framing::Wrapping wrap = framing.Wrap(payload.size());
+      EXPECT_EQ(wrap.head + payload + wrap.tail, framing.Encode(payload)) << name;
+    }
+  }
+  EXPECT_THROW(Named("length-prefixed").Wrap(std::uint64_t{1} << 32), std::length_error);
 }
 
 TEST(Framing, AppliesTheGivenLimitAndStopsExactlyWhenTheStreamIsLost) {

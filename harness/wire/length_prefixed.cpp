@@ -57,6 +57,12 @@ std::string LengthPrefixedFraming::Encode(std::string payload) const {
   return payload;
 }
 
+Framing::Wrapping LengthPrefixedFraming::Wrap(std::uint64_t size) const {
+  if (size > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("payload too long for a u32 length prefix");
+  return {LengthHeader(static_cast<std::uint32_t>(size)), ""};
+}
+
 std::optional<std::string> LengthPrefixedFraming::EncodeClaiming(std::string&& payload,
                                                                  std::uint64_t length) const {
   if (length > std::numeric_limits<std::uint32_t>::max()) return std::nullopt;

@@ -28,6 +28,8 @@ std::string NdjsonFraming::Encode(std::string payload) const {
   return payload;
 }
 
+Framing::Wrapping NdjsonFraming::Wrap(std::uint64_t) const { return {"", "\n"}; }
+
 // An unterminated line needed at least its newline more.
 std::string NdjsonFraming::ExpectedSize(const TruncatedAtEof& cut) const {
   return "at least " + std::to_string(cut.received + 1);

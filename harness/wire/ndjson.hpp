@@ -58,6 +58,7 @@ class NdjsonFraming final : public Framing {
   std::string_view name() const override { return "ndjson"; }
   std::unique_ptr<Decoder> MakeDecoder(std::uint64_t max_payload) const override;
   std::string Encode(std::string payload) const override;
+  Wrapping Wrap(std::uint64_t size) const override;
   std::optional<std::string> EncodeClaiming(std::string&&, std::uint64_t) const override {
     return std::nullopt;
   }

@@ -47,7 +47,7 @@ void FakeChild::Exit(int code, int signal) {
   Post([this] { callbacks_.on_exit(*status_); });
 }
 
-void FakeChild::Write(std::string bytes, std::chrono::milliseconds cap,
+void FakeChild::Write(process::SharedBytes bytes, std::chrono::milliseconds cap,
                       std::function<void(process::WriteOutcome)> done) {
   process::WriteOutcome outcome = process::WriteOutcome::kClosed;
   if (stdin_open_ && !reading_ && cap.count() <= 0) {
@@ -58,9 +58,10 @@ void FakeChild::Write(std::string bytes, std::chrono::milliseconds cap,
     outcome = process::WriteOutcome::kTimedOut;
     stdin_open_ = false;  // the stream position is lost
   } else if (stdin_open_) {
-    stdin_ += bytes;
+    const std::string joined = bytes.Joined();
+    stdin_ += joined;
     outcome = process::WriteOutcome::kWritten;
-    Delivered(bytes);
+    Delivered(joined);
   }
   Post([done = std::move(done), outcome] { done(outcome); });
 }

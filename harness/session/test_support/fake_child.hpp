@@ -45,7 +45,7 @@ class FakeChild : public process::Child {
   const std::vector<int>& signals() const { return signals_; }
 
   // --- process::Child ------------------------------------------------------------------------
-  void Write(std::string bytes, std::chrono::milliseconds cap,
+  void Write(process::SharedBytes bytes, std::chrono::milliseconds cap,
              std::function<void(process::WriteOutcome)> done) override;
   void CloseStdin() override;
   bool stdin_open() const override { return stdin_open_; }
