@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "harness/run/run_report.hpp"
+#include "harness/result/run_report.hpp"
 
 namespace fakehost::testing {
 
