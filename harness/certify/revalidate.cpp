@@ -6,6 +6,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
+#include "harness/report/json_report_read.hpp"
 #include "harness/result/transcript.hpp"
 
 namespace fakehost::certify {
@@ -34,25 +35,13 @@ bool CheckLine(const schema::FrameSchema& candidate, std::string_view text, std:
         std::to_string(json::LocateOffset(text, parsed.error_offset).column) + ": " + parsed.error;
     return false;
   }
-  const rapidjson::Value* index = doc.IsObject() ? json::Find(doc, "index") : nullptr;
-  std::string direction = doc.IsObject() ? StringMember(doc, "direction") : "";
-  if (!index || !index->IsUint64() ||
-      (direction != "host-to-plugin" && direction != "plugin-to-host")) {
-    *error = "1: not a transcript entry (no index or direction; written by run --transcripts?)";
-    return false;
-  }
-  if (json::Find(doc, "validation")) {
-    *error =
-        "1: a transcript line of an older fakehost (`validation` is now `schema_def` and "
-        "`violations` beside the frame): write the transcripts again with run --transcripts";
-    return false;
-  }
   session::EntryKind kind = session::EntryKind::kRaw;
-  if (!session::ParseEntryKind(StringMember(doc, "kind"), &kind)) {
-    *error = "1: not a transcript entry (kind '" + StringMember(doc, "kind") +
-             "' is not one that schema/report.schema.json names)";
+  if (std::string why = report::TranscriptLineProblem(doc, &kind); !why.empty()) {
+    *error = "1: " + why;
     return false;
   }
+  const rapidjson::Value* index = json::Find(doc, "index");
+  const std::string direction = StringMember(doc, "direction");
   // Only what the run's schema checked: a frame without schema_def was sent deliberately invalid
   // or is not a message at all.
   if (!IsFrameKind(kind) || StringMember(doc, "schema_def").empty()) return true;

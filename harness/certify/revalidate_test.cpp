@@ -145,7 +145,7 @@ TEST_F(TranscriptFile, ALineThatIsNotATranscriptEntryIsBadInputWithItsLine) {
   std::ofstream(path) << "{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"frame\"}\n";
   EXPECT_FALSE(RevalidateTranscriptFile(
       *s, path, [](const RejectedFrame&) {}, &counts, &error));
-  EXPECT_NE(error.find(":1:1: not a transcript entry (kind 'frame'"), std::string::npos) << error;
+  EXPECT_NE(error.find(":1:1: not a transcript line (kind 'frame'"), std::string::npos) << error;
   // A line an older fakehost wrote (validation nested) is refused, not skipped as unchecked.
   std::ofstream(path) << R"({"index":0,"direction":"plugin-to-host","kind":"response",)"
                       << R"("frame":{},"validation":{"schema_def":"x","valid":true}})"

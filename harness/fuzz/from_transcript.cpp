@@ -6,6 +6,7 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
+#include "harness/report/json_report_read.hpp"
 #include "harness/result/transcript.hpp"
 #include "harness/text/bytes.hpp"
 #include "harness/text/printable.hpp"
@@ -246,22 +247,11 @@ bool ParseLine(std::string_view line, Doc* d) {
 
 bool ReadLine(std::string_view line, const std::string& where, Doc* d, std::string* error) {
   session::EntryKind kind;
-  if (!ParseLine(line, d) || !d->IsObject() || !json::Find(*d, "direction") ||
-      !(*d)["direction"].IsString() || !json::Find(*d, "kind") || !(*d)["kind"].IsString() ||
-      !session::ParseEntryKind((*d)["kind"].GetString(), &kind) || !json::Find(*d, "index") ||
-      !(*d)["index"].IsUint64()) {
-    *error = where +
-             ": not a transcript line (a JSON object with index, direction and a kind "
-             "schema/report.schema.json names)";
-    return false;
-  }
-  if (json::Find(*d, "validation")) {
-    *error = where +
-             ": a transcript line of an older fakehost (`validation` is now `schema_def` and "
-             "`violations` beside the frame): write the transcripts again with run --transcripts";
-    return false;
-  }
-  return true;
+  std::string why = ParseLine(line, d) ? report::TranscriptLineProblem(*d, &kind)
+                                       : report::TranscriptLineProblem(rapidjson::Value(), &kind);
+  if (why.empty()) return true;
+  *error = where + ": " + why;
+  return false;
 }
 
 }  // namespace

@@ -75,14 +75,15 @@ TEST(FromTranscript, RefusesALineThatIsNotATranscriptEntry) {
   ASSERT_TRUE(p.profile);
   std::string yaml, error;
   EXPECT_FALSE(ScenarioFromTranscript("{\"index\":0}\n", "bad.jsonl", *p.profile, &yaml, &error));
-  const std::string why =
-      ": not a transcript line (a JSON object with index, direction and a kind "
-      "schema/report.schema.json names)";
-  EXPECT_EQ(error, "bad.jsonl:1" + why);
+  EXPECT_EQ(error,
+            "bad.jsonl:1: not a transcript line (a JSON object with index, direction and a kind "
+            "schema/report.schema.json names; written by run --transcripts?)");
   EXPECT_FALSE(
       ScenarioFromTranscript("{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"frame\"}\n",
                              "odd.jsonl", *p.profile, &yaml, &error));
-  EXPECT_EQ(error, "odd.jsonl:1" + why);
+  EXPECT_EQ(error,
+            "odd.jsonl:1: not a transcript line (kind 'frame' is not one that "
+            "schema/report.schema.json names)");
   EXPECT_FALSE(ScenarioFromTranscript(
       R"({"index":0,"direction":"host-to-plugin","kind":"raw","validation":null})"
       "\n",

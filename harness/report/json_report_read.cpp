@@ -339,4 +339,22 @@ bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* e
   return false;
 }
 
+std::string TranscriptLineProblem(const rapidjson::Value& line, session::EntryKind* kind) {
+  const rapidjson::Value* index = line.IsObject() ? json::Find(line, "index") : nullptr;
+  const rapidjson::Value* direction = line.IsObject() ? json::Find(line, "direction") : nullptr;
+  const rapidjson::Value* named = line.IsObject() ? json::Find(line, "kind") : nullptr;
+  const std::string way = direction && direction->IsString() ? direction->GetString() : "";
+  if (!index || !index->IsUint64() || (way != "host-to-plugin" && way != "plugin-to-host") ||
+      !named || !named->IsString())
+    return "not a transcript line (a JSON object with index, direction and a kind "
+           "schema/report.schema.json names; written by run --transcripts?)";
+  if (!session::ParseEntryKind(named->GetString(), kind))
+    return "not a transcript line (kind '" + json::Abbreviate(named->GetString()) +
+           "' is not one that schema/report.schema.json names)";
+  if (json::Find(line, "validation"))
+    return "a transcript line of an older fakehost (`validation` is now `schema_def` and "
+           "`violations` beside the frame): write the transcripts again with run --transcripts";
+  return {};
+}
+
 }  // namespace fakehost::report

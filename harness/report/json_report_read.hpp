@@ -10,7 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "harness/json/rapidjson.hpp"
 #include "harness/result/run_report.hpp"
+#include "harness/result/transcript.hpp"
 
 namespace fakehost::report {
 
@@ -21,5 +23,12 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
 
 /// The same for the file at `path` (errors start with the path).
 bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* error);
+
+/// Whether `line`, one line of a `run --transcripts` file, is an entry this fakehost writes: an
+/// object with an index, a direction and a kind the report schema names, and not an older
+/// fakehost's (`validation` nested). "" when it is (its kind in `*kind`), else why not, for the
+/// reader to put after "FILE:LINE: ". The one check of the readers of transcript files
+/// (`validate`, `scenario from-transcript`).
+std::string TranscriptLineProblem(const rapidjson::Value& line, session::EntryKind* kind);
 
 }  // namespace fakehost::report
