@@ -94,6 +94,9 @@ class Reader {
                       Step* step);
   bool Nothing(const Entry& body);
   bool ReadSend(const Entry& body, const std::vector<Entry>& siblings, bool notify, Send* out);
+  bool ReadSendSource(const Entry& body, const std::vector<Entry>& entries, Send* out);
+  bool ReadSendMembers(const std::vector<Entry>& entries, bool notify, Send* out);
+  bool ReadSendPadding(const std::vector<Entry>& siblings, Send* out);
   bool ReadSendRaw(const Entry& body, SendRaw* out);
   bool ReadFilter(const Entry& body, const Scope& scope, Filter* out);
   bool ReadExpect(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,

@@ -13,7 +13,8 @@ constexpr auto kMaxPayload = static_cast<std::int64_t>(kMaxSendRawBytes);
 
 }  // namespace
 
-// Over 60 lines: each of send's keys (id modes, trigger, padding, deadline) with its check.
+// send and notify: the keys each may have, then where the request comes from (ReadSendSource),
+// its members (ReadSendMembers) and its padding (ReadSendPadding), each with its checks.
 bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, bool notify,
                       Send* out) {
   if (!body.value.IsMap()) {
@@ -27,9 +28,17 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
              : std::vector<std::string_view>{"method", "params", "id", "members", "trigger",
                                              "deadline_ms", "retry", "answer_inputs"},
       body.key);
-  if (const Entry* invalid = Find(siblings, "invalid")) {
+  if (const Entry* invalid = Find(siblings, "invalid"))
     ok = Bool(invalid->value, "invalid", &out->invalid) && ok;
-  }
+  ok = ReadSendSource(body, entries, out) && ok;
+  ok = ReadSendMembers(entries, notify, out) && ok;
+  return ReadSendPadding(siblings, out) && ok;
+}
+
+// Where a send's request comes from: its method, a trigger (the plugin's fakehost.yaml gives
+// method and params; the step's params are laid over them), or a retry of a captured answer.
+bool Reader::ReadSendSource(const Entry& body, const std::vector<Entry>& entries, Send* out) {
+  bool ok = true;
   const Entry* method = Find(entries, "method");
   if (const Entry* answer_inputs = Find(entries, "answer_inputs")) {
     ok = Bool(answer_inputs->value, "answer_inputs", &out->answer_inputs) && ok;
@@ -38,29 +47,28 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
       ok = false;
     }
   }
+  // True when no key of `keys` is there: they do not go with a retry or a trigger, which bring
+  // their own.
+  auto none_of = [&](const char* with, const std::string& brings,
+                     std::initializer_list<const char*> keys) {
+    bool none = true;
+    for (const char* key : keys)
+      if (const Entry* e = Find(entries, key)) {
+        Error(e->key_node.Mark(), brings + ": " + key + " does not go with " + with);
+        none = false;
+      }
+    return none;
+  };
   if (const Entry* retry = Find(entries, "retry")) {
     // The request an earlier expect's capture answered, again: it brings method, params and a
     // new id (the reader of the step checks that the capture is in scope).
     ok = Identifier(retry->value, "retry", &out->retry) && ok;
-    for (const char* key : {"method", "id", "trigger"}) {
-      if (const Entry* e = Find(entries, key)) {
-        Error(e->key_node.Mark(),
-              std::string("a retry brings its request's method and a new id: ") + key +
-                  " does not go with retry");
-        ok = false;
-      }
-    }
+    ok = none_of("retry", "a retry brings its request's method and a new id",
+                 {"method", "id", "trigger"}) &&
+         ok;
   } else if (const Entry* trigger = Find(entries, "trigger")) {
-    // The plugin's own request for this trigger (its fakehost.yaml) gives method and params;
-    // the step's params, if any, are laid over the trigger's (its members win).
     ok = Identifier(trigger->value, "trigger", &out->trigger) && ok;
-    for (const char* key : {"method", "id"}) {
-      if (const Entry* e = Find(entries, key)) {
-        Error(e->key_node.Mark(), std::string("a trigger brings its own method and id: ") + key +
-                                      " does not go with trigger");
-        ok = false;
-      }
-    }
+    ok = none_of("trigger", "a trigger brings its own method and id", {"method", "id"}) && ok;
     if (const Entry* params = Find(entries, "params"); params && !params->value.IsMap()) {
       Error(params->value.Mark(), "params with a trigger is a map laid over the trigger's params");
       ok = false;
@@ -71,6 +79,12 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
   } else {
     ok = String(method->value, "method", &out->method) && ok;
   }
+  return ok;
+}
+
+// A send's deadline_ms, params, members and id.
+bool Reader::ReadSendMembers(const std::vector<Entry>& entries, bool notify, Send* out) {
+  bool ok = true;
   if (const Entry* deadline = Find(entries, "deadline_ms")) {
     out->deadline_ms = Json(deadline->value);
     if (out->deadline_ms == nullptr) {
@@ -102,29 +116,34 @@ bool Reader::ReadSend(const Entry& body, const std::vector<Entry>& siblings, boo
     }
   }
   out->id_mode = notify ? Send::IdMode::kNone : Send::IdMode::kAuto;
-  if (const Entry* id = Find(entries, "id")) {
-    if (id->value.IsNull()) {
-      out->id_mode = Send::IdMode::kNull;
-    } else if ((out->id = Json(id->value)) == nullptr) {
-      ok = false;
-    } else if (!out->invalid && !out->id->IsInt64() && !out->id->IsString()) {
-      Error(id->value.Mark(), "id must be an integer or a string, not " +
-                                  DescribeValue(out->id.get()) +
-                                  " (mark the step 'invalid: true' to send it anyway)");
-      ok = false;
-    } else {
-      out->id_mode = Send::IdMode::kExplicit;
-    }
+  const Entry* id = Find(entries, "id");
+  if (!id) return ok;
+  if (id->value.IsNull()) {
+    out->id_mode = Send::IdMode::kNull;
+  } else if ((out->id = Json(id->value)) == nullptr) {
+    ok = false;
+  } else if (!out->invalid && !out->id->IsInt64() && !out->id->IsString()) {
+    Error(id->value.Mark(), "id must be an integer or a string, not " +
+                                DescribeValue(out->id.get()) +
+                                " (mark the step 'invalid: true' to send it anyway)");
+    ok = false;
+  } else {
+    out->id_mode = Send::IdMode::kExplicit;
   }
+  return ok;
+}
+
+// pad_to: N (the payload grown to N bytes) and pad_at: POINTER (the string that grows).
+bool Reader::ReadSendPadding(const std::vector<Entry>& siblings, Send* out) {
+  bool ok = true;
   const Entry* pad_to = Find(siblings, "pad_to");
   const Entry* pad_at = Find(siblings, "pad_at");
   if (pad_to != nullptr) {
     std::int64_t n = 0;
-    if (Integer(pad_to->value, "pad_to", 1, kMaxPayload, &n)) {
+    if (Integer(pad_to->value, "pad_to", 1, kMaxPayload, &n))
       out->pad_to = static_cast<std::uint64_t>(n);
-    } else {
+    else
       ok = false;
-    }
     out->pad_pointer = "/params/data";
   }
   if (pad_at != nullptr) {
