@@ -181,10 +181,11 @@ void LengthPrefixedDecoder::Feed(std::string_view bytes, std::vector<Event>* out
     const std::size_t take = std::min<std::size_t>(length_ - payload_.size(), n);
     const std::size_t needed = payload_.size() + take;
     if (payload_.capacity() < needed) {
-      // Into a fresh string: libstdc++'s reserve() on a full one doubles past what we ask.
-      std::string grown;
-      grown.reserve(std::min<std::size_t>(length_, std::max(needed, 2 * payload_.size())));
-      grown.append(payload_);
+      // A string made at its size has exactly that capacity; reserve() may give more (libstdc++
+      // doubles the old capacity, from its 15 inline bytes to 30 for a frame of 16 to 29).
+      std::string grown(std::min<std::size_t>(length_, std::max(needed, 2 * payload_.size())),
+                        '\0');
+      grown.assign(payload_);
       payload_.swap(grown);
     }
     payload_.append(p, take);
