@@ -1,8 +1,10 @@
 // Every wait in both suites comes from the protocol: no window (an expect's within, an exit
 // window, a shutdown's grace) is shorter than the profile's deadline for what it waits on,
 // unless the step says why with a quote from the text (`why:`), and no scenario's hard limit
-// is shorter than the windows its steps may use one after another. Read in process from the
-// scenario files and the profiles; the mutations below show that a tightened window is caught.
+// is shorter than the windows its steps may use one after another. A kind whose window the
+// protocol does not bound costs what its row imposes (step_kinds.hpp), so a new kind needs
+// nothing here. Read in process from the scenario files and the profiles; the mutations below
+// show that a tightened window is caught.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include "harness/protocol/registry.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/model.hpp"
+#include "harness/scenario/step_kinds.hpp"
 #include "tests/command.hpp"
 
 namespace fakehost {
@@ -141,99 +144,103 @@ class WaitAudit {
     return t ? t->method : "";
   }
 
+  // What a step's kind costs on the walk's worst-case clock, from its row (step_kinds.hpp):
+  // a plugin that answers nothing, so an expect waits its whole window. The kinds whose windows
+  // the protocol bounds are walked below; any other kind costs what its row says it imposes.
+  static Ms Imposed(const Step& step) {
+    scenario::CostModel worst;
+    worst.held = true;
+    const scenario::StepKindInfo& kind = scenario::KindOf(step);
+    return Ms(kind.imposed_ms ? static_cast<Ms::rep>(kind.imposed_ms(step, worst)) : 0);
+  }
+
   void Walk(const std::vector<Step>& steps) {
     for (const Step& step : steps) {
-      Ms used{0};
-      std::visit(
-          scenario::Exhaustive{
-              [&](const scenario::Send& sent) {
-                const scenario::Send* send = &sent;
-                if (!send->as.empty()) {
-                  Named n;
-                  n.method = send->trigger.empty() ? send->method : TriggerMethod(send->trigger);
-                  if (send->deadline_ms) {
-                    if (send->deadline_ms->IsUint64())
-                      n.deadline = Ms(static_cast<Ms::rep>(send->deadline_ms->GetUint64()));
-                    else
-                      n.unknown = true;
-                  }
-                  n.sent_at = now_;
-                  named_[send->as] = n;
-                }
-              },
-              [&](const scenario::SendRaw& raw) {
-                for (const std::string& name : raw.as)
-                  named_[name] = Named{"", std::nullopt, true, false, now_};
-              },
-              [&](const scenario::Expect& expect) {
-                const scenario::Expect* e = &expect;
-                std::optional<Ms> needed = p_.default_deadline();
-                std::string what = "a frame the plugin starts";
-                // The step ends, at worst, when its window ends; a reply's window counts from its
-                // request, and a frame the plugin sends while it serves one may come until the last
-                // open deadline (steps_expect.cpp).
-                Ms end{0};
-                if (e->filter.kind == scenario::Filter::Kind::kReplyTo) {
-                  Named& n = named_[e->filter.name];
-                  what = "the answer to " + (n.method.empty() ? e->filter.name : n.method);
-                  needed = n.unknown ? std::nullopt : std::optional<Ms>(n.Deadline(p_));
-                  n.answered = true;
-                  end = n.sent_at + (e->within.count() ? e->within : needed.value_or(Ms(0)));
-                } else {
-                  if (Ms open = OpenDeadline(); open > *needed) {
-                    what = "a frame the plugin sends while it serves a request whose deadline is " +
-                           std::to_string(open.count()) + " ms";
-                    needed = open;
-                  }
-                  end = now_ + (e->within.count() ? e->within : p_.default_deadline());
-                  if (!e->within.count()) end = std::max(end, OpenDeadlineEnd());
-                }
-                used = std::max(Ms(0), end - now_);
-                if (e->within.count() && needed)
-                  Check(step, e->within, *needed, what, e->from_first_frame || ready_);
-                ready_ = true;
-              },
-              [&](const scenario::ExpectNone& expect_none) {
-                const scenario::ExpectNone* none = &expect_none;
-                // An absence window only ever passes a plugin sooner; a barrier waits its deadline.
-                used = none->barrier ? p_.DeadlineFor(p_.barrier_method()) : none->window;
-              },
-              [&](const scenario::ExpectExit& expect_exit) {
-                const scenario::ExpectExit* exit = &expect_exit;
-                // The text's shutdown grace, counted from a plugin that has shown it runs: before
-                // its first frame, the startup deadline comes first.
-                Ms needed = GraceOf(*p_.StopSequence("default"));
-                std::string what = "the exit (the shutdown grace)";
-                if (!ready_) {
-                  needed += p_.DeadlineFor(p_.handshake_method());
-                  what =
-                      "the exit of a plugin not yet shown to run (startup deadline + shutdown "
-                      "grace)";
-                }
-                Check(step, exit->within, needed, what, ready_);
-                used = exit->within;
-              },
-              [&](const scenario::Shutdown& shutdown) {
-                const scenario::Shutdown* sd = &shutdown;
-                const auto* seq = p_.StopSequence(sd->sequence.empty() ? "default" : sd->sequence);
-                if (seq && sd->grace.count())
-                  Check(step, sd->grace, GraceOf(*seq), "the exit", ready_);
-                used = seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
-              },
-              [&](const scenario::Sleep& sleep) { used = sleep.duration; },
-              [&](const scenario::ForEach& each) {
-                // Once: each item gets the whole hard limit again (player.cpp), from its start.
-                ReachedBy(step);
-                deadline_ = std::max(deadline_, now_ + limit_);
-                Walk(each.steps);
-              },
-              // Nothing they wait on.
-              scenario::Ignore<scenario::Answer, scenario::CloseStdin, scenario::KillParent,
-                               scenario::Signal>{},
-          },
-          step.body);
+      Ms used = Imposed(step);
+      if (const auto* send = std::get_if<scenario::Send>(&step.body))
+        Sent(*send);
+      else if (const auto* raw = std::get_if<scenario::SendRaw>(&step.body))
+        for (const std::string& name : raw->as)
+          named_[name] = Named{"", std::nullopt, true, false, now_};
+      else if (const auto* expect = std::get_if<scenario::Expect>(&step.body))
+        used = Expected(step, *expect);
+      else if (const auto* none = std::get_if<scenario::ExpectNone>(&step.body))
+        // An absence window only ever passes a plugin sooner; a barrier waits its deadline.
+        used = none->barrier ? p_.DeadlineFor(p_.barrier_method()) : none->window;
+      else if (const auto* exit = std::get_if<scenario::ExpectExit>(&step.body))
+        used = ExitAwaited(step, *exit);
+      else if (const auto* shutdown = std::get_if<scenario::Shutdown>(&step.body))
+        used = ShutDown(step, *shutdown);
+      else if (const auto* each = std::get_if<scenario::ForEach>(&step.body)) {
+        // Once: each item gets the whole hard limit again (player.cpp), from its start.
+        ReachedBy(step);
+        deadline_ = std::max(deadline_, now_ + limit_);
+        Walk(each->steps);
+        used = Ms(0);
+      }
       now_ += used;
     }
+  }
+
+  void Sent(const scenario::Send& send) {
+    if (send.as.empty()) return;
+    Named n;
+    n.method = send.trigger.empty() ? send.method : TriggerMethod(send.trigger);
+    if (send.deadline_ms) {
+      if (send.deadline_ms->IsUint64())
+        n.deadline = Ms(static_cast<Ms::rep>(send.deadline_ms->GetUint64()));
+      else
+        n.unknown = true;
+    }
+    n.sent_at = now_;
+    named_[send.as] = n;
+  }
+
+  // The step ends, at worst, when its window ends; a reply's window counts from its request,
+  // and a frame the plugin sends while it serves one may come until the last open deadline
+  // (steps_expect.cpp).
+  Ms Expected(const Step& step, const scenario::Expect& e) {
+    std::optional<Ms> needed = p_.default_deadline();
+    std::string what = "a frame the plugin starts";
+    Ms end{0};
+    if (e.filter.kind == scenario::Filter::Kind::kReplyTo) {
+      Named& n = named_[e.filter.name];
+      what = "the answer to " + (n.method.empty() ? e.filter.name : n.method);
+      needed = n.unknown ? std::nullopt : std::optional<Ms>(n.Deadline(p_));
+      n.answered = true;
+      end = n.sent_at + (e.within.count() ? e.within : needed.value_or(Ms(0)));
+    } else {
+      if (Ms open = OpenDeadline(); open > *needed) {
+        what = "a frame the plugin sends while it serves a request whose deadline is " +
+               std::to_string(open.count()) + " ms";
+        needed = open;
+      }
+      end = now_ + (e.within.count() ? e.within : p_.default_deadline());
+      if (!e.within.count()) end = std::max(end, OpenDeadlineEnd());
+    }
+    if (e.within.count() && needed)
+      Check(step, e.within, *needed, what, e.from_first_frame || ready_);
+    ready_ = true;
+    return std::max(Ms(0), end - now_);
+  }
+
+  // The text's shutdown grace, counted from a plugin that has shown it runs: before its first
+  // frame, the startup deadline comes first.
+  Ms ExitAwaited(const Step& step, const scenario::ExpectExit& exit) {
+    Ms needed = GraceOf(*p_.StopSequence("default"));
+    std::string what = "the exit (the shutdown grace)";
+    if (!ready_) {
+      needed += p_.DeadlineFor(p_.handshake_method());
+      what = "the exit of a plugin not yet shown to run (startup deadline + shutdown grace)";
+    }
+    Check(step, exit.within, needed, what, ready_);
+    return exit.within;
+  }
+
+  Ms ShutDown(const Step& step, const scenario::Shutdown& sd) {
+    const auto* seq = p_.StopSequence(sd.sequence.empty() ? "default" : sd.sequence);
+    if (seq && sd.grace.count()) Check(step, sd.grace, GraceOf(*seq), "the exit", ready_);
+    return seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
   }
 
   const Scenario& s_;

@@ -1,6 +1,7 @@
 // One row per step kind, as a scenario writes it: what every layer that reads steps without
 // playing them needs to know of the kind. The loader reads its key and the keys allowed beside
-// it; the shards' cost model (run/shard.cpp) and the schedule read the time it imposes; the
+// it; the shards' cost model (run/shard.cpp), the schedule and the suites' wait audit
+// (tests/waits_test.cpp, on a plugin that answers nothing) read the time it imposes; the
 // fuzzer's plans write their steps by these keys.
 //
 // A new step kind is its struct in model.hpp, its row in step_kinds.cpp, its reader
