@@ -189,28 +189,6 @@ struct Step {
   bool level_given = false;
 };
 
-/// A visitor of StepBody made of one callable per kind, for std::visit: `Exhaustive{[](const Send&)
-/// {...}, ..., Ignore<Sleep, Signal>{}}`. It has no generic fallback (never an `auto` parameter),
-/// so a visitor that does not say what it does with a kind does not compile: a new step kind makes
-/// the compiler list every place that must decide.
-template <typename... F>
-struct Exhaustive : F... {
-  using F::operator()...;
-};
-template <typename... F>
-Exhaustive(F...) -> Exhaustive<F...>;
-
-/// The kinds a void visitor leaves alone, named: Ignore<Sleep, Signal>{} handles those two by
-/// doing nothing.
-template <typename Kind>
-struct IgnoreOne {
-  void operator()(const Kind&) const {}
-};
-template <typename... Kinds>
-struct Ignore : IgnoreOne<Kinds>... {
-  using IgnoreOne<Kinds>::operator()...;
-};
-
 /// Calls `visit` on every step in the order written, those inside a `for_each` after the
 /// `for_each` itself: the one walk of a scenario's steps, for whoever needs to look at all of
 /// them before playing (triggers needed, requests to hold, host frames to certify).
