@@ -1,5 +1,5 @@
 // The run layer's pieces but plugin resolution (resolve_plugin.cpp): suites, selection, the one
-// way to play a scenario, limits, the summary.
+// way to play a scenario, limits.
 #include "harness/run/runner.hpp"
 
 #include <fnmatch.h>
@@ -14,44 +14,6 @@
 namespace fakehost::run {
 
 namespace fs = std::filesystem;
-
-void Summarise(RunReport* report) {
-  Summary s;
-  s.duration_ms = report->summary.duration_ms;
-  for (const auto& r : report->scenarios) {
-    ++s.total;
-    switch (r.status) {
-      case scenario::Status::kPass:
-        ++s.passed;
-        break;
-      case scenario::Status::kFail:
-        ++s.failed;
-        break;
-      case scenario::Status::kWarn:
-        ++s.warned;
-        break;
-      case scenario::Status::kSkip:
-        ++s.skipped;
-        break;
-      case scenario::Status::kError:
-        ++s.errored;
-        break;
-      case scenario::Status::kNotRun:
-        ++s.not_run;
-        break;
-      case scenario::Status::kUntested:
-        ++s.untested;
-        break;
-      case scenario::Status::kXfail:
-        ++s.xfailed;
-        break;
-      case scenario::Status::kStale:
-        ++s.stale;
-        break;
-    }
-  }
-  report->summary = s;
-}
 
 bool LoadSuites(const std::vector<std::string>& suite_dirs, const std::string& standard_dir,
                 const protocol::Profile& profile, std::vector<scenario::Scenario>* out,
