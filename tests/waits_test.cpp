@@ -141,85 +141,24 @@ class WaitAudit {
     return t ? t->method : "";
   }
 
+  // Each step moves the worst-case clock on by what it may wait.
   void Walk(const std::vector<Step>& steps) {
     for (const Step& step : steps) {
       Ms used{0};
       std::visit(
           scenario::Exhaustive{
-              [&](const scenario::Send& sent) {
-                const scenario::Send* send = &sent;
-                if (!send->as.empty()) {
-                  Named n;
-                  n.method = send->trigger.empty() ? send->method : TriggerMethod(send->trigger);
-                  if (send->deadline_ms) {
-                    if (send->deadline_ms->IsUint64())
-                      n.deadline = Ms(static_cast<Ms::rep>(send->deadline_ms->GetUint64()));
-                    else
-                      n.unknown = true;
-                  }
-                  n.sent_at = now_;
-                  named_[send->as] = n;
-                }
-              },
+              [&](const scenario::Send& send) { NameSend(send); },
               [&](const scenario::SendRaw& raw) {
                 for (const std::string& name : raw.as)
                   named_[name] = Named{"", std::nullopt, true, false, now_};
               },
-              [&](const scenario::Expect& expect) {
-                const scenario::Expect* e = &expect;
-                std::optional<Ms> needed = p_.default_deadline();
-                std::string what = "a frame the plugin starts";
-                // The step ends, at worst, when its window ends; a reply's window counts from its
-                // request, and a frame the plugin sends while it serves one may come until the last
-                // open deadline (steps_expect.cpp).
-                Ms end{0};
-                if (e->filter.kind == scenario::Filter::Kind::kReplyTo) {
-                  Named& n = named_[e->filter.name];
-                  what = "the answer to " + (n.method.empty() ? e->filter.name : n.method);
-                  needed = n.unknown ? std::nullopt : std::optional<Ms>(n.Deadline(p_));
-                  n.answered = true;
-                  end = n.sent_at + (e->within.count() ? e->within : needed.value_or(Ms(0)));
-                } else {
-                  if (Ms open = OpenDeadline(); open > *needed) {
-                    what = "a frame the plugin sends while it serves a request whose deadline is " +
-                           std::to_string(open.count()) + " ms";
-                    needed = open;
-                  }
-                  end = now_ + (e->within.count() ? e->within : p_.default_deadline());
-                  if (!e->within.count()) end = std::max(end, OpenDeadlineEnd());
-                }
-                used = std::max(Ms(0), end - now_);
-                if (e->within.count() && needed)
-                  Check(step, e->within, *needed, what, e->from_first_frame || ready_);
-                ready_ = true;
-              },
-              [&](const scenario::ExpectNone& expect_none) {
-                const scenario::ExpectNone* none = &expect_none;
+              [&](const scenario::Expect& expect) { used = WalkExpect(step, expect); },
+              [&](const scenario::ExpectNone& none) {
                 // An absence window only ever passes a plugin sooner; a barrier waits its deadline.
-                used = none->barrier ? p_.DeadlineFor(p_.barrier_method()) : none->window;
+                used = none.barrier ? p_.DeadlineFor(p_.barrier_method()) : none.window;
               },
-              [&](const scenario::ExpectExit& expect_exit) {
-                const scenario::ExpectExit* exit = &expect_exit;
-                // The text's shutdown grace, counted from a plugin that has shown it runs: before
-                // its first frame, the startup deadline comes first.
-                Ms needed = GraceOf(*p_.StopSequence("default"));
-                std::string what = "the exit (the shutdown grace)";
-                if (!ready_) {
-                  needed += p_.DeadlineFor(p_.handshake_method());
-                  what =
-                      "the exit of a plugin not yet shown to run (startup deadline + shutdown "
-                      "grace)";
-                }
-                Check(step, exit->within, needed, what, ready_);
-                used = exit->within;
-              },
-              [&](const scenario::Shutdown& shutdown) {
-                const scenario::Shutdown* sd = &shutdown;
-                const auto* seq = p_.StopSequence(sd->sequence.empty() ? "default" : sd->sequence);
-                if (seq && sd->grace.count())
-                  Check(step, sd->grace, GraceOf(*seq), "the exit", ready_);
-                used = seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
-              },
+              [&](const scenario::ExpectExit& exit) { used = WalkExpectExit(step, exit); },
+              [&](const scenario::Shutdown& shutdown) { used = WalkShutdown(step, shutdown); },
               [&](const scenario::Sleep& sleep) { used = sleep.duration; },
               [&](const scenario::ForEach& each) {
                 // Once: each item gets the whole hard limit again (player.cpp), from its start.
@@ -234,6 +173,71 @@ class WaitAudit {
           step.body);
       now_ += used;
     }
+  }
+
+  // A send with `as:` names its request, for the reply_to steps that wait on its answer.
+  void NameSend(const scenario::Send& send) {
+    if (send.as.empty()) return;
+    Named n;
+    n.method = send.trigger.empty() ? send.method : TriggerMethod(send.trigger);
+    if (send.deadline_ms) {
+      if (send.deadline_ms->IsUint64())
+        n.deadline = Ms(static_cast<Ms::rep>(send.deadline_ms->GetUint64()));
+      else
+        n.unknown = true;
+    }
+    n.sent_at = now_;
+    named_[send.as] = n;
+  }
+
+  // Checks an expect's window; returns how long the step may wait.
+  Ms WalkExpect(const Step& step, const scenario::Expect& e) {
+    std::optional<Ms> needed = p_.default_deadline();
+    std::string what = "a frame the plugin starts";
+    // The step ends, at worst, when its window ends; a reply's window counts from its
+    // request, and a frame the plugin sends while it serves one may come until the last
+    // open deadline (steps_expect.cpp).
+    Ms end{0};
+    if (e.filter.kind == scenario::Filter::Kind::kReplyTo) {
+      Named& n = named_[e.filter.name];
+      what = "the answer to " + (n.method.empty() ? e.filter.name : n.method);
+      needed = n.unknown ? std::nullopt : std::optional<Ms>(n.Deadline(p_));
+      n.answered = true;
+      end = n.sent_at + (e.within.count() ? e.within : needed.value_or(Ms(0)));
+    } else {
+      if (Ms open = OpenDeadline(); open > *needed) {
+        what = "a frame the plugin sends while it serves a request whose deadline is " +
+               std::to_string(open.count()) + " ms";
+        needed = open;
+      }
+      end = now_ + (e.within.count() ? e.within : p_.default_deadline());
+      if (!e.within.count()) end = std::max(end, OpenDeadlineEnd());
+    }
+    if (e.within.count() && needed)
+      Check(step, e.within, *needed, what, e.from_first_frame || ready_);
+    ready_ = true;
+    return std::max(Ms(0), end - now_);
+  }
+
+  // The text's shutdown grace, counted from a plugin that has shown it runs: before its first
+  // frame, the startup deadline comes first.
+  Ms WalkExpectExit(const Step& step, const scenario::ExpectExit& exit) {
+    Ms needed = GraceOf(*p_.StopSequence("default"));
+    std::string what = "the exit (the shutdown grace)";
+    if (!ready_) {
+      needed += p_.DeadlineFor(p_.handshake_method());
+      what =
+          "the exit of a plugin not yet shown to run (startup deadline + shutdown "
+          "grace)";
+    }
+    Check(step, exit.within, needed, what, ready_);
+    return exit.within;
+  }
+
+  Ms WalkShutdown(const Step& step, const scenario::Shutdown& sd) {
+    const auto* seq = p_.StopSequence(sd.sequence.empty() ? "default" : sd.sequence);
+    if (seq && sd.grace.count()) Check(step, sd.grace, GraceOf(*seq), "the exit", ready_);
+    return seq ? GraceOf(*seq, /*whole=*/true) : Ms(0);
   }
 
   const Scenario& s_;
