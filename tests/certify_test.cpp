@@ -62,7 +62,7 @@ void CheckAgainstSchema(const rapidjson::Value& matrix) {
     ADD_FAILURE() << v.pointer << ": " << v.message;
 }
 
-// Over 60 lines: one corpus run, then every format it wrote checked in turn.
+// One corpus run, then every format it wrote checked in turn.
 TEST(Certify, WritesTheMatrixOfARimCorpusInEveryFormatWithTheCandidatesRejections) {
   std::string out = MakeTempDir();
   std::string rim = FixturesDir() + "/rim-v1";

@@ -29,32 +29,55 @@ bool SigintPending(pid_t pid) {
   return false;
 }
 
+// Forks the command in a process group of its own (a timeout kills all it started), with
+// stdout and stderr into the given pipe ends and stdin from /dev/null. Returns fork()'s result.
+pid_t Spawn(const std::vector<std::string>& argv, int out, int err) {
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  setpgid(0, 0);
+  dup2(out, 1);
+  dup2(err, 2);
+  int devnull = open("/dev/null", O_RDONLY);
+  dup2(devnull, 0);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execv(args[0], args.data());
+  _exit(127);
+}
+
+// Reads what poll() found ready on each open pipe into its sink, closing a pipe at its end;
+// returns how many it closed.
+int ReadReady(pollfd (&fds)[2], std::string* const (&sinks)[2]) {
+  int closed = 0;
+  for (int i = 0; i < 2; ++i) {
+    if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
+    char buf[65536];
+    ssize_t n = read(fds[i].fd, buf, sizeof buf);
+    if (n > 0) {
+      sinks[i]->append(buf, static_cast<std::size_t>(n));
+    } else {
+      close(fds[i].fd);
+      fds[i].fd = -1;
+      ++closed;
+    }
+  }
+  return closed;
+}
+
 }  // namespace
 
-// Over 60 lines: fork, pipes, exec and the reading of both outputs, kept together.
 CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seconds deadline,
                          const Interrupts& interrupts) {
   CommandResult result;
   int out[2], err[2];
   if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0) return result;
   auto start = std::chrono::steady_clock::now();
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(out[1], 1);
-    dup2(err[1], 2);
-    int devnull = open("/dev/null", O_RDONLY);
-    dup2(devnull, 0);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
+  const pid_t pid = Spawn(argv, out[1], err[1]);
   close(out[1]);
   close(err[1]);
   pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-  std::string* sinks[2] = {&result.out, &result.err};
+  std::string* const sinks[2] = {&result.out, &result.err};
   int open_fds = 2;
   auto until = start + deadline;
   int sent = 0;
@@ -78,18 +101,7 @@ CommandResult RunCommand(const std::vector<std::string>& argv, std::chrono::seco
     int wait_ms =
         sent < wanted ? std::min<int>(kAskEveryMs, static_cast<int>(left)) : static_cast<int>(left);
     if (poll(fds, 2, wait_ms) < 0) continue;
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
-      char buf[65536];
-      ssize_t n = read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        sinks[i]->append(buf, static_cast<std::size_t>(n));
-      } else {
-        close(fds[i].fd);
-        fds[i].fd = -1;
-        --open_fds;
-      }
-    }
+    open_fds -= ReadReady(fds, sinks);
   }
   for (auto& f : fds)
     if (f.fd >= 0) close(f.fd);

@@ -69,8 +69,7 @@ struct PtyRun {
 };
 
 // Runs `argv` as the session leader of a fresh pseudo-terminal, the way a shell runs a
-// foreground command, and types Ctrl-C once `ready` exists. Over 60 lines: the terminal's
-// set-up, the reading of the screen and the keystroke belong together.
+// foreground command, and types Ctrl-C once `ready` exists.
 PtyRun RunInTerminal(const std::vector<std::string>& argv, const std::string& ready,
                      std::chrono::seconds deadline) {
   PtyRun r;

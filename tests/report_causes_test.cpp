@@ -144,6 +144,51 @@ TEST(StrayStdoutReport, ShowsAPluginThatDiedInAFrameOnceWithTheStepItBroke) {
   EXPECT_NE(r.command.out.find("%0Aplugin: " + exit), std::string::npos) << Dump(r);
 }
 
+// The text of the frame each root of the shared cause points at, which must be one line for
+// all (the banner), with the frame numbers it was seen at; "" if there are no roots.
+std::string BannerOfEveryRoot(const rapidjson::Value& scenarios, const rapidjson::Value& roots,
+                              std::vector<std::size_t>* frames) {
+  std::string banner;
+  for (const auto& root : roots.GetArray()) {
+    const rapidjson::Value& s = scenarios[json::Find(root, "scenario")->GetUint()];
+    const rapidjson::Value& f =
+        (*json::Find(s, "failures"))[json::Find(root, "failure")->GetUint()];
+    EXPECT_EQ(std::string(json::Find(f, "reason")->GetString()), "not-a-message");
+    std::size_t frame = json::Find(f, "frame")->GetUint64();
+    frames->push_back(frame);
+    std::string text =
+        json::Find((*json::Find(s, "transcript"))[static_cast<rapidjson::SizeType>(frame)], "text")
+            ->GetString();
+    if (banner.empty()) banner = text;
+    EXPECT_EQ(text, banner);
+  }
+  return banner;
+}
+
+// Console: one block, the banner quoted once; each scenario's entry names the block. And one
+// annotation, for the cause, naming the banner.
+void ExpectOneConsoleBlockAndAnnotation(const Played& r, const std::string& banner,
+                                        std::size_t failed) {
+  const std::string n = std::to_string(failed);
+  EXPECT_EQ(Count(r.command.out, "\nFAIL cause "), 1u) << Dump(r);
+  EXPECT_EQ(Count(r.command.out, "\nFAIL cause 1 — one failure in " + n + " scenarios\n"), 1u)
+      << Dump(r);
+  std::string console = r.command.out.substr(0, r.command.out.find("\n::"));  // annotations last
+  EXPECT_EQ(Count(console, banner), 1u) << Dump(r);
+  EXPECT_EQ(Count(r.command.out, ": cause 1 above (" + n + " scenarios)\n"), failed) << Dump(r);
+  EXPECT_EQ(Count(r.command.out, "  frames:\n"), 0u) << Dump(r);
+  EXPECT_EQ(Count(r.command.out, "::error "), 1u) << Dump(r);
+  std::size_t at = r.command.out.find("::error ");
+  ASSERT_NE(at, std::string::npos);
+  std::string annotation = r.command.out.substr(at, r.command.out.find('\n', at) - at);
+  EXPECT_EQ(annotation.rfind("::error title=fakehost FAIL " + n + " scenarios%2C one cause::", 0),
+            0u)
+      << annotation;
+  EXPECT_NE(annotation.find(banner), std::string::npos) << annotation;
+  EXPECT_NE(annotation.find("%0Ain " + n + " scenarios: lifecycle/"), std::string::npos)
+      << annotation;
+}
+
 // An MCP server that prints a start-up banner on stdout before its first message fails every
 // legacy scenario with the same not-json line, mostly as frame #1, as frame #2 where the host
 // wrote two requests first. That is one cause: one block naming the scenarios, each scenario's
@@ -166,46 +211,15 @@ TEST(BannerReport, ShowsOneCauseForTheBannerThatFailedEveryScenario) {
   ASSERT_EQ(shared->Size(), 1u) << r.json;
   const rapidjson::Value& roots = *json::Find((*shared)[0], "roots");
   ASSERT_EQ(roots.Size(), failed);
-  std::string banner;
   std::vector<std::size_t> frames;
-  for (const auto& root : roots.GetArray()) {
-    const rapidjson::Value& s = scenarios[json::Find(root, "scenario")->GetUint()];
-    const rapidjson::Value& f =
-        (*json::Find(s, "failures"))[json::Find(root, "failure")->GetUint()];
-    EXPECT_EQ(std::string(json::Find(f, "reason")->GetString()), "not-a-message");
-    std::size_t frame = json::Find(f, "frame")->GetUint64();
-    frames.push_back(frame);
-    std::string text =
-        json::Find((*json::Find(s, "transcript"))[static_cast<rapidjson::SizeType>(frame)], "text")
-            ->GetString();
-    if (banner.empty()) banner = text;
-    EXPECT_EQ(text, banner);
-  }
+  const std::string banner = BannerOfEveryRoot(scenarios, roots, &frames);
   ASSERT_FALSE(banner.empty());
   // The same line at another frame number is the same cause.
   std::sort(frames.begin(), frames.end());
   EXPECT_NE(frames.front(), frames.back()) << "no scenario saw the banner at another frame";
-  std::string n = std::to_string(failed);
-  // Console: one block, the banner quoted once; each scenario's entry names the block.
-  EXPECT_EQ(Count(r.command.out, "\nFAIL cause "), 1u) << Dump(r);
-  EXPECT_EQ(Count(r.command.out, "\nFAIL cause 1 — one failure in " + n + " scenarios\n"), 1u)
-      << Dump(r);
-  std::string console = r.command.out.substr(0, r.command.out.find("\n::"));  // annotations last
-  EXPECT_EQ(Count(console, banner), 1u) << Dump(r);
-  EXPECT_EQ(Count(r.command.out, ": cause 1 above (" + n + " scenarios)\n"), failed) << Dump(r);
-  EXPECT_EQ(Count(r.command.out, "  frames:\n"), 0u) << Dump(r);
-  // One annotation, for the cause, naming the banner.
-  EXPECT_EQ(Count(r.command.out, "::error "), 1u) << Dump(r);
-  std::size_t at = r.command.out.find("::error ");
-  ASSERT_NE(at, std::string::npos);
-  std::string annotation = r.command.out.substr(at, r.command.out.find('\n', at) - at);
-  EXPECT_EQ(annotation.rfind("::error title=fakehost FAIL " + n + " scenarios%2C one cause::", 0),
-            0u)
-      << annotation;
-  EXPECT_NE(annotation.find(banner), std::string::npos) << annotation;
-  EXPECT_NE(annotation.find("%0Ain " + n + " scenarios: lifecycle/"), std::string::npos)
-      << annotation;
+  ASSERT_NO_FATAL_FAILURE(ExpectOneConsoleBlockAndAnnotation(r, banner, failed));
   // Markdown: one block before the scenarios, which name it.
+  const std::string n = std::to_string(failed);
   EXPECT_EQ(Count(r.markdown, "### Causes shared by several scenarios (1)"), 1u) << r.markdown;
   EXPECT_EQ(Count(r.markdown, "cause 1 — one failure in " + n + " scenarios"), 1u) << r.markdown;
   EXPECT_LT(r.markdown.find("### Causes shared"), r.markdown.find("### Failures and errors"));

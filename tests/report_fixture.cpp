@@ -80,26 +80,25 @@ std::string HostileText() {
          "<https://a.b>";
 }
 
-// Over 60 lines: one result per status, every field a reporter reads, built in the open.
-run::RunReport ReportFixture(const std::string& hostile) {
-  auto h = [&](const std::string& ordinary) { return hostile.empty() ? ordinary : hostile; };
-  run::RunReport report;
-  report.tool_version = "0.1.0";
-  report.protocol = "rim-v1";
-  report.protocol_title = "RIM plugin protocol v1";
-  report.suite = std::string(kGoldenRoot) + "/scenarios/rim-v1";
-  report.started_at = "2025-06-01T12:00:00Z";
-  report.jobs = 2;
-  report.plugin = {h("dev.fakehost.reference"),
-                   h("1.0.0"),
-                   std::string(kGoldenRoot) + "/fixtures/rim-v1/reference",
-                   {std::string(kGoldenRoot) + "/fixtures/rim-v1/reference/plugin"},
-                   {},
-                   {}};
+namespace {
 
+// A text field's ordinary value or, when a hostile text is given, that text instead.
+struct Texts {
+  const std::string& hostile;
+  std::string operator()(const std::string& ordinary) const {
+    return hostile.empty() ? ordinary : hostile;
+  }
+};
+
+scenario::ScenarioResult Passed() {
   auto pass = Base("envelope/null-id-gets-no-answer", "A null id gets no answer", Status::kPass);
   Handshake(&pass, "dev.fakehost.reference");
+  return pass;
+}
 
+// A MUST missed on a frame's content, and stray bytes on stdout that are no frame.
+scenario::ScenarioResult Failed(const std::string& hostile) {
+  const Texts h{hostile};
   auto fail = Base("handshake/accepts-offered-version", h("Accepts a version it was offered"),
                    Status::kFail);
   fail.spec = h(fail.spec);
@@ -129,7 +128,12 @@ run::RunReport ReportFixture(const std::string& hostile) {
   fail.failures.push_back(stray);
   fail.stderr_tail = h("loading manifest\nwarning: id mismatch\n");
   fail.exit = {true, h("exit code 3"), 3, std::nullopt, 12.0, "", 0, false};
+  return fail;
+}
 
+// A SHOULD missed: the plugin outlived its refusal and was killed.
+scenario::ScenarioResult Warned(const std::string& hostile) {
+  const Texts h{hostile};
   auto warn =
       Base("handshake/refuses-unoffered-version", "Refuses an unoffered version", Status::kWarn);
   warn.level = Level::kMust;
@@ -139,7 +143,12 @@ run::RunReport ReportFixture(const std::string& hostile) {
   w.reason = session::Reason::kDeadlinePassed;
   warn.failures.push_back(w);
   warn.exit = {true, "killed by SIGTERM", std::nullopt, 15, 1011.0, "SIGTERM", 1002.0, true};
+  return warn;
+}
 
+// The harness's own fault: a write to the plugin's stdin failed.
+scenario::ScenarioResult Errored(const std::string& hostile) {
+  const Texts h{hostile};
   auto error =
       Base("heartbeat/answers-within-5s", "Answers a heartbeat within 5 s", Status::kError);
   error.transcript.push_back(
@@ -151,17 +160,48 @@ run::RunReport ReportFixture(const std::string& hostile) {
   e.message = h("cannot write to the plugin's stdin: Broken pipe");
   error.failures.push_back(e);
   error.exit = {false, "", std::nullopt, std::nullopt, 0, "SIGKILL", 0, false};
+  return error;
+}
 
+scenario::ScenarioResult Skipped(const std::string& hostile) {
+  const Texts h{hostile};
   auto skip = Base("shutdown/acknowledges-in-time", "Acknowledges shutdown", Status::kSkip);
   skip.skip_reason = h("requires /capabilities/shutdown-ack (absent from the manifest)");
   skip.duration_ms = 0;
+  return skip;
+}
 
+scenario::ScenarioResult NotRun() {
   auto not_run = Base("shutdown/exits-promptly", "Exits within a second", Status::kNotRun);
   not_run.skip_reason = "interrupted";
   not_run.duration_ms = 0;
+  return not_run;
+}
 
-  for (auto* r : {&pass, &fail, &warn, &error, &skip, &not_run})
-    report.scenarios.push_back(std::move(*r));
+}  // namespace
+
+// One result per status, every field a reporter reads, built in the open.
+run::RunReport ReportFixture(const std::string& hostile) {
+  const Texts h{hostile};
+  run::RunReport report;
+  report.tool_version = "0.1.0";
+  report.protocol = "rim-v1";
+  report.protocol_title = "RIM plugin protocol v1";
+  report.suite = std::string(kGoldenRoot) + "/scenarios/rim-v1";
+  report.started_at = "2025-06-01T12:00:00Z";
+  report.jobs = 2;
+  report.plugin = {h("dev.fakehost.reference"),
+                   h("1.0.0"),
+                   std::string(kGoldenRoot) + "/fixtures/rim-v1/reference",
+                   {std::string(kGoldenRoot) + "/fixtures/rim-v1/reference/plugin"},
+                   {},
+                   {}};
+  report.scenarios.push_back(Passed());
+  report.scenarios.push_back(Failed(hostile));
+  report.scenarios.push_back(Warned(hostile));
+  report.scenarios.push_back(Errored(hostile));
+  report.scenarios.push_back(Skipped(hostile));
+  report.scenarios.push_back(NotRun());
   report.summary.duration_ms = 1053.25;
   run::Summarise(&report);
   return report;

@@ -85,62 +85,100 @@ struct SuiteCase {
 
 void PrintTo(const SuiteCase& c, std::ostream* os) { *os << c.fixture; }
 
-class ShardedRun : public ::testing::TestWithParam<SuiteCase> {};
+// One suite played whole and as three shards in a temporary folder, the shards then merged.
+class ShardedRun : public ::testing::TestWithParam<SuiteCase> {
+ protected:
+  void SetUp() override { dir_ = MakeTempDir(); }
 
-// Over 60 lines: the whole run, the three shards, the merge and the comparison, in order.
-TEST_P(ShardedRun, ThreeShardsMergeIntoTheReportOfTheWholeRun) {
-  const SuiteCase& c = GetParam();
-  std::string dir = MakeTempDir();
-  std::string plugin = FixturesDir() + "/" + c.fixture;
-  std::vector<std::string> common = {"run",  "--protocol", c.protocol, "--plugin",
-                                     plugin, "--jobs",     "2",        "--no-color"};
-  auto run = [&](std::vector<std::string> extra) {
-    std::vector<std::string> args = common;
+  // `fakehost run` of the case's plugin, with `extra` arguments.
+  CommandResult Run(const std::vector<std::string>& extra) const {
+    const SuiteCase& c = GetParam();
+    std::vector<std::string> args = {
+        "run",    "--protocol", c.protocol,  "--plugin", FixturesDir() + "/" + c.fixture,
+        "--jobs", "2",          "--no-color"};
     args.insert(args.end(), extra.begin(), extra.end());
     return Fakehost(args);
-  };
-  CommandResult whole = run({"--out", dir + "/whole"});
-  ASSERT_EQ(whole.exit_code, c.expected_exit) << whole.out << whole.err;
+  }
 
-  std::vector<std::string> inputs;
-  std::map<std::string, int> shard_of;  // scenario id -> shard
-  for (int k = 1; k <= 3; ++k) {
-    std::string out = dir + "/shard-" + std::to_string(k);
-    CommandResult shard = run({"--shard", std::to_string(k) + "/3", "--out", out});
-    EXPECT_TRUE(shard.exit_code == 0 || shard.exit_code == 1) << shard.out << shard.err;
-    inputs.push_back(out + "/report.json");
-    rapidjson::Document report = ReadReport(inputs.back());
-    for (const auto& s : Scenarios(report).GetArray()) {
-      auto [at, fresh] = shard_of.emplace(Id(s), k);
-      EXPECT_TRUE(fresh) << Id(s) << " is in shard " << at->second << " and shard " << k;
+  // Plays the three shards, each scenario in one only; returns their report paths.
+  std::vector<std::string> RunThreeShards(std::map<std::string, int>* shard_of) const {
+    std::vector<std::string> inputs;
+    for (int k = 1; k <= 3; ++k) {
+      std::string out = dir_ + "/shard-" + std::to_string(k);
+      CommandResult shard = Run({"--shard", std::to_string(k) + "/3", "--out", out});
+      EXPECT_TRUE(shard.exit_code == 0 || shard.exit_code == 1) << shard.out << shard.err;
+      inputs.push_back(out + "/report.json");
+      rapidjson::Document report = ReadReport(inputs.back());
+      for (const auto& s : Scenarios(report).GetArray()) {
+        auto [at, fresh] = shard_of->emplace(Id(s), k);
+        EXPECT_TRUE(fresh) << Id(s) << " is in shard " << at->second << " and shard " << k;
+      }
+    }
+    return inputs;
+  }
+
+  // `fakehost report merge` of the shards into dir_/merged, in every format.
+  CommandResult Merge(const std::vector<std::string>& inputs) const {
+    std::vector<std::string> merge = {"report", "merge"};
+    merge.insert(merge.end(), inputs.begin(), inputs.end());
+    for (std::string format : {"junit", "markdown", "html"})
+      merge.push_back("--report=" + format + "=" + dir_ + "/merged/report." + format);
+    merge.insert(merge.end(), {"--out", dir_ + "/merged", "--no-color"});
+    return Fakehost(merge);
+  }
+
+  // Exactly the shards' results, every field (timings, transcripts) as the shards wrote them.
+  void ExpectTheShardsResults(const rapidjson::Document& merged,
+                              const std::vector<std::string>& inputs) const {
+    std::map<std::string, rapidjson::Document> shard_reports;
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+      shard_reports[inputs[k]] = ReadReport(inputs[k]);
+    for (const auto& s : Scenarios(merged).GetArray()) {
+      const Value* original = nullptr;
+      for (const auto& [path, report] : shard_reports)
+        for (const auto& o : Scenarios(report).GetArray())
+          if (Id(o) == Id(s)) original = &o;
+      ASSERT_TRUE(original) << Id(s);
+      EXPECT_TRUE(*original == s) << json::Abbreviate(json::ToCompact(s), 1500);
     }
   }
-  rapidjson::Document expected = ReadReport(dir + "/whole/report.json");
+
+  // Two of the three shards are not the run: refused, naming the missing one, unless the merge
+  // is asked to be partial, which its report then records.
+  void ExpectTwoOfThreeRefusedUnlessPartial(const std::vector<std::string>& inputs) const {
+    CommandResult two = Fakehost({"report", "merge", inputs[0], inputs[2], "--out", dir_ + "/two"});
+    EXPECT_EQ(two.exit_code, 2) << two.out << two.err;
+    EXPECT_NE(two.err.find("shard 2 of 3 is missing"), std::string::npos) << two.err;
+    EXPECT_FALSE(fs::exists(dir_ + "/two/report.json"));
+    CommandResult partial = Fakehost(
+        {"report", "merge", inputs[0], inputs[2], "--allow-partial", "--out", dir_ + "/partial"});
+    EXPECT_TRUE(partial.exit_code == 0 || partial.exit_code == 1) << partial.out << partial.err;
+    rapidjson::Document partial_report = ReadReport(dir_ + "/partial/report.json");
+    const Value* missing = json::Find(partial_report, "missing_shards");
+    ASSERT_TRUE(missing && missing->IsArray() && missing->Size() == 1) << partial.err;
+    EXPECT_EQ((*missing)[0].GetInt(), 2);
+  }
+
+  std::string dir_;
+};
+
+TEST_P(ShardedRun, ThreeShardsMergeIntoTheReportOfTheWholeRun) {
+  const SuiteCase& c = GetParam();
+  CommandResult whole = Run({"--out", dir_ + "/whole"});
+  ASSERT_EQ(whole.exit_code, c.expected_exit) << whole.out << whole.err;
+
+  std::map<std::string, int> shard_of;  // scenario id -> shard
+  const std::vector<std::string> inputs = RunThreeShards(&shard_of);
+  rapidjson::Document expected = ReadReport(dir_ + "/whole/report.json");
   EXPECT_EQ(shard_of.size(), Scenarios(expected).Size());
   for (const auto& s : Scenarios(expected).GetArray())
     EXPECT_EQ(shard_of.count(Id(s)), 1u) << Id(s) << " is in no shard";
   EXPECT_EQ(shard_of["manifest/loads-in-host"], 1);
 
-  std::vector<std::string> merge = {"report", "merge"};
-  merge.insert(merge.end(), inputs.begin(), inputs.end());
-  for (std::string format : {"junit", "markdown", "html"})
-    merge.push_back("--report=" + format + "=" + dir + "/merged/report." + format);
-  merge.insert(merge.end(), {"--out", dir + "/merged", "--no-color"});
-  CommandResult merged_run = Fakehost(merge);
+  CommandResult merged_run = Merge(inputs);
   EXPECT_EQ(merged_run.exit_code, whole.exit_code) << merged_run.out << merged_run.err;
-  rapidjson::Document merged = ReadReport(dir + "/merged/report.json");
-
-  // Exactly the shards' results, every field (timings, transcripts) as the shards wrote them.
-  std::map<std::string, rapidjson::Document> shard_reports;
-  for (std::size_t k = 0; k < inputs.size(); ++k) shard_reports[inputs[k]] = ReadReport(inputs[k]);
-  for (const auto& s : Scenarios(merged).GetArray()) {
-    const Value* original = nullptr;
-    for (const auto& [path, report] : shard_reports)
-      for (const auto& o : Scenarios(report).GetArray())
-        if (Id(o) == Id(s)) original = &o;
-    ASSERT_TRUE(original) << Id(s);
-    EXPECT_TRUE(*original == s) << json::Abbreviate(json::ToCompact(s), 1500);
-  }
+  rapidjson::Document merged = ReadReport(dir_ + "/merged/report.json");
+  ASSERT_NO_FATAL_FAILURE(ExpectTheShardsResults(merged, inputs));
 
   // And the whole run's report, but for what two runs may differ in.
   Normalise(expected, expected.GetAllocator());
@@ -148,27 +186,14 @@ TEST_P(ShardedRun, ThreeShardsMergeIntoTheReportOfTheWholeRun) {
   EXPECT_TRUE(expected == merged) << Differences(expected, merged);
   int failed = json::Find(*json::Find(merged, "summary"), "failed")->GetInt();
   EXPECT_EQ(failed > 0, c.expected_exit == 1);
-
   for (std::string format : {"junit", "markdown", "html"})
-    EXPECT_GT(ReadFile(dir + "/merged/report." + format).size(), 500u) << format;
-
-  // Two of the three shards are not the run: refused, naming the missing one, unless the merge
-  // is asked to be partial, which its report then records.
-  CommandResult two = Fakehost({"report", "merge", inputs[0], inputs[2], "--out", dir + "/two"});
-  EXPECT_EQ(two.exit_code, 2) << two.out << two.err;
-  EXPECT_NE(two.err.find("shard 2 of 3 is missing"), std::string::npos) << two.err;
-  EXPECT_FALSE(fs::exists(dir + "/two/report.json"));
-  CommandResult partial = Fakehost(
-      {"report", "merge", inputs[0], inputs[2], "--allow-partial", "--out", dir + "/partial"});
-  EXPECT_TRUE(partial.exit_code == 0 || partial.exit_code == 1) << partial.out << partial.err;
-  rapidjson::Document partial_report = ReadReport(dir + "/partial/report.json");
-  const Value* missing = json::Find(partial_report, "missing_shards");
-  ASSERT_TRUE(missing && missing->IsArray() && missing->Size() == 1) << partial.err;
-  EXPECT_EQ((*missing)[0].GetInt(), 2);
-  EXPECT_NE(ReadFile(dir + "/merged/report.junit")
+    EXPECT_GT(ReadFile(dir_ + "/merged/report." + format).size(), 500u) << format;
+  EXPECT_NE(ReadFile(dir_ + "/merged/report.junit")
                 .find("tests=\"" + std::to_string(shard_of.size()) + "\""),
             std::string::npos);
-  if (!HasFailure()) fs::remove_all(dir);
+
+  ASSERT_NO_FATAL_FAILURE(ExpectTwoOfThreeRefusedUnlessPartial(inputs));
+  if (!HasFailure()) fs::remove_all(dir_);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -132,6 +132,42 @@ const rapidjson::Value* ConformsSchema(const rapidjson::Value& arg, std::string*
   return nullptr;
 }
 
+// $type: one name or a list of names, any of which the value has.
+bool HasAnyType(const rapidjson::Value& arg, const rapidjson::Value& actual) {
+  if (arg.IsString()) return internal::HasType(View(arg), actual);
+  if (arg.IsArray()) {
+    return std::any_of(arg.Begin(), arg.End(), [&](const rapidjson::Value& t) {
+      return t.IsString() && internal::HasType(View(t), actual);
+    });
+  }
+  return false;
+}
+
+// $min_length, $max_length and $len against the size of a string, array or object.
+bool LengthHolds(Op op, const rapidjson::Value& arg, const rapidjson::Value& actual) {
+  std::uint64_t size = 0;
+  if (!arg.IsUint64() || !Size(actual, &size)) return false;
+  if (op == Op::kMinLength) return size >= arg.GetUint64();
+  if (op == Op::kMaxLength) return size <= arg.GetUint64();
+  return size == arg.GetUint64();
+}
+
+// $unique: the values at the pointer (elements without one are not compared), each against the
+// earlier ones of its hash only: linear in the elements, not pairwise (100,000 tools).
+bool AllDiffer(const rapidjson::Value& actual, std::string_view pointer) {
+  std::unordered_multimap<std::size_t, const rapidjson::Value*> seen;
+  seen.reserve(actual.Size());
+  for (const rapidjson::Value& item : actual.GetArray()) {
+    const rapidjson::Value* v = json::Resolve(item, pointer);
+    if (v == nullptr) continue;
+    const std::size_t h = StrictHash(*v);
+    for (auto [it, end] = seen.equal_range(h); it != end; ++it)
+      if (json::StrictEqual(*it->second, *v)) return false;
+    seen.emplace(h, v);
+  }
+  return true;
+}
+
 class Engine {
  public:
   Engine(std::vector<Mismatch>* out, std::string_view base, std::vector<std::string>* untested)
@@ -241,17 +277,9 @@ class Engine {
   }
 
   bool Holds(Op op, const rapidjson::Value& arg, const rapidjson::Value* actual) {
-    std::uint64_t size = 0;
     switch (op) {
       case Op::kType:
-        if (actual == nullptr) return false;
-        if (arg.IsString()) return internal::HasType(View(arg), *actual);
-        if (arg.IsArray()) {
-          return std::any_of(arg.Begin(), arg.End(), [&](const rapidjson::Value& t) {
-            return t.IsString() && internal::HasType(View(t), *actual);
-          });
-        }
-        return false;
+        return actual != nullptr && HasAnyType(arg, *actual);
       case Op::kOneOf:
         return arg.IsArray() &&
                AnyOf(arg.GetArray(), [&](const rapidjson::Value& alt, auto* notes) {
@@ -271,23 +299,11 @@ class Engine {
         return arg.IsNumber() && actual != nullptr && actual->IsNumber() &&
                CompareNumbers(*actual, arg) <= 0;
       case Op::kMinLength:
-        return arg.IsUint64() && actual != nullptr && Size(*actual, &size) &&
-               size >= arg.GetUint64();
       case Op::kMaxLength:
-        return arg.IsUint64() && actual != nullptr && Size(*actual, &size) &&
-               size <= arg.GetUint64();
       case Op::kLen:
-        return arg.IsUint64() && actual != nullptr && Size(*actual, &size) &&
-               size == arg.GetUint64();
+        return actual != nullptr && LengthHolds(op, arg, *actual);
       case Op::kContains:
-        if (actual == nullptr) return false;
-        if (actual->IsString()) {
-          return arg.IsString() && View(*actual).find(View(arg)) != std::string_view::npos;
-        }
-        return actual->IsArray() &&
-               AnyOf(actual->GetArray(), [&](const rapidjson::Value& item, auto* notes) {
-                 return Test(arg, &item, notes);
-               });
+        return actual != nullptr && Contains(arg, *actual);
       case Op::kNot: {
         std::vector<std::string> notes;
         const Tri r = Test(arg, actual, &notes);
@@ -298,28 +314,26 @@ class Engine {
         return actual != nullptr && actual->IsArray();
       case Op::kEquals:
         return actual != nullptr && json::StrictEqual(*actual, arg);
-      case Op::kUnique: {
-        // The values at the pointer (elements without one are not compared), each against the
-        // earlier ones of its hash only: linear in the elements, not pairwise (100,000 tools).
-        if (actual == nullptr || !actual->IsArray() || !arg.IsString()) return false;
-        std::unordered_multimap<std::size_t, const rapidjson::Value*> seen;
-        seen.reserve(actual->Size());
-        for (const rapidjson::Value& item : actual->GetArray()) {
-          const rapidjson::Value* v = json::Resolve(item, View(arg));
-          if (v == nullptr) continue;
-          const std::size_t h = StrictHash(*v);
-          for (auto [it, end] = seen.equal_range(h); it != end; ++it)
-            if (json::StrictEqual(*it->second, *v)) return false;
-          seen.emplace(h, v);
-        }
-        return true;
-      }
+      case Op::kUnique:
+        return actual != nullptr && actual->IsArray() && arg.IsString() &&
+               AllDiffer(*actual, View(arg));
       case Op::kJsonSchema:  // judged by Supplied
       case Op::kConforms:
       case Op::kUnknown:
         return false;
     }
     return false;
+  }
+
+  // $contains: a substring of a string, or an element of an array that matches the pattern.
+  bool Contains(const rapidjson::Value& arg, const rapidjson::Value& actual) {
+    if (actual.IsString()) {
+      return arg.IsString() && View(actual).find(View(arg)) != std::string_view::npos;
+    }
+    return actual.IsArray() &&
+           AnyOf(actual.GetArray(), [&](const rapidjson::Value& item, auto* notes) {
+             return Test(arg, &item, notes);
+           });
   }
 
   // $json_schema and $conforms: the schema layer's verdict. Untested holds, with a note.

@@ -68,18 +68,9 @@ class Checker {
 
   void Argument(Op op, std::string_view key, const rapidjson::Value& arg, const std::string& at) {
     const std::string name(key);
-    std::string error;
     switch (op) {
       case Op::kType:
-        if (arg.IsString()) {
-          TypeName(arg, at);
-        } else if (arg.IsArray() && !arg.Empty()) {
-          for (rapidjson::SizeType i = 0; i < arg.Size(); ++i) {
-            TypeName(arg[i], at + "/" + std::to_string(i));
-          }
-        } else {
-          Add(at, false, "$type takes a type name or a non-empty list of them");
-        }
+        TypeArgument(arg, at);
         break;
       case Op::kOneOf:
         if (!arg.IsArray() || arg.Empty()) {
@@ -96,11 +87,7 @@ class Checker {
           Add(at, false, "$any takes true (use $absent: true for a missing member)");
         break;
       case Op::kRegex:
-        if (!arg.IsString()) {
-          Add(at, false, "$regex takes a string");
-        } else if (!CheckRegex(View(arg), &error)) {
-          Add(at, false, "bad regular expression /" + std::string(View(arg)) + "/: " + error);
-        }
+        RegexArgument(arg, at);
         break;
       case Op::kMin:
       case Op::kMax:
@@ -119,11 +106,7 @@ class Checker {
       case Op::kEquals:
         break;  // any JSON value, compared as it is (never read as a pattern)
       case Op::kUnique:
-        if (Deferred(arg)) break;
-        if (!arg.IsString() || (arg.GetStringLength() > 0 && arg.GetString()[0] != '/'))
-          Add(at, false,
-              "$unique takes a JSON pointer into each element (\"/name\"; \"\": the "
-              "elements themselves)");
+        UniqueArgument(arg, at);
         break;
       case Op::kJsonSchema:
         if (!arg.IsTrue()) Add(at, false, "$json_schema takes true");
@@ -134,6 +117,35 @@ class Checker {
       case Op::kUnknown:
         break;
     }
+  }
+
+  void TypeArgument(const rapidjson::Value& arg, const std::string& at) {
+    if (arg.IsString()) {
+      TypeName(arg, at);
+    } else if (arg.IsArray() && !arg.Empty()) {
+      for (rapidjson::SizeType i = 0; i < arg.Size(); ++i) {
+        TypeName(arg[i], at + "/" + std::to_string(i));
+      }
+    } else {
+      Add(at, false, "$type takes a type name or a non-empty list of them");
+    }
+  }
+
+  void RegexArgument(const rapidjson::Value& arg, const std::string& at) {
+    std::string error;
+    if (!arg.IsString()) {
+      Add(at, false, "$regex takes a string");
+    } else if (!CheckRegex(View(arg), &error)) {
+      Add(at, false, "bad regular expression /" + std::string(View(arg)) + "/: " + error);
+    }
+  }
+
+  void UniqueArgument(const rapidjson::Value& arg, const std::string& at) {
+    if (Deferred(arg)) return;
+    if (!arg.IsString() || (arg.GetStringLength() > 0 && arg.GetString()[0] != '/'))
+      Add(at, false,
+          "$unique takes a JSON pointer into each element (\"/name\"; \"\": the "
+          "elements themselves)");
   }
 
   // {schema: S}, or {schema_in: LIST, where: PATTERN, at: "/pointer"} (where and at optional).

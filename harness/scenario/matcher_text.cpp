@@ -1,5 +1,7 @@
 // Names, type tests and the wording of matcher messages.
 #include <cstring>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/json/json.hpp"
@@ -103,129 +105,156 @@ std::string DescribePattern(const rapidjson::Value& pattern) {
   return Compact(pattern);
 }
 
-// Over 60 lines: one short case per matcher operator, each worded for its own miss.
-std::string DescribeNode(const rapidjson::Value& node) {
-  std::vector<std::string_view> types;
-  const rapidjson::Value *min_length = nullptr, *max_length = nullptr;
-  bool wants_string = false, wants_number = false, wants_array = false, has_length = false;
+namespace {
+
+// What a node's operators say of the kind of value it wants, read before any is worded.
+struct NodeShape {
+  std::vector<std::string_view> types;  // $type's names
+  const rapidjson::Value* min_length = nullptr;
+  const rapidjson::Value* max_length = nullptr;
+  bool wants_string = false;  // $regex
+  bool wants_number = false;  // $min, $max
+  bool wants_array = false;   // $each, $unique
+  bool has_length = false;    // $min_length, $max_length, $len
+};
+
+NodeShape ShapeOf(const rapidjson::Value& node) {
+  NodeShape shape;
   for (const auto& m : node.GetObject()) {
     const Op op = OpOf(View(m.name));
     if (op == Op::kType) {
-      if (m.value.IsString()) types.push_back(View(m.value));
+      if (m.value.IsString()) shape.types.push_back(View(m.value));
       if (m.value.IsArray()) {
         for (const auto& t : m.value.GetArray()) {
-          if (t.IsString()) types.push_back(View(t));
+          if (t.IsString()) shape.types.push_back(View(t));
         }
       }
     }
-    wants_string |= op == Op::kRegex;
-    wants_number |= op == Op::kMin || op == Op::kMax;
-    wants_array |= op == Op::kEach || op == Op::kUnique;
-    has_length |= op == Op::kMinLength || op == Op::kMaxLength || op == Op::kLen;
-    if (op == Op::kMinLength && m.value.IsUint64()) min_length = &m.value;
-    if (op == Op::kMaxLength && m.value.IsUint64()) max_length = &m.value;
+    shape.wants_string |= op == Op::kRegex;
+    shape.wants_number |= op == Op::kMin || op == Op::kMax;
+    shape.wants_array |= op == Op::kEach || op == Op::kUnique;
+    shape.has_length |= op == Op::kMinLength || op == Op::kMaxLength || op == Op::kLen;
+    if (op == Op::kMinLength && m.value.IsUint64()) shape.min_length = &m.value;
+    if (op == Op::kMaxLength && m.value.IsUint64()) shape.max_length = &m.value;
   }
+  return shape;
+}
+
+// The phrase's subject ("a string"), and the unit its length is counted in ("byte"), if one.
+struct Subject {
   std::string noun;
   const char* unit = "";
-  if (!types.empty()) {
+};
+
+Subject SubjectOf(const NodeShape& shape) {
+  if (!shape.types.empty()) {
     std::vector<std::string> nouns;
-    for (std::string_view t : types) nouns.emplace_back(Noun(t));
-    noun = Join(nouns, " or ");
-    if (types.size() == 1) {
-      unit = types[0] == "string"   ? "byte"
-             : types[0] == "array"  ? "element"
-             : types[0] == "object" ? "member"
-                                    : "";
+    for (std::string_view t : shape.types) nouns.emplace_back(Noun(t));
+    Subject subject{Join(nouns, " or "), ""};
+    if (shape.types.size() == 1) {
+      const std::string_view only = shape.types[0];
+      subject.unit = only == "string"   ? "byte"
+                     : only == "array"  ? "element"
+                     : only == "object" ? "member"
+                                        : "";
     }
-  } else if (wants_string) {
-    noun = "a string", unit = "byte";
-  } else if (wants_number) {
-    noun = "a number";
-  } else if (wants_array) {
-    noun = "an array", unit = "element";
-  } else if (has_length) {
-    noun = "a value";
+    return subject;
   }
-  const char* length_word = *unit == '\0' ? "length " : "";
+  if (shape.wants_string) return {"a string", "byte"};
+  if (shape.wants_number) return {"a number", ""};
+  if (shape.wants_array) return {"an array", "element"};
+  if (shape.has_length) return {"a value", ""};
+  return {};
+}
+
+// "of " and, when no unit names what is counted, "length ": "of length 3", "of 3 bytes".
+std::string LengthOf(const char* unit) {
+  return std::string("of ") + (*unit == '\0' ? "length " : "");
+}
+
+// A phrase that narrows the subject (">= 1", "of at most 3 bytes"), or "" if `op` gives none.
+// With both $min_length and $max_length the node gets one range instead (DescribeNode).
+std::string Qualifier(Op op, const rapidjson::Value& arg, const NodeShape& shape,
+                      const char* unit) {
+  switch (op) {
+    case Op::kMinLength:
+    case Op::kMaxLength:
+      if ((shape.min_length != nullptr && shape.max_length != nullptr) || !arg.IsUint64())
+        return "";
+      return LengthOf(unit) + (op == Op::kMinLength ? "at least " : "at most ") +
+             Count(arg.GetUint64(), unit);
+    case Op::kLen:
+      return arg.IsUint64() ? LengthOf(unit) + "exactly " + Count(arg.GetUint64(), unit) : "";
+    case Op::kMin:
+      return ">= " + Compact(arg);
+    case Op::kMax:
+      return "<= " + Compact(arg);
+    case Op::kRegex:
+      return "matching /" + (arg.IsString() ? std::string(View(arg)) : Compact(arg)) + "/";
+    case Op::kContains:
+      return arg.IsString() ? "containing " + Compact(arg)
+                            : "containing an element that is " + DescribePattern(arg);
+    case Op::kEach:
+      return "whose every element is " + DescribePattern(arg);
+    case Op::kUnique:
+      return arg.IsString() && arg.GetStringLength() > 0
+                 ? "whose elements differ at " + std::string(View(arg))
+                 : std::string("whose elements all differ");
+    default:
+      return "";
+  }
+}
+
+// A condition beside the subject ("equal to 3", "not null"), or "" if `op` states none.
+std::string Condition(Op op, std::string_view name, const rapidjson::Value& arg) {
+  switch (op) {
+    case Op::kEquals:
+      return "equal to " + Compact(arg);
+    case Op::kOneOf: {
+      std::vector<std::string> alternatives;
+      if (arg.IsArray()) {
+        for (const auto& alt : arg.GetArray()) alternatives.push_back(DescribePattern(alt));
+      }
+      return "one of (" + Join(alternatives, " | ") + ")";
+    }
+    case Op::kNot:
+      return "not " + DescribePattern(arg);
+    case Op::kAbsent:
+      return arg.IsFalse() ? "a value (present)" : "nothing (absent)";
+    case Op::kAny:
+      return "any value";
+    case Op::kJsonSchema:
+      return "a valid JSON Schema";
+    case Op::kConforms:
+      return "a value conforming to its schema";
+    case Op::kUnknown:
+      return "a valid pattern (unknown operator " + std::string(name) + ")";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+// The subject, then what narrows it, then what else the value must be, each in the order the
+// node gives its operators.
+std::string DescribeNode(const rapidjson::Value& node) {
+  const NodeShape shape = ShapeOf(node);
+  Subject subject = SubjectOf(shape);
   std::vector<std::string> quals, others;
-  if (min_length != nullptr && max_length != nullptr) {
-    quals.push_back(std::string("of ") + length_word + std::to_string(min_length->GetUint64()) +
-                    " to " + Count(max_length->GetUint64(), unit));
+  if (shape.min_length != nullptr && shape.max_length != nullptr) {
+    quals.push_back(LengthOf(subject.unit) + std::to_string(shape.min_length->GetUint64()) +
+                    " to " + Count(shape.max_length->GetUint64(), subject.unit));
   }
   for (const auto& m : node.GetObject()) {
-    const rapidjson::Value& arg = m.value;
-    switch (OpOf(View(m.name))) {
-      case Op::kType:
-        break;
-      case Op::kMinLength:
-      case Op::kMaxLength:
-        if (min_length != nullptr && max_length != nullptr) break;
-        if (!arg.IsUint64()) break;
-        quals.push_back(std::string("of ") + length_word +
-                        (OpOf(View(m.name)) == Op::kMinLength ? "at least " : "at most ") +
-                        Count(arg.GetUint64(), unit));
-        break;
-      case Op::kLen:
-        if (arg.IsUint64()) {
-          quals.push_back(std::string("of ") + length_word + "exactly " +
-                          Count(arg.GetUint64(), unit));
-        }
-        break;
-      case Op::kMin:
-        quals.push_back(">= " + Compact(arg));
-        break;
-      case Op::kMax:
-        quals.push_back("<= " + Compact(arg));
-        break;
-      case Op::kRegex:
-        quals.push_back("matching /" + (arg.IsString() ? std::string(View(arg)) : Compact(arg)) +
-                        "/");
-        break;
-      case Op::kContains:
-        quals.push_back(arg.IsString() ? "containing " + Compact(arg)
-                                       : "containing an element that is " + DescribePattern(arg));
-        break;
-      case Op::kEach:
-        quals.push_back("whose every element is " + DescribePattern(arg));
-        break;
-      case Op::kEquals:
-        others.push_back("equal to " + Compact(arg));
-        break;
-      case Op::kUnique:
-        quals.push_back(arg.IsString() && arg.GetStringLength() > 0
-                            ? "whose elements differ at " + std::string(View(arg))
-                            : std::string("whose elements all differ"));
-        break;
-      case Op::kOneOf: {
-        std::vector<std::string> alternatives;
-        if (arg.IsArray()) {
-          for (const auto& alt : arg.GetArray()) alternatives.push_back(DescribePattern(alt));
-        }
-        others.push_back("one of (" + Join(alternatives, " | ") + ")");
-        break;
-      }
-      case Op::kNot:
-        others.push_back("not " + DescribePattern(arg));
-        break;
-      case Op::kAbsent:
-        others.emplace_back(arg.IsFalse() ? "a value (present)" : "nothing (absent)");
-        break;
-      case Op::kAny:
-        others.emplace_back("any value");
-        break;
-      case Op::kJsonSchema:
-        others.emplace_back("a valid JSON Schema");
-        break;
-      case Op::kConforms:
-        others.emplace_back("a value conforming to its schema");
-        break;
-      case Op::kUnknown:
-        others.push_back("a valid pattern (unknown operator " + std::string(View(m.name)) + ")");
-        break;
-    }
+    const Op op = OpOf(View(m.name));
+    if (std::string q = Qualifier(op, m.value, shape, subject.unit); !q.empty())
+      quals.push_back(std::move(q));
+    if (std::string c = Condition(op, View(m.name), m.value); !c.empty())
+      others.push_back(std::move(c));
   }
-  if (noun.empty() && !quals.empty()) noun = "a value";
-  std::string out = noun;
+  if (subject.noun.empty() && !quals.empty()) subject.noun = "a value";
+  std::string out = subject.noun;
   if (!quals.empty()) out += " " + Join(quals, " and ");
   if (!others.empty()) out += (out.empty() ? "" : " and ") + Join(others, " and ");
   return out;

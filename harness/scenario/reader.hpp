@@ -84,6 +84,14 @@ class Reader {
   // --- steps (reader_steps.cpp)
   void Steps(const YamlNode& list, Scope* scope, std::vector<Step>* out);
   void ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out);
+  /// The one entry naming the step's kind; null after an error.
+  const Entry* StepBody(const YamlNode& node, const std::vector<Entry>& entries);
+  /// level, note and why into `step`; the kind's other siblings into `siblings`; refuses the rest.
+  bool ReadStepSiblings(const Entry& body, const std::vector<Entry>& entries, Step* step,
+                        std::vector<Entry>* siblings);
+  /// A `use:` step's fragment, its steps taking the use's level (if given) and note.
+  void AppendFragmentSteps(const Entry& body, bool level_given, const Step& use, Scope* scope,
+                           std::vector<Step>* out);
   bool ReadBody(const std::string& kind, const Entry& body, const std::vector<Entry>& siblings,
                 Scope* scope, Step* step);
   bool ReadSendStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
@@ -98,7 +106,21 @@ class Reader {
   bool ReadSendMembers(const std::vector<Entry>& entries, bool notify, Send* out);
   bool ReadSendPadding(const std::vector<Entry>& siblings, Send* out);
   bool ReadSendRaw(const Entry& body, SendRaw* out);
+  /// text: or hex:, exactly one.
+  bool ReadSendRawBytes(const Entry& body, const std::vector<Entry>& entries, SendRaw* out);
+  /// framed: and the length: a framed send_raw announces.
+  bool ReadSendRawFraming(const std::vector<Entry>& entries, SendRaw* out);
+  /// repeat:, chunk: and delay:.
+  bool ReadSendRawPacing(const std::vector<Entry>& entries, SendRaw* out);
   bool ReadFilter(const Entry& body, const Scope& scope, Filter* out);
+  /// The one key naming the frames a filter takes (reply_to, response, ...); null after an error.
+  const Entry* FilterSelector(const Entry& body, const std::vector<Entry>& entries,
+                              Filter::Kind* kind);
+  /// The selector's value. False if the filter cannot be read further; a problem that leaves
+  /// the rest readable clears `*ok` instead.
+  bool ReadSelector(const Entry& selector, const Scope& scope, Filter* out, bool* ok);
+  /// result, error, params and message, each refused where the selector's frames lack it.
+  bool ReadFilterParts(const std::vector<Entry>& entries, const Entry& selector, Filter* out);
   bool ReadExpect(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
                   Expect* out);
   bool ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,

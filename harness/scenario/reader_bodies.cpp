@@ -157,7 +157,6 @@ bool Reader::ReadSendPadding(const std::vector<Entry>& siblings, Send* out) {
   return ok;
 }
 
-// Over 60 lines: each of send_raw's keys with the check that keeps a malformed one out.
 bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
   if (!body.value.IsMap()) {
     Error(body.value.Mark(), "send_raw takes a map: {text: ...} or {hex: ...}");
@@ -166,31 +165,39 @@ bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
   const std::vector<Entry> entries = Entries(body.value);
   bool ok = OnlyKeys(entries, {"text", "hex", "framed", "length", "repeat", "chunk", "delay"},
                      "send_raw");
+  ok = ReadSendRawBytes(body, entries, out) && ok;
+  ok = ReadSendRawFraming(entries, out) && ok;
+  return ReadSendRawPacing(entries, out) && ok;
+}
+
+bool Reader::ReadSendRawBytes(const Entry& body, const std::vector<Entry>& entries, SendRaw* out) {
   const Entry* text = Find(entries, "text");
   const Entry* hex = Find(entries, "hex");
   if (text == nullptr && hex == nullptr) {
     Error(body.key_node.Mark(), "send_raw needs text: or hex:");
-    ok = false;
-  } else if (text != nullptr && hex != nullptr) {
+    return false;
+  }
+  if (text != nullptr && hex != nullptr) {
     const Entry* second = text->key_node.Mark().pos > hex->key_node.Mark().pos ? text : hex;
     Error(second->key_node.Mark(), "send_raw takes text: or hex:, not both");
-    ok = false;
-  } else if (text != nullptr) {
-    ok = String(text->value, "text", &out->bytes) && ok;
-  } else {
-    std::string digits;
-    std::size_t bad = 0;
-    if (!String(hex->value, "hex", &digits)) {
-      ok = false;
-    } else if (!text::FromHex(digits, &out->bytes, &bad)) {
-      Error(hex->value.Mark(), "bad hex at character " + std::to_string(bad + 1) + " of '" +
-                                   digits +
-                                   "' (pairs of hex digits, optionally separated by spaces)");
-      ok = false;
-    }
+    return false;
   }
+  if (text != nullptr) return String(text->value, "text", &out->bytes);
+  std::string digits;
+  std::size_t bad = 0;
+  if (!String(hex->value, "hex", &digits)) return false;
+  if (!text::FromHex(digits, &out->bytes, &bad)) {
+    Error(hex->value.Mark(), "bad hex at character " + std::to_string(bad + 1) + " of '" + digits +
+                                 "' (pairs of hex digits, optionally separated by spaces)");
+    return false;
+  }
+  return true;
+}
+
+bool Reader::ReadSendRawFraming(const std::vector<Entry>& entries, SendRaw* out) {
+  bool ok = true;
   if (const Entry* framed = Find(entries, "framed")) {
-    ok = Bool(framed->value, "framed", &out->framed) && ok;
+    ok = Bool(framed->value, "framed", &out->framed);
   }
   if (const Entry* length = Find(entries, "length")) {
     std::int64_t n = 0;
@@ -203,8 +210,13 @@ bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
       out->length = static_cast<std::uint32_t>(n);
     }
   }
-  std::int64_t n = 0;
+  return ok;
+}
+
+bool Reader::ReadSendRawPacing(const std::vector<Entry>& entries, SendRaw* out) {
+  bool ok = true;
   if (const Entry* repeat = Find(entries, "repeat")) {
+    std::int64_t n = 0;
     if (!Integer(repeat->value, "repeat", 1, kMaxPayload, &n)) {
       ok = false;
     } else if (!out->bytes.empty() &&
@@ -220,6 +232,7 @@ bool Reader::ReadSendRaw(const Entry& body, SendRaw* out) {
     }
   }
   if (const Entry* chunk = Find(entries, "chunk")) {
+    std::int64_t n = 0;
     if (Integer(chunk->value, "chunk", 1, kMaxPayload, &n)) {
       out->chunk = static_cast<std::size_t>(n);
     } else {

@@ -5,7 +5,37 @@
 
 namespace fakehost::scenario::internal {
 
-// Over 60 lines: one branch per filter kind and per key a filter takes, each with its error.
+namespace {
+
+struct SelectorKey {
+  std::string_view key;
+  Filter::Kind kind;
+};
+constexpr SelectorKey kSelectors[] = {
+    {"reply_to", Filter::Kind::kReplyTo}, {"response", Filter::Kind::kResponse},
+    {"request", Filter::Kind::kRequest},  {"notification", Filter::Kind::kNotification},
+    {"any", Filter::Kind::kAny},
+};
+
+const SelectorKey* SelectorOf(const std::string& key) {
+  for (const SelectorKey& selector : kSelectors) {
+    if (selector.key == key) return &selector;
+  }
+  return nullptr;
+}
+
+bool AboutResponse(Filter::Kind kind) {
+  return kind == Filter::Kind::kReplyTo || kind == Filter::Kind::kResponse ||
+         kind == Filter::Kind::kAny;
+}
+
+bool AboutCall(Filter::Kind kind) {
+  return kind == Filter::Kind::kRequest || kind == Filter::Kind::kNotification ||
+         kind == Filter::Kind::kAny;
+}
+
+}  // namespace
+
 bool Reader::ReadFilter(const Entry& body, const Scope& scope, Filter* out) {
   if (!body.value.IsMap()) {
     Error(body.value.Mark(), body.key +
@@ -18,70 +48,68 @@ bool Reader::ReadFilter(const Entry& body, const Scope& scope, Filter* out) {
                      {"reply_to", "response", "request", "notification", "any", "result", "error",
                       "params", "message"},
                      body.key);
+  const Entry* selector = FilterSelector(body, entries, &out->kind);
+  if (selector == nullptr || !ReadSelector(*selector, scope, out, &ok)) return false;
+  return ReadFilterParts(entries, *selector, out) && ok;
+}
+
+const Entry* Reader::FilterSelector(const Entry& body, const std::vector<Entry>& entries,
+                                    Filter::Kind* kind) {
   const Entry* selector = nullptr;
   for (const Entry& entry : entries) {
-    Filter::Kind kind;
-    if (entry.key == "reply_to") {
-      kind = Filter::Kind::kReplyTo;
-    } else if (entry.key == "response") {
-      kind = Filter::Kind::kResponse;
-    } else if (entry.key == "request") {
-      kind = Filter::Kind::kRequest;
-    } else if (entry.key == "notification") {
-      kind = Filter::Kind::kNotification;
-    } else if (entry.key == "any") {
-      kind = Filter::Kind::kAny;
-    } else {
-      continue;
-    }
+    const SelectorKey* known = SelectorOf(entry.key);
+    if (known == nullptr) continue;
     if (selector != nullptr) {
       Error(entry.key_node.Mark(), "one selector per " + body.key + ": '" + selector->key +
                                        "' and '" + entry.key + "' are both here");
-      return false;
+      return nullptr;
     }
     selector = &entry;
-    out->kind = kind;
+    *kind = known->kind;
   }
   if (selector == nullptr) {
     Error(body.key_node.Mark(), body.key +
                                     " needs one of reply_to, response, request, notification "
                                     "or any");
-    return false;
   }
-  const YamlNode& value = selector->value;
+  return selector;
+}
+
+bool Reader::ReadSelector(const Entry& selector, const Scope& scope, Filter* out, bool* ok) {
+  const YamlNode& value = selector.value;
   switch (out->kind) {
     case Filter::Kind::kReplyTo:
       if (!String(value, "reply_to", &out->name)) return false;
       if (auto it = scope.find(out->name); it == scope.end()) {
         pending_.push_back({out->name, Loc(value.Mark()), UsedFromSuffix()});
-        ok = false;
+        *ok = false;
       } else if (!it->second.is_send) {
         Error(value.Mark(), "reply_to '" + out->name + "' names the expect at " +
                                 it->second.loc.ToString() + ", not a send");
-        ok = false;
+        *ok = false;
       }
       break;
     case Filter::Kind::kRequest:
     case Filter::Kind::kNotification:
-      ok = String(value, selector->key, &out->name) && ok;
+      *ok = String(value, selector.key, &out->name) && *ok;
       break;
     case Filter::Kind::kResponse:
     case Filter::Kind::kAny: {
       bool yes = false;
-      if (!Bool(value, selector->key, &yes)) return false;
+      if (!Bool(value, selector.key, &yes)) return false;
       if (!yes) {
-        Error(value.Mark(), selector->key + " takes true");
-        ok = false;
+        Error(value.Mark(), selector.key + " takes true");
+        *ok = false;
       }
       break;
     }
   }
-  const bool about_response = out->kind == Filter::Kind::kReplyTo ||
-                              out->kind == Filter::Kind::kResponse ||
-                              out->kind == Filter::Kind::kAny;
-  const bool about_call = out->kind == Filter::Kind::kRequest ||
-                          out->kind == Filter::Kind::kNotification ||
-                          out->kind == Filter::Kind::kAny;
+  return true;
+}
+
+bool Reader::ReadFilterParts(const std::vector<Entry>& entries, const Entry& selector,
+                             Filter* out) {
+  const bool about_response = AboutResponse(out->kind);
   struct Part {
     const char* key;
     bool allowed;
@@ -89,14 +117,15 @@ bool Reader::ReadFilter(const Entry& body, const Scope& scope, Filter* out) {
   };
   const Part parts[] = {{"result", about_response, &out->result},
                         {"error", about_response, &out->error},
-                        {"params", about_call, &out->params},
+                        {"params", AboutCall(out->kind), &out->params},
                         {"message", true, &out->message}};
+  bool ok = true;
   for (const Part& part : parts) {
     const Entry* entry = Find(entries, part.key);
     if (entry == nullptr) continue;
     if (!part.allowed) {
       Error(entry->key_node.Mark(),
-            std::string(part.key) + " does not apply to " + selector->key + " (" +
+            std::string(part.key) + " does not apply to " + selector.key + " (" +
                 (about_response ? "a response has result or error" : "a request has params") + ")");
       ok = false;
       continue;

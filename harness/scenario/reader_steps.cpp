@@ -51,7 +51,6 @@ void Reader::Steps(const YamlNode& list, Scope* scope, std::vector<Step>* out) {
   --depth_;
 }
 
-// Over 60 lines: one branch per step kind, each handing its body to its own reader.
 void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out) {
   if (!node.IsMap()) {
     Error(node.Mark(), "a step must be a map with one step key, e.g. '- send: {...}'" +
@@ -59,71 +58,86 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
     return;
   }
   const std::vector<Entry> entries = Entries(node);
+  const Entry* body = StepBody(node, entries);
+  if (body == nullptr) return;
+  Step step;
+  step.kind = body->key;
+  step.loc = Loc(node.Mark());
+  step.level = default_level_;
+  std::vector<Entry> siblings;
+  const bool ok = ReadStepSiblings(*body, entries, &step, &siblings);
+  if (step.kind == "use") {
+    AppendFragmentSteps(*body, Find(entries, "level") != nullptr, step, scope, out);
+    return;
+  }
+  if (ReadBody(step.kind, *body, siblings, scope, &step) && ok) out->push_back(std::move(step));
+}
+
+const Entry* Reader::StepBody(const YamlNode& node, const std::vector<Entry>& entries) {
   const Entry* body = nullptr;
   for (const Entry& entry : entries) {
     if (FindStepKind(entry.key) == nullptr) continue;
     if (body != nullptr) {
       Error(entry.key_node.Mark(),
             "one step per list item: '" + body->key + "' and '" + entry.key + "' are both here");
-      return;
+      return nullptr;
     }
     body = &entry;
   }
-  if (body == nullptr) {
-    for (const Entry& entry : entries) {
-      if (!IsAnySibling(entry.key)) {
-        Error(entry.key_node.Mark(),
-              "unknown step kind '" + entry.key + "' (known: " + KindList() + ")");
-        return;
-      }
+  if (body != nullptr) return body;
+  for (const Entry& entry : entries) {
+    if (!IsAnySibling(entry.key)) {
+      Error(entry.key_node.Mark(),
+            "unknown step kind '" + entry.key + "' (known: " + KindList() + ")");
+      return nullptr;
     }
-    Error(node.Mark(), "this step has no step key (one of: " + KindList() + ")");
-    return;
   }
-  const StepKindInfo& info = *FindStepKind(body->key);
-  Step step;
-  step.kind = body->key;
-  step.loc = Loc(node.Mark());
-  step.level = default_level_;
-  std::vector<Entry> siblings;
+  Error(node.Mark(), "this step has no step key (one of: " + KindList() + ")");
+  return nullptr;
+}
+
+bool Reader::ReadStepSiblings(const Entry& body, const std::vector<Entry>& entries, Step* step,
+                              std::vector<Entry>* siblings) {
+  const StepKindInfo& info = *FindStepKind(body.key);
   bool ok = true;
   for (const Entry& entry : entries) {
-    if (&entry == body) continue;
+    if (&entry == &body) continue;
     if (std::find(info.siblings.begin(), info.siblings.end(), entry.key) == info.siblings.end()) {
       Error(entry.key_node.Mark(), (IsAnySibling(entry.key) ? "'" : "unknown key '") + entry.key +
-                                       "' is not allowed on a " + body->key +
+                                       "' is not allowed on a " + body.key +
                                        " step (allowed: " + Join(info.siblings) + ")");
       ok = false;
     } else if (entry.key == "level") {
-      ok = LevelOf(entry.value, &step.level) && ok;
-      step.level_given = true;
+      ok = LevelOf(entry.value, &step->level) && ok;
+      step->level_given = true;
     } else if (entry.key == "note") {
-      ok = String(entry.value, "note", &step.note) && ok;
+      ok = String(entry.value, "note", &step->note) && ok;
     } else if (entry.key == "why") {
-      ok = String(entry.value, "why", &step.why) && ok;
-      if (ok && step.why.empty()) {
+      ok = String(entry.value, "why", &step->why) && ok;
+      if (ok && step->why.empty()) {
         Error(entry.value.Mark(), "why must say why, quoting the protocol text");
         ok = false;
       }
     } else {
-      siblings.push_back(entry);
+      siblings->push_back(entry);
     }
   }
-  if (step.kind == "use") {
-    std::vector<Step> expanded;
-    ExpandUse(*body, scope, &expanded);
-    for (Step& s : expanded) {
-      s.from_fragment = true;
-      if (Find(entries, "level") != nullptr) {
-        s.level = step.level;
-        s.level_given = true;
-      }
-      if (s.note.empty()) s.note = step.note;
-      out->push_back(std::move(s));
+  return ok;
+}
+
+void Reader::AppendFragmentSteps(const Entry& body, bool level_given, const Step& use, Scope* scope,
+                                 std::vector<Step>* out) {
+  std::vector<Step> expanded;
+  ExpandUse(body, scope, &expanded);
+  for (Step& s : expanded) {
+    s.from_fragment = true;
+    if (level_given) {
+      s.level = use.level;
+      s.level_given = true;
     }
-    return;
+    if (s.note.empty()) s.note = use.note;
+    out->push_back(std::move(s));
   }
-  if (ReadBody(step.kind, *body, siblings, scope, &step) && ok) out->push_back(std::move(step));
 }
 
 namespace {

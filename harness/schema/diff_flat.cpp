@@ -36,8 +36,68 @@ void Intersect(std::optional<std::set<T>>* into, std::set<T> with) {
   *into = std::move(both);
 }
 
-// Folds one schema node into `f`, following $ref and allOf. One branch per keyword family, kept
-// in one function so that the whole of what a position accepts is read in one place.
+// The keywords about an object's members: properties, required, additionalProperties and
+// patternProperties. False if `k` is none of these with a value of the shape read here.
+bool CollectMembers(std::string_view k, const Value& v, const std::string& kat, Flat* f) {
+  if (k == "properties" && v.IsObject()) {
+    for (const auto& p : v.GetObject()) {
+      std::string name(View(p.name));
+      f->props[name].push_back({&p.value, kat + "/" + Esc(name)});
+      f->prop_at.emplace(name, kat + "/" + Esc(name));
+    }
+  } else if (k == "required" && v.IsArray()) {
+    for (const auto& r : v.GetArray())
+      if (r.IsString()) f->required.emplace(std::string(View(r)), kat);
+  } else if (k == "additionalProperties" && v.IsBool()) {
+    if (!v.GetBool()) f->closed = true, f->closed_at = kat;
+  } else if (k == "additionalProperties") {
+    f->values.push_back({&v, kat});
+  } else if (k == "patternProperties" && v.IsObject()) {
+    std::string names;
+    for (const auto& p : v.GetObject()) {
+      names += json::ToCompact(p.name) + ",";
+      f->values.push_back({&p.value, kat + "/" + Esc(View(p.name))});
+    }
+    f->opaque["patternProperties"] = {names, kat};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The keywords that limit a value itself: type, enum, const and the numeric bounds. False if
+// `k` is none of these with a value of the shape read here.
+bool CollectValueLimits(std::string_view k, const Value& v, const std::string& kat, Flat* f) {
+  if (k == "type") {
+    std::set<std::string> t;
+    if (v.IsString()) t.emplace(View(v));
+    if (v.IsArray())
+      for (const auto& x : v.GetArray())
+        if (x.IsString()) t.emplace(View(x));
+    Intersect(&f->types, std::move(t));
+    f->types_at = kat;
+  } else if (k == "enum" && v.IsArray()) {
+    std::set<std::string> e;
+    for (const auto& x : v.GetArray()) e.insert(json::ToCompact(x));
+    Intersect(&f->enums, std::move(e));
+    f->enum_at = kat;
+  } else if (k == "const") {
+    f->constant = json::ToCompact(v);
+    f->const_at = kat;
+  } else if ((IsLower(k) || IsUpper(k)) && v.IsNumber()) {
+    auto& table = IsLower(k) ? f->lower : f->upper;
+    const double x = v.GetDouble();
+    auto it = table.find(std::string(k));
+    if (it == table.end() || (IsLower(k) ? x > it->second.value : x < it->second.value))
+      table[std::string(k)] = {x, kat};
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Folds one schema node into `f`, following $ref and allOf; a keyword read by none of the
+// families above is kept whole, as opaque text.
 void Collect(const Value& root, const Value& n, const std::string& at, Flat* f, int depth) {
   if (depth > kMaxDepth) return;
   if (n.IsBool()) {
@@ -56,56 +116,14 @@ void Collect(const Value& root, const Value& n, const std::string& at, Flat* f, 
     } else if (k == "allOf" && v.IsArray()) {
       for (rapidjson::SizeType i = 0; i < v.Size(); ++i)
         Collect(root, v[i], kat + "/" + std::to_string(i), f, depth + 1);
-    } else if (k == "type") {
-      std::set<std::string> t;
-      if (v.IsString()) t.emplace(View(v));
-      if (v.IsArray())
-        for (const auto& x : v.GetArray())
-          if (x.IsString()) t.emplace(View(x));
-      Intersect(&f->types, std::move(t));
-      f->types_at = kat;
-    } else if (k == "properties" && v.IsObject()) {
-      for (const auto& p : v.GetObject()) {
-        std::string name(View(p.name));
-        f->props[name].push_back({&p.value, kat + "/" + Esc(name)});
-        f->prop_at.emplace(name, kat + "/" + Esc(name));
-      }
-    } else if (k == "required" && v.IsArray()) {
-      for (const auto& r : v.GetArray())
-        if (r.IsString()) f->required.emplace(std::string(View(r)), kat);
-    } else if (k == "additionalProperties" && v.IsBool()) {
-      if (!v.GetBool()) f->closed = true, f->closed_at = kat;
-    } else if (k == "additionalProperties") {
-      f->values.push_back({&v, kat});
-    } else if (k == "patternProperties" && v.IsObject()) {
-      std::string names;
-      for (const auto& p : v.GetObject()) {
-        names += json::ToCompact(p.name) + ",";
-        f->values.push_back({&p.value, kat + "/" + Esc(View(p.name))});
-      }
-      f->opaque["patternProperties"] = {names, kat};
-    } else if (k == "enum" && v.IsArray()) {
-      std::set<std::string> e;
-      for (const auto& x : v.GetArray()) e.insert(json::ToCompact(x));
-      Intersect(&f->enums, std::move(e));
-      f->enum_at = kat;
-    } else if (k == "const") {
-      f->constant = json::ToCompact(v);
-      f->const_at = kat;
-    } else if ((IsLower(k) || IsUpper(k)) && v.IsNumber()) {
-      auto& table = IsLower(k) ? f->lower : f->upper;
-      const double x = v.GetDouble();
-      auto it = table.find(std::string(k));
-      if (it == table.end() || (IsLower(k) ? x > it->second.value : x < it->second.value))
-        table[std::string(k)] = {x, kat};
-    } else if (k == "items" && !v.IsArray()) {
-      f->items.push_back({&v, kat});
     } else if (k == "if") {
       Cond c{json::ToCompact(v), {}, {}, kat};
       if (const Value* t = json::Find(n, "then")) c.then_srcs.push_back({t, at + "/then"});
       if (const Value* e = json::Find(n, "else")) c.else_srcs.push_back({e, at + "/else"});
       f->conds.push_back(std::move(c));
-    } else {
+    } else if (k == "items" && !v.IsArray()) {
+      f->items.push_back({&v, kat});
+    } else if (!CollectMembers(k, v, kat, f) && !CollectValueLimits(k, v, kat, f)) {
       f->opaque[std::string(k)] = {json::ToCompact(v), kat};
     }
   }

@@ -304,7 +304,7 @@ class Walker {
   }
   void CopyData(const Value& in, Value* out) { CopyNormalised(in, out, Alloc()); }
 
-  // Over 60 lines: one short case per shape of the meta-schema.
+  // A value of the shape the meta-schema gives its keyword; `out` gets the normalised copy.
   void Check(const Value& v, Shape shape, const std::string& at, bool live, Value* out) {
     switch (shape) {
       case Shape::kNone:
@@ -320,63 +320,19 @@ class Walker {
         }
         [[fallthrough]];
       case Shape::kSchemaArray:
-        if (!v.IsArray() || v.Empty()) {
-          Problem(at, "expected a non-empty array of schemas, not " + Describe(v));
-          break;
-        }
-        if (out) out->SetArray();
-        for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
-          Value child;
-          Schema(v[i], at + "/" + std::to_string(i), live, out ? &child : nullptr);
-          if (out) out->PushBack(child, Alloc());
-        }
-        return;
+        if (SchemaArray(v, at, live, out)) return;
+        break;
       case Shape::kSchemaMap:
       case Shape::kDependencies:
       case Shape::kStringArrayMap:
       case Shape::kBoolMap:
-        if (!v.IsObject()) {
-          Problem(at, "expected an object, not " + Describe(v));
-          break;
-        }
-        if (out) out->SetObject();
-        for (const auto& m : v.GetObject()) {
-          const std::string child_at = at + "/" + json::EscapePointerToken(View(m.name));
-          Value child;
-          if (shape == Shape::kBoolMap) {
-            if (!m.value.IsBool()) Problem(child_at, "expected a boolean");
-          } else if (shape == Shape::kStringArrayMap ||
-                     (shape == Shape::kDependencies && m.value.IsArray())) {
-            UniqueStrings(m.value, child_at);
-          } else {
-            Schema(m.value, child_at, live, out ? &child : nullptr);
-            if (out) out->AddMember(Value(m.name, Alloc()), child, Alloc());
-            continue;
-          }
-          if (out) {
-            CopyData(m.value, &child);
-            out->AddMember(Value(m.name, Alloc()), child, Alloc());
-          }
-        }
-        return;
+        if (SchemaMap(v, shape, at, live, out)) return;
+        break;
       case Shape::kArray:
         if (!v.IsArray()) Problem(at, "expected an array, not " + Describe(v));
         break;
       case Shape::kType:
-        if (v.IsArray()) {
-          if (v.Empty()) Problem(at, "expected at least one type name");
-          std::set<std::string_view> seen;
-          for (const Value& t : v.GetArray()) {
-            if (!IsTypeName(t)) {
-              Problem(at, "unknown type name " + json::ToCompact(t));
-              break;
-            }
-            if (!seen.insert(View(t)).second) Problem(at, "type " + json::ToCompact(t) + " twice");
-          }
-        } else if (!IsTypeName(v)) {
-          Problem(at, "unknown type name " + json::Abbreviate(json::ToCompact(v), 60) +
-                          " (null, boolean, object, array, number, string or integer)");
-        }
+        TypeNames(v, at);
         break;
       case Shape::kUniqueStrings:
         UniqueStrings(v, at);
@@ -399,6 +355,71 @@ class Walker {
         break;
     }
     if (out) CopyData(v, out);
+  }
+
+  // A non-empty array of schemas, each checked and copied; false (with a problem) if `v` is
+  // not one, and then the caller copies it as data.
+  bool SchemaArray(const Value& v, const std::string& at, bool live, Value* out) {
+    if (!v.IsArray() || v.Empty()) {
+      Problem(at, "expected a non-empty array of schemas, not " + Describe(v));
+      return false;
+    }
+    if (out) out->SetArray();
+    for (rapidjson::SizeType i = 0; i < v.Size(); ++i) {
+      Value child;
+      Schema(v[i], at + "/" + std::to_string(i), live, out ? &child : nullptr);
+      if (out) out->PushBack(child, Alloc());
+    }
+    return true;
+  }
+
+  // An object whose members are schemas, string arrays or booleans as `shape` says (a
+  // dependency is either of the first two); false (with a problem) if `v` is no object.
+  bool SchemaMap(const Value& v, Shape shape, const std::string& at, bool live, Value* out) {
+    if (!v.IsObject()) {
+      Problem(at, "expected an object, not " + Describe(v));
+      return false;
+    }
+    if (out) out->SetObject();
+    for (const auto& m : v.GetObject()) {
+      const std::string child_at = at + "/" + json::EscapePointerToken(View(m.name));
+      Value child;
+      if (shape == Shape::kBoolMap) {
+        if (!m.value.IsBool()) Problem(child_at, "expected a boolean");
+      } else if (shape == Shape::kStringArrayMap ||
+                 (shape == Shape::kDependencies && m.value.IsArray())) {
+        UniqueStrings(m.value, child_at);
+      } else {
+        Schema(m.value, child_at, live, out ? &child : nullptr);
+        if (out) out->AddMember(Value(m.name, Alloc()), child, Alloc());
+        continue;
+      }
+      if (out) {
+        CopyData(m.value, &child);
+        out->AddMember(Value(m.name, Alloc()), child, Alloc());
+      }
+    }
+    return true;
+  }
+
+  // `type`: one name, or a non-empty list of names without repeats.
+  void TypeNames(const Value& v, const std::string& at) {
+    if (!v.IsArray()) {
+      if (!IsTypeName(v)) {
+        Problem(at, "unknown type name " + json::Abbreviate(json::ToCompact(v), 60) +
+                        " (null, boolean, object, array, number, string or integer)");
+      }
+      return;
+    }
+    if (v.Empty()) Problem(at, "expected at least one type name");
+    std::set<std::string_view> seen;
+    for (const Value& t : v.GetArray()) {
+      if (!IsTypeName(t)) {
+        Problem(at, "unknown type name " + json::ToCompact(t));
+        return;
+      }
+      if (!seen.insert(View(t)).second) Problem(at, "type " + json::ToCompact(t) + " twice");
+    }
   }
 
   void UniqueStrings(const Value& v, const std::string& at) {

@@ -136,46 +136,33 @@ Item Classify(const RawError& error, const rapidjson::Value& frame) {
   return MakeItem(at, Trimmed(d) + Got(frame, at), Role::kReason);
 }
 
-}  // namespace
-
-std::string ContextToPointer(const std::vector<std::string>& context) {
-  std::string pointer;
-  for (const std::string& part : context) {
-    if (part.size() >= 2 && part.front() == '[' && part.back() == ']') {
-      pointer = Child(std::move(pointer), std::string_view(part).substr(1, part.size() - 2));
-    }  // "<root>" adds nothing
-  }
-  return pointer;
-}
-
-// Over 60 lines: one pass over valijson's errors that keeps the deepest per pointer, in order.
-std::vector<Violation> TargetViolations(const std::vector<RawError>& errors,
-                                        const rapidjson::Value& frame) {
-  std::vector<Item> items;
-  items.reserve(errors.size());
-  for (const RawError& e : errors) items.push_back(Classify(e, frame));
+// A property reported as unexpected that matches a pattern which failed is not unexpected: the
+// pattern's failure is the reason.
+void DropPropertiesAPatternMatches(std::vector<Item>* items) {
   std::vector<Item> unexpected_but_matching;
-  for (const Item& i : items) {
-    if (!i.property.empty() && MatchesAFailedPattern(items, i))
+  for (const Item& i : *items) {
+    if (!i.property.empty() && MatchesAFailedPattern(*items, i))
       unexpected_but_matching.push_back(i);
   }
-  items.erase(std::remove_if(items.begin(), items.end(),
-                             [&](const Item& i) {
-                               return std::any_of(
-                                   unexpected_but_matching.begin(), unexpected_but_matching.end(),
-                                   [&](const Item& u) {
-                                     return u.pointer == i.pointer && u.message == i.message;
-                                   });
-                             }),
-              items.end());
+  items->erase(std::remove_if(items->begin(), items->end(),
+                              [&](const Item& i) {
+                                return std::any_of(
+                                    unexpected_but_matching.begin(), unexpected_but_matching.end(),
+                                    [&](const Item& u) {
+                                      return u.pointer == i.pointer && u.message == i.message;
+                                    });
+                              }),
+               items->end());
+}
 
+// Which items state a reason: the reasons themselves, and a wrapper whose child has no reason
+// and so failed silently (a false schema), unless a deeper silent wrapper explains it.
+std::vector<bool> KeepReasons(const std::vector<Item>& items) {
   auto reason_at_or_below = [&](const std::string& base) {
     return std::any_of(items.begin(), items.end(), [&](const Item& i) {
       return i.role == Role::kReason && PointerAtOrBelow(i.pointer, base);
     });
   };
-  // A wrapper whose child has no reason failed silently (a false schema): it is the reason,
-  // unless a deeper silent wrapper explains it.
   std::vector<bool> keep(items.size(), false);
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (items[i].role == Role::kReason) keep[i] = true;
@@ -192,19 +179,27 @@ std::vector<Violation> TargetViolations(const std::vector<RawError>& errors,
       }
     }
   }
-  // A summary stands only when nothing kept explains it.
+  return keep;
+}
+
+// A summary stands only when nothing kept explains it.
+void KeepUnexplainedSummaries(const std::vector<Item>& items, std::vector<bool>* keep) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (items[i].role != Role::kSummary) continue;
-    keep[i] = true;
+    (*keep)[i] = true;
     for (std::size_t j = 0; j < items.size(); ++j) {
-      if (keep[j] && items[j].role != Role::kSummary &&
+      if ((*keep)[j] && items[j].role != Role::kSummary &&
           PointerAtOrBelow(items[j].pointer, items[i].pointer)) {
-        keep[i] = false;
+        (*keep)[i] = false;
         break;
       }
     }
   }
-  // One violation per pointer, in order of first appearance, distinct messages joined.
+}
+
+// One violation per pointer, in order of first appearance, distinct messages joined.
+std::vector<Violation> GroupByPointer(const std::vector<Item>& items,
+                                      const std::vector<bool>& keep) {
   struct Group {
     std::string pointer;
     std::vector<std::string> messages, missing;
@@ -231,6 +226,29 @@ std::vector<Violation> TargetViolations(const std::vector<RawError>& errors,
     out.push_back(std::move(v));
   }
   return out;
+}
+
+}  // namespace
+
+std::string ContextToPointer(const std::vector<std::string>& context) {
+  std::string pointer;
+  for (const std::string& part : context) {
+    if (part.size() >= 2 && part.front() == '[' && part.back() == ']') {
+      pointer = Child(std::move(pointer), std::string_view(part).substr(1, part.size() - 2));
+    }  // "<root>" adds nothing
+  }
+  return pointer;
+}
+
+std::vector<Violation> TargetViolations(const std::vector<RawError>& errors,
+                                        const rapidjson::Value& frame) {
+  std::vector<Item> items;
+  items.reserve(errors.size());
+  for (const RawError& e : errors) items.push_back(Classify(e, frame));
+  DropPropertiesAPatternMatches(&items);
+  std::vector<bool> keep = KeepReasons(items);
+  KeepUnexplainedSummaries(items, &keep);
+  return GroupByPointer(items, keep);
 }
 
 }  // namespace fakehost::schema

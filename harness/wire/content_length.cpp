@@ -68,18 +68,18 @@ void ContentLengthDecoder::Release() {
   std::string().swap(payload_);
 }
 
-bool ContentLengthDecoder::HeaderComplete(std::vector<Event>* out) {
+void ContentLengthDecoder::HeaderComplete(std::vector<Event>* out) {
   // The fields: the header without the "\r\n\r\n" that ends its last line and the header.
   const std::string_view fields = std::string_view(header_).substr(0, header_.size() - kEnd.size());
   std::uint64_t length = 0;
   const std::string bad = ParseHeader(fields, &length);
   if (!bad.empty()) {
     Stop(BadHeader{frame_offset_, header_.substr(0, kKept), bad}, out);
-    return false;
+    return;
   }
   if (length > max_payload_) {
     Stop(Oversized{length, frame_offset_, header_.substr(0, kKept)}, out);
-    return false;
+    return;
   }
   length_ = length;
   in_payload_ = true;
@@ -88,72 +88,72 @@ bool ContentLengthDecoder::HeaderComplete(std::vector<Event>* out) {
     header_.clear();
     in_payload_ = false;
   }
-  return true;
 }
 
-// Over 60 lines: the decoder's whole state machine in one loop, so each byte's state is visible.
+// Looks for the blank line across what was held and what came: at most 3 bytes back.
+std::size_t ContentLengthDecoder::TakeHeaderBytes(std::string_view bytes, std::vector<Event>* out) {
+  if (header_.empty()) frame_offset_ = offset_;
+  const std::size_t held = header_.size();
+  const std::size_t room = kMaxHeader + kEnd.size() - held;
+  header_.append(bytes.substr(0, std::min(bytes.size(), room)));
+  const std::size_t end = header_.find(kEnd, held < 3 ? 0 : held - 3);
+  if (end == std::string::npos) {
+    if (header_.size() < kMaxHeader + kEnd.size()) return bytes.size();
+    const std::size_t used = header_.size() - held;
+    Stop(BadHeader{frame_offset_, header_.substr(0, kKept),
+                   "no blank line within the first " + std::to_string(kMaxHeader) + " bytes"},
+         out);
+    return used;
+  }
+  header_.resize(end + kEnd.size());
+  const std::size_t used = header_.size() - held;
+  HeaderComplete(out);
+  return used;
+}
+
+// The payload: straight into the frame when it is whole in this read; else grown
+// geometrically, never beyond twice what arrived or beyond the announced length.
+std::size_t ContentLengthDecoder::TakePayloadBytes(std::string_view bytes,
+                                                   std::vector<Event>* out) {
+  if (payload_.empty() && bytes.size() >= length_) {
+    out->emplace_back(Frame{std::string(bytes.substr(0, length_)), frame_offset_});
+    EndFrame();
+    return static_cast<std::size_t>(length_);
+  }
+  const std::size_t take =
+      static_cast<std::size_t>(std::min<std::uint64_t>(length_ - payload_.size(), bytes.size()));
+  const std::size_t needed = payload_.size() + take;
+  if (payload_.capacity() < needed) {
+    std::string grown;
+    grown.reserve(static_cast<std::size_t>(
+        std::min<std::uint64_t>(length_, std::max(needed, 2 * payload_.size()))));
+    grown.append(payload_);
+    payload_.swap(grown);
+  }
+  payload_.append(bytes.substr(0, take));
+  if (payload_.size() == length_) {
+    out->emplace_back(Frame{std::move(payload_), frame_offset_});
+    EndFrame();
+  }
+  return take;
+}
+
+void ContentLengthDecoder::EndFrame() {
+  payload_ = std::string();
+  header_.clear();
+  in_payload_ = false;
+}
+
+// Each pass takes header bytes or payload bytes. Once the decoder stops, what is left is only
+// counted.
 void ContentLengthDecoder::Feed(std::string_view bytes, std::vector<Event>* out) {
-  if (stopped_) {
-    discarded_ += bytes.size();
-    return;
+  while (!bytes.empty() && !stopped_) {
+    const std::size_t used =
+        in_payload_ ? TakePayloadBytes(bytes, out) : TakeHeaderBytes(bytes, out);
+    offset_ += used;
+    bytes.remove_prefix(used);
   }
-  auto consume = [&](std::size_t k) {
-    bytes.remove_prefix(k);
-    offset_ += k;
-  };
-  while (!bytes.empty()) {
-    if (!in_payload_) {
-      if (header_.empty()) frame_offset_ = offset_;
-      // Look for the blank line across what was held and what came: at most 3 bytes back.
-      const std::size_t held = header_.size();
-      const std::size_t room = kMaxHeader + kEnd.size() - held;
-      header_.append(bytes.substr(0, std::min(bytes.size(), room)));
-      const std::size_t end = header_.find(kEnd, held < 3 ? 0 : held - 3);
-      if (end == std::string::npos) {
-        if (header_.size() >= kMaxHeader + kEnd.size()) {
-          consume(header_.size() - held);
-          discarded_ += bytes.size();
-          Stop(BadHeader{frame_offset_, header_.substr(0, kKept),
-                         "no blank line within the first " + std::to_string(kMaxHeader) + " bytes"},
-               out);
-          return;
-        }
-        consume(bytes.size());
-        return;
-      }
-      header_.resize(end + kEnd.size());
-      consume(header_.size() - held);
-      if (!HeaderComplete(out)) {
-        discarded_ += bytes.size();
-        return;
-      }
-      continue;
-    }
-    // The payload: straight into the frame when it is whole in this read; else grown
-    // geometrically, never beyond twice what arrived or beyond the announced length.
-    if (payload_.empty() && bytes.size() >= length_) {
-      out->emplace_back(Frame{std::string(bytes.substr(0, length_)), frame_offset_});
-      consume(static_cast<std::size_t>(length_));
-    } else {
-      const std::size_t take = static_cast<std::size_t>(
-          std::min<std::uint64_t>(length_ - payload_.size(), bytes.size()));
-      const std::size_t needed = payload_.size() + take;
-      if (payload_.capacity() < needed) {
-        std::string grown;
-        grown.reserve(static_cast<std::size_t>(
-            std::min<std::uint64_t>(length_, std::max(needed, 2 * payload_.size()))));
-        grown.append(payload_);
-        payload_.swap(grown);
-      }
-      payload_.append(bytes.substr(0, take));
-      consume(take);
-      if (payload_.size() < length_) return;
-      out->emplace_back(Frame{std::move(payload_), frame_offset_});
-    }
-    payload_ = std::string();
-    header_.clear();
-    in_payload_ = false;
-  }
+  discarded_ += bytes.size();
 }
 
 void ContentLengthDecoder::Finish(std::vector<Event>* out) {

@@ -38,8 +38,14 @@ class ContentLengthDecoder final : public Decoder {
   std::size_t buffered_capacity() const { return header_.capacity() + payload_.capacity(); }
 
  private:
-  /// Reads the complete header in header_ (blank line excluded); false if the decoder stopped.
-  bool HeaderComplete(std::vector<Event>* out);
+  /// Reads the complete header in header_ (blank line excluded); stops the decoder if it is
+  /// malformed or announces more than the limit.
+  void HeaderComplete(std::vector<Event>* out);
+  // Feed's two states, each taking what it can from the front of `bytes`: returns how many.
+  std::size_t TakeHeaderBytes(std::string_view bytes, std::vector<Event>* out);
+  std::size_t TakePayloadBytes(std::string_view bytes, std::vector<Event>* out);
+  /// Forgets the frame just emitted: the next byte begins a header.
+  void EndFrame();
   void Stop(Event event, std::vector<Event>* out);
   void Release();
 

@@ -116,86 +116,82 @@ void LengthPrefixedDecoder::Stop(std::uint32_t announced, std::vector<Event>* ou
   payload_ = std::string();
 }
 
-bool LengthPrefixedDecoder::HeaderComplete(std::vector<Event>* out) {
+void LengthPrefixedDecoder::HeaderComplete(std::vector<Event>* out) {
   length_ = ReadLe32(header_);
   if (length_ > max_payload_) {
     Stop(length_, out);
-    return false;
+    return;
   }
   if (length_ == 0) {
     out->emplace_back(Frame{std::string(), frame_offset_});
     header_len_ = 0;
   }
-  return true;
 }
 
-// Over 60 lines: the decoder's whole state machine in one loop, so each byte's state is visible.
-void LengthPrefixedDecoder::Feed(std::string_view bytes, std::vector<Event>* out) {
-  if (stopped_) {
-    discarded_ += bytes.size();
-    return;
+// Fast path: the header is whole in this read; if the payload is too, it is copied once,
+// straight into the frame.
+std::size_t LengthPrefixedDecoder::TakeWholeHeader(std::string_view bytes,
+                                                   std::vector<Event>* out) {
+  frame_offset_ = offset_;
+  std::memcpy(header_, bytes.data(), 4);
+  const std::uint32_t length = ReadLe32(header_);
+  if (length <= max_payload_ && bytes.size() - 4 >= length) {
+    out->emplace_back(Frame{std::string(bytes.substr(4, length)), frame_offset_});
+    return 4 + std::size_t{length};
   }
-  const char* p = bytes.data();
-  std::size_t n = bytes.size();
-  auto consume = [&](std::size_t k) {
-    p += k;
-    n -= k;
-    offset_ += k;
-  };
+  header_len_ = 4;
+  HeaderComplete(out);
+  return 4;
+}
 
-  while (n > 0) {
-    if (header_len_ == 0 && n >= 4) {
-      // Fast path: the header is whole in this read; if the payload is too, copy it once,
-      // straight into the frame.
-      frame_offset_ = offset_;
-      std::memcpy(header_, p, 4);
-      const std::uint32_t length = ReadLe32(p);
-      if (length <= max_payload_ && n - 4 >= length) {
-        out->emplace_back(Frame{std::string(p + 4, length), frame_offset_});
-        consume(4 + std::size_t{length});
-        continue;
-      }
-      header_len_ = 4;
-      consume(4);
-      if (!HeaderComplete(out)) {
-        discarded_ += n;
-        return;
-      }
-      continue;
-    }
-    if (header_len_ < 4) {
-      if (header_len_ == 0) frame_offset_ = offset_;
-      const std::size_t take = std::min(4 - header_len_, n);
-      std::memcpy(header_ + header_len_, p, take);
-      header_len_ += take;
-      consume(take);
-      if (header_len_ < 4) return;
-      if (!HeaderComplete(out)) {
-        discarded_ += n;
-        return;
-      }
-      continue;
-    }
-    // A payload split across reads. Grow geometrically for linear copying, but never beyond
-    // twice what has arrived or beyond the announced length: a header may lie.
-    const std::size_t take = std::min<std::size_t>(length_ - payload_.size(), n);
-    const std::size_t needed = payload_.size() + take;
-    if (payload_.capacity() < needed) {
-      // A string made at its size has exactly that capacity; reserve() may give more (libstdc++
-      // doubles the old capacity, from its 15 inline bytes to 30 for a frame of 16 to 29).
-      std::string grown(std::min<std::size_t>(length_, std::max(needed, 2 * payload_.size())),
-                        '\0');
-      grown.assign(payload_);
-      payload_.swap(grown);
-    }
-    payload_.append(p, take);
-    consume(take);
-    if (payload_.size() == length_) {
-      out->emplace_back(Frame{std::move(payload_), frame_offset_});
-      payload_ = std::string();
-      header_len_ = 0;
-    }
+std::size_t LengthPrefixedDecoder::TakeHeaderBytes(std::string_view bytes,
+                                                   std::vector<Event>* out) {
+  if (header_len_ == 0) frame_offset_ = offset_;
+  const std::size_t take = std::min(4 - header_len_, bytes.size());
+  std::memcpy(header_ + header_len_, bytes.data(), take);
+  header_len_ += take;
+  if (header_len_ == 4) HeaderComplete(out);
+  return take;
+}
+
+// A payload split across reads. Grow geometrically for linear copying, but never beyond
+// twice what has arrived or beyond the announced length: a header may lie.
+std::size_t LengthPrefixedDecoder::TakePayloadBytes(std::string_view bytes,
+                                                    std::vector<Event>* out) {
+  const std::size_t take = std::min<std::size_t>(length_ - payload_.size(), bytes.size());
+  const std::size_t needed = payload_.size() + take;
+  if (payload_.capacity() < needed) {
+    // A string made at its size has exactly that capacity; reserve() may give more (libstdc++
+    // doubles the old capacity, from its 15 inline bytes to 30 for a frame of 16 to 29).
+    std::string grown(std::min<std::size_t>(length_, std::max(needed, 2 * payload_.size())), '\0');
+    grown.assign(payload_);
+    payload_.swap(grown);
   }
+  payload_.append(bytes.substr(0, take));
+  if (payload_.size() == length_) {
+    out->emplace_back(Frame{std::move(payload_), frame_offset_});
+    payload_ = std::string();
+    header_len_ = 0;
+  }
+  return take;
+}
+
+// Each pass takes one piece of a frame: a whole header, some header bytes, or payload bytes.
+// Once the decoder stops, what is left is only counted.
+void LengthPrefixedDecoder::Feed(std::string_view bytes, std::vector<Event>* out) {
+  while (!bytes.empty() && !stopped_) {
+    std::size_t used = 0;
+    if (header_len_ == 0 && bytes.size() >= 4) {
+      used = TakeWholeHeader(bytes, out);
+    } else if (header_len_ < 4) {
+      used = TakeHeaderBytes(bytes, out);
+    } else {
+      used = TakePayloadBytes(bytes, out);
+    }
+    offset_ += used;
+    bytes.remove_prefix(used);
+  }
+  discarded_ += bytes.size();
 }
 
 void LengthPrefixedDecoder::Finish(std::vector<Event>* out) {

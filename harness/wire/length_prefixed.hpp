@@ -30,8 +30,13 @@ class LengthPrefixedDecoder final : public Decoder {
   std::size_t buffered_capacity() const { return payload_.capacity(); }
 
  private:
-  /// Called once the 4 header bytes are in header_; returns false if the decoder stopped.
-  bool HeaderComplete(std::vector<Event>* out);
+  /// Called once the 4 header bytes are in header_; stops the decoder if they announce more
+  /// than the limit.
+  void HeaderComplete(std::vector<Event>* out);
+  // Feed's three states, each taking what it can from the front of `bytes`: returns how many.
+  std::size_t TakeWholeHeader(std::string_view bytes, std::vector<Event>* out);
+  std::size_t TakeHeaderBytes(std::string_view bytes, std::vector<Event>* out);
+  std::size_t TakePayloadBytes(std::string_view bytes, std::vector<Event>* out);
   void Stop(std::uint32_t announced, std::vector<Event>* out);
 
   std::uint64_t max_payload_;

@@ -79,90 +79,89 @@ void NdjsonDecoder::EmitOversized(std::vector<Event>* out) {
   skip_head_.clear();
 }
 
-// Over 60 lines: the decoder's whole state machine in one loop, so each byte's state is visible.
+// A line may hold one byte more than the limit while it is incomplete: a '\r' that the
+// newline will turn into part of the terminator.
+std::uint64_t NdjsonDecoder::HoldLimit() const {
+  return max_line_ == UINT64_MAX ? max_line_ : max_line_ + 1;
+}
+
+// A buffer that grew for one huge line is not kept for the rest of the session.
+void NdjsonDecoder::ReleaseLine() {
+  line_.clear();
+  if (line_.capacity() > kKeepBufferCapacity) line_ = std::string();
+}
+
+void NdjsonDecoder::EndSkipping(std::vector<Event>* out) {
+  if (skip_last_cr_) --skip_count_;
+  EmitOversized(out);
+}
+
+void NdjsonDecoder::SkipSegment(std::string_view segment, bool ends_line, std::vector<Event>* out) {
+  if (skip_head_.size() < kOversizedHeadKept)
+    skip_head_.append(segment.substr(0, kOversizedHeadKept - skip_head_.size()));
+  skip_count_ += segment.size();
+  if (!segment.empty()) skip_last_cr_ = segment.back() == '\r';
+  if (ends_line) EndSkipping(out);
+}
+
+void NdjsonDecoder::StartLine(std::string_view segment, bool ends_line, std::vector<Event>* out) {
+  if (ends_line) {
+    // Fast path: a whole line in this read is copied once, straight into the frame.
+    EmitLine(segment.data(), segment.size(), offset_, out);
+    return;
+  }
+  line_offset_ = offset_;
+  if (segment.size() > HoldLimit()) {
+    StartSkipping(segment, segment.size(), segment.back() == '\r');
+  } else {
+    line_.assign(segment);
+  }
+}
+
+void NdjsonDecoder::ContinueLine(std::string_view segment, bool ends_line,
+                                 std::vector<Event>* out) {
+  const std::uint64_t total = line_.size() + std::uint64_t{segment.size()};
+  const bool last_is_cr = !segment.empty() ? segment.back() == '\r' : line_.back() == '\r';
+  if (total > HoldLimit()) {
+    if (line_.size() < kOversizedHeadKept)
+      line_.append(segment.substr(0, kOversizedHeadKept - line_.size()));
+    StartSkipping(line_, total, last_is_cr);
+    ReleaseLine();
+    if (ends_line) EndSkipping(out);
+    return;
+  }
+  line_.append(segment);
+  if (ends_line) EmitHeldLine(out);
+}
+
+void NdjsonDecoder::EmitHeldLine(std::vector<Event>* out) {
+  if (line_.back() == '\r') line_.pop_back();
+  if (line_.size() > max_line_) {
+    out->emplace_back(Oversized{line_.size(), line_offset_, line_.substr(0, kOversizedHeadKept)});
+  } else if (!line_.empty()) {
+    out->emplace_back(Frame{std::move(line_), line_offset_});
+    line_ = std::string();
+  }
+  ReleaseLine();
+}
+
+// Each pass takes the bytes up to the next newline (or all that is left), and the newline.
 void NdjsonDecoder::Feed(std::string_view bytes, std::vector<Event>* out) {
-  const char* p = bytes.data();
-  std::size_t n = bytes.size();
-  auto consume = [&](std::size_t k) {
-    p += k;
-    n -= k;
-    offset_ += k;
-  };
-  // A line may hold one byte more than the limit while it is incomplete: a '\r' that the
-  // newline will turn into part of the terminator.
-  const std::uint64_t hold_limit = max_line_ == UINT64_MAX ? max_line_ : max_line_ + 1;
-
-  while (n > 0) {
-    const char* nl = FindNewline(p, n);
-    const std::size_t k = nl ? static_cast<std::size_t>(nl - p) : n;
-
+  while (!bytes.empty()) {
+    const char* nl = FindNewline(bytes.data(), bytes.size());
+    const bool ends_line = nl != nullptr;
+    const std::string_view segment =
+        bytes.substr(0, ends_line ? static_cast<std::size_t>(nl - bytes.data()) : bytes.size());
     if (skipping_) {
-      if (skip_head_.size() < kOversizedHeadKept) {
-        skip_head_.append(p, std::min(k, kOversizedHeadKept - skip_head_.size()));
-      }
-      skip_count_ += k;
-      if (k > 0) skip_last_cr_ = p[k - 1] == '\r';
-      if (!nl) {
-        consume(n);
-        return;
-      }
-      if (skip_last_cr_) --skip_count_;
-      EmitOversized(out);
-      consume(k + 1);
-      continue;
+      SkipSegment(segment, ends_line, out);
+    } else if (line_.empty()) {
+      StartLine(segment, ends_line, out);
+    } else {
+      ContinueLine(segment, ends_line, out);
     }
-
-    if (line_.empty()) {
-      if (nl) {
-        // Fast path: a whole line in this read is copied once, straight into the frame.
-        EmitLine(p, k, offset_, out);
-        consume(k + 1);
-        continue;
-      }
-      line_offset_ = offset_;
-      if (k > hold_limit) {
-        StartSkipping(std::string_view(p, k), k, p[k - 1] == '\r');
-      } else {
-        line_.assign(p, k);
-      }
-      consume(n);
-      return;
-    }
-
-    // A line that began in an earlier read.
-    const std::uint64_t total = line_.size() + std::uint64_t{k};
-    const bool last_is_cr = k > 0 ? p[k - 1] == '\r' : line_.back() == '\r';
-    if (total > hold_limit) {
-      if (line_.size() < kOversizedHeadKept) {
-        line_.append(p, std::min(k, kOversizedHeadKept - line_.size()));
-      }
-      StartSkipping(line_, total, last_is_cr);
-      line_.clear();
-      if (line_.capacity() > kKeepBufferCapacity) line_ = std::string();
-      if (!nl) {
-        consume(n);
-        return;
-      }
-      if (skip_last_cr_) --skip_count_;
-      EmitOversized(out);
-      consume(k + 1);
-      continue;
-    }
-    line_.append(p, k);
-    if (!nl) {
-      consume(n);
-      return;
-    }
-    consume(k + 1);
-    if (line_.back() == '\r') line_.pop_back();
-    if (line_.size() > max_line_) {
-      out->emplace_back(Oversized{line_.size(), line_offset_, line_.substr(0, kOversizedHeadKept)});
-    } else if (!line_.empty()) {
-      out->emplace_back(Frame{std::move(line_), line_offset_});
-      line_ = std::string();
-    }
-    line_.clear();
-    if (line_.capacity() > kKeepBufferCapacity) line_ = std::string();
+    const std::size_t used = segment.size() + (ends_line ? 1 : 0);
+    offset_ += used;
+    bytes.remove_prefix(used);
   }
 }
 

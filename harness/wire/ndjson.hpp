@@ -40,6 +40,21 @@ class NdjsonDecoder final : public Decoder {
   /// Switches to counting an oversized line of which `counted` bytes have arrived.
   void StartSkipping(std::string_view head, std::uint64_t counted, bool last_is_cr);
   void EmitOversized(std::vector<Event>* out);
+  /// The newline of an oversized line arrived: reports it, without a '\r' before the newline.
+  void EndSkipping(std::vector<Event>* out);
+  std::uint64_t HoldLimit() const;
+  void ReleaseLine();
+
+  // Feed's three states, each given the bytes up to the next newline (excluded) and whether
+  // that newline is there (else the segment is the rest of the read).
+  /// Counts bytes of an oversized line.
+  void SkipSegment(std::string_view segment, bool ends_line, std::vector<Event>* out);
+  /// Begins a line: emitted at once if whole, else held or, past the limit, skipped.
+  void StartLine(std::string_view segment, bool ends_line, std::vector<Event>* out);
+  /// Continues a line held from an earlier read.
+  void ContinueLine(std::string_view segment, bool ends_line, std::vector<Event>* out);
+  /// Emits the held line, whose newline just arrived.
+  void EmitHeldLine(std::vector<Event>* out);
 
   std::uint64_t max_line_;
   std::uint64_t offset_ = 0;       // stream offset of the next byte to consume
