@@ -82,17 +82,17 @@ struct TranscriptEntry {
 /// true); read as its default when absent, unless required.
 template <typename Owner, typename Member>
 struct Field {
-  const char* name;
-  Member Owner::*member;
-  bool required;
+  const char* name = nullptr;
+  Member Owner::*member = nullptr;
+  bool required = false;
 };
 /// Bytes as received: as the JSON string `text` when they are valid UTF-8 (control characters
 /// JSON-escaped, which loses nothing), else as `base64`. Never a re-serialisation.
 template <typename Owner>
 struct BytesField {
-  const char* text_name;
-  const char* base64_name;
-  std::string Owner::*member;
+  const char* text_name = nullptr;
+  const char* base64_name = nullptr;
+  std::string Owner::*member = nullptr;
 };
 
 inline constexpr std::tuple kViolationFields{
