@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "harness/json/json.hpp"
 #include "harness/schema/schema.hpp"
@@ -236,6 +237,65 @@ TEST(Validate, ReChecksRecordedTranscriptsAgainstACandidateSchema) {
   EXPECT_NE(valid.out.find("0 rejected"), std::string::npos) << valid.out;
   EXPECT_EQ(Fakehost({"validate", out + "/nothing", "--protocol", "rim-v1"}).exit_code, 2);
   EXPECT_EQ(Fakehost({"validate", out + "/run/report.json", "--protocol", "rim-v1"}).exit_code, 2);
+  fs::remove_all(out);
+}
+
+// The run's verdict on each frame a transcript line records: "FILE #INDEX POINTER" for each
+// schema violation of a message the run's schema checked.
+std::set<std::string> RunVerdicts(const std::string& dir) {
+  std::set<std::string> out;
+  for (const auto& file : fs::directory_iterator(dir)) {
+    std::istringstream in(ReadFile(file.path().string()));
+    for (std::string line; std::getline(in, line);) {
+      rapidjson::Document e;
+      EXPECT_TRUE(json::Parse(line, &e).ok) << line;
+      const rapidjson::Value* violations = json::Find(e, "violations");
+      const std::string kind = e["kind"].GetString();
+      if (!json::Find(e, "schema_def") || !violations ||
+          (kind != "request" && kind != "notification" && kind != "response"))
+        continue;
+      for (const auto& v : violations->GetArray()) {
+        std::string pointer = v["pointer"].GetString();
+        out.insert(file.path().string() + " #" + std::to_string(e["index"].GetUint64()) + " " +
+                   (pointer.empty() ? "(frame)" : pointer));
+      }
+    }
+  }
+  return out;
+}
+
+// The same from what validate prints: "FILE:LINE: frame #N ... rejected", then "    POINTER: why".
+std::set<std::string> ValidateVerdicts(const std::string& printed) {
+  std::set<std::string> out;
+  std::istringstream in(printed);
+  std::string frame;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("    ", 0) == 0) {
+      out.insert(frame + " " + line.substr(4, line.find(": ") - 4));
+      continue;
+    }
+    auto at = line.find(": frame #");
+    if (at == std::string::npos) continue;
+    auto index = line.substr(at + 9, line.find(' ', at + 9) - at - 9);
+    frame = line.substr(0, line.rfind(':', at - 1)) + " #" + index;
+  }
+  return out;
+}
+
+// What the run's schema rejected is what validate rejects in the transcripts it wrote, frame by
+// frame and pointer by pointer: both judge the bytes as received, not a re-serialisation.
+TEST(Validate, GivesTheRunsOwnVerdictsOnTheTranscriptsItWrote) {
+  std::string out = MakeTempDir();
+  CommandResult run =
+      Fakehost({"run", "--plugin", FixturesDir() + "/rim-v1/broken/bad-log-level", "--only",
+                "heartbeat/*", "--transcripts", out + "/t", "--out", out + "/run"});
+  ASSERT_EQ(run.exit_code, 1) << run.out << run.err;
+  std::set<std::string> by_run = RunVerdicts(out + "/t");
+  ASSERT_FALSE(by_run.empty());  // the fixture's log level is rejected: not a vacuous match
+  CommandResult validate = Fakehost({"validate", out + "/t", "--protocol", "rim-v1"});
+  EXPECT_EQ(validate.exit_code, 1) << validate.out << validate.err;
+  EXPECT_EQ(ValidateVerdicts(validate.out), by_run) << validate.out;
+  EXPECT_EQ(validate.out.find("not re-checkable"), std::string::npos) << validate.out;
   fs::remove_all(out);
 }
 

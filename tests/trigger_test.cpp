@@ -108,10 +108,12 @@ triggers:
       rapidjson::Document entry;
       if (!json::Parse(line, &entry).ok || !entry.IsObject()) continue;
       const rapidjson::Value* method = json::Find(entry, "method");
-      const rapidjson::Value* frame = json::Find(entry, "frame");
-      if (frame && frame->IsObject() && json::Find(*frame, "method") && method &&
-          method->IsString() && json::View(*method) == "perform")
-        sent = json::ToCompact(*frame);
+      const rapidjson::Value* text = json::Find(entry, "text");  // the frame as sent
+      rapidjson::Document frame;
+      if (text && text->IsString() && json::Parse(json::View(*text), &frame).ok &&
+          frame.IsObject() && json::Find(frame, "method") && method && method->IsString() &&
+          json::View(*method) == "perform")
+        sent = json::ToCompact(frame);
     }
   }
   EXPECT_NE(sent.find("\"deadline_ms\":1500"), std::string::npos) << sent << r.out;

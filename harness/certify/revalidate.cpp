@@ -19,48 +19,27 @@ bool IsFrameKind(session::EntryKind kind) {
   return session::IsMessage(kind) && kind != session::EntryKind::kInvalid;
 }
 
-std::string StringMember(const rapidjson::Value& object, std::string_view key) {
-  const rapidjson::Value* v = json::Find(object, key);
-  return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
-}
-
-// One line of a transcript file: counts it and reports a rejection. False with a message
-// (without the file name) when the line is not a transcript entry.
-bool CheckLine(const schema::FrameSchema& candidate, std::string_view text, std::size_t line_no,
-               const OnRejected& on_rejected, RevalidationCounts* counts, std::string* error) {
-  rapidjson::Document doc;
-  json::ParseResult parsed = json::Parse(text, &doc);
-  if (!parsed.ok) {
-    *error =
-        std::to_string(json::LocateOffset(text, parsed.error_offset).column) + ": " + parsed.error;
-    return false;
-  }
-  session::EntryKind kind = session::EntryKind::kRaw;
-  if (std::string why = report::TranscriptLineProblem(doc, &kind); !why.empty()) {
-    *error = "1: " + why;
-    return false;
-  }
-  const rapidjson::Value* index = json::Find(doc, "index");
-  const std::string direction = StringMember(doc, "direction");
-  // Only what the run's schema checked: a frame without schema_def was sent deliberately invalid
-  // or is not a message at all.
-  if (!IsFrameKind(kind) || StringMember(doc, "schema_def").empty()) return true;
-  const rapidjson::Value* frame = json::Find(doc, "frame");
-  if (!frame) {
-    ++counts->unchecked;  // clipped or summarised: only its base64 start was kept
-    return true;
+// One re-checkable entry, live or read back from a file: the same verdict for the same entry.
+// The payload is parsed as the session parsed it (json::Parse, the bytes as received).
+void CheckEntry(const schema::FrameSchema& candidate, const session::TranscriptEntry& e,
+                std::size_t line_no, const OnRejected& on_rejected, RevalidationCounts* counts) {
+  // Only what the run's schema checked: an entry without schema_def was sent deliberately
+  // invalid or is not a message at all.
+  if (!IsFrameKind(e.kind) || e.schema_def.empty()) return;
+  rapidjson::Document frame;
+  if (e.clipped || e.summarised || !json::Parse(e.text, &frame).ok) {
+    ++counts->unchecked;  // only its start, or nothing, was kept
+    return;
   }
   ++counts->checked;
   RejectedFrame r;
-  r.violations = Revalidate(candidate, session::EntryKindName(kind), StringMember(doc, "method"),
-                            *frame, &r.def);
-  if (r.violations.empty()) return true;
+  r.violations = Revalidate(candidate, session::EntryKindName(e.kind), e.method, frame, &r.def);
+  if (r.violations.empty()) return;
   ++counts->rejected;
-  r.index = static_cast<std::size_t>(index->GetUint64());
+  r.index = e.index;
   r.line = line_no;
-  r.from_plugin = direction == "plugin-to-host";
+  r.from_plugin = e.direction == session::Direction::kPluginToHost;
   on_rejected(r);
-  return true;
 }
 
 }  // namespace
@@ -78,26 +57,8 @@ std::vector<schema::Violation> Revalidate(const schema::FrameSchema& candidate,
 void RevalidateTranscript(const schema::FrameSchema& candidate,
                           const std::vector<session::TranscriptEntry>& transcript,
                           const OnRejected& on_rejected, RevalidationCounts* counts) {
-  for (const session::TranscriptEntry& e : transcript) {
-    if (!IsFrameKind(e.kind) || e.schema_def.empty()) continue;
-    if (e.clipped || e.summarised) {
-      ++counts->unchecked;
-      continue;
-    }
-    rapidjson::Document frame;
-    if (!json::Parse(e.text, &frame).ok) {
-      ++counts->unchecked;
-      continue;
-    }
-    ++counts->checked;
-    RejectedFrame r;
-    r.violations = Revalidate(candidate, session::EntryKindName(e.kind), e.method, frame, &r.def);
-    if (r.violations.empty()) continue;
-    ++counts->rejected;
-    r.index = e.index;
-    r.from_plugin = e.direction == session::Direction::kPluginToHost;
-    on_rejected(r);
-  }
+  for (const session::TranscriptEntry& e : transcript)
+    CheckEntry(candidate, e, 0, on_rejected, counts);
 }
 
 bool RevalidateTranscriptFile(const schema::FrameSchema& candidate, const std::string& path,
@@ -114,11 +75,13 @@ bool RevalidateTranscriptFile(const schema::FrameSchema& candidate, const std::s
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
+    session::TranscriptEntry e;
     std::string why;
-    if (!CheckLine(candidate, line, line_no, on_rejected, counts, &why)) {
+    if (!report::ParseTranscriptLine(line, &e, &why)) {
       *error = path + ":" + std::to_string(line_no) + ":" + why;
       return false;
     }
+    CheckEntry(candidate, e, line_no, on_rejected, counts);
   }
   if (in.bad()) {
     *error = path + ": read error";

@@ -134,8 +134,9 @@ TEST_F(TranscriptFile, OfflineRevalidationFindsTheSameFramesWithTheirLines) {
 
 TEST_F(TranscriptFile, ALineThatIsNotATranscriptEntryIsBadInputWithItsLine) {
   std::string path = (dir_ / "bad.jsonl").string();
-  std::ofstream(path) << "{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"raw\"}\n"
-                      << "{\"frame\": 1}\n";
+  std::ofstream(path)
+      << R"({"index":0,"direction":"host-to-plugin","t_ms":0,"kind":"raw","size":0,"text":""})"
+      << "\n{\"frame\": 1}\n";
   auto s = Candidate();
   RevalidationCounts counts;
   std::string error;
@@ -146,13 +147,17 @@ TEST_F(TranscriptFile, ALineThatIsNotATranscriptEntryIsBadInputWithItsLine) {
   EXPECT_FALSE(RevalidateTranscriptFile(
       *s, path, [](const RejectedFrame&) {}, &counts, &error));
   EXPECT_NE(error.find(":1:1: not a transcript line (kind 'frame'"), std::string::npos) << error;
-  // A line an older fakehost wrote (validation nested) is refused, not skipped as unchecked.
-  std::ofstream(path) << R"({"index":0,"direction":"plugin-to-host","kind":"response",)"
-                      << R"("frame":{},"validation":{"schema_def":"x","valid":true}})"
-                      << "\n";
-  EXPECT_FALSE(RevalidateTranscriptFile(
-      *s, path, [](const RejectedFrame&) {}, &counts, &error));
-  EXPECT_NE(error.find("a transcript line of an older fakehost"), std::string::npos) << error;
+  // A line an older fakehost wrote (a re-serialised `frame`, or `validation` nested) is
+  // refused, not skipped as unchecked.
+  for (const char* old : {R"("frame":{},"validation":{"schema_def":"x","valid":true}})",
+                          R"("size":2,"schema_def":"x","frame":{}})"}) {
+    std::ofstream(path) << R"({"index":0,"direction":"plugin-to-host","t_ms":0,"kind":"response",)"
+                        << old << "\n";
+    EXPECT_FALSE(RevalidateTranscriptFile(
+        *s, path, [](const RejectedFrame&) {}, &counts, &error));
+    EXPECT_NE(error.find(":1:1: written by an older fakehost (it has `"), std::string::npos)
+        << error;
+  }
   std::vector<std::string> files;
   EXPECT_FALSE(FindTranscriptFiles({(dir_ / "nothing-here").string()}, &files, &error));
   EXPECT_FALSE(FindTranscriptFiles({(dir_ / "sub").string()}, &files, &error));  // no .jsonl

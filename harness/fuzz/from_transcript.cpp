@@ -38,8 +38,9 @@ struct Step {
 class Converter {
  public:
   Converter(const protocol::Profile& profile) : profile_(profile) {}
-  void Host(const Doc& e);
-  void Plugin(const Doc& e);
+  // `frame`: the entry's payload when it is one whole JSON object, else null.
+  void Host(const session::TranscriptEntry& e, const Value* frame);
+  void Plugin(const session::TranscriptEntry& e, const Value* frame);
   bool done() const { return done_; }
   std::string Yaml(const std::string& source) const;
 
@@ -50,6 +51,11 @@ class Converter {
   }
   // The message of a host frame: without the members the profile adds itself.
   void Message(const Value& frame, Doc& step, const char* key);
+  bool HostNotification(const Value& frame);
+  void HostAnswer(const Value& frame);
+  void HostMessage(const session::TranscriptEntry& e, const Value& frame);
+  void HostBytes(const session::TranscriptEntry& e);
+  void PluginAnswer(const Value& frame, const std::string& where);
 
   const protocol::Profile& profile_;
   std::vector<Step> steps_;
@@ -80,144 +86,134 @@ void Converter::Message(const Value& frame, Doc& step, const char* key) {
   step.AddMember(Value(key, a), send, a);
 }
 
-// The kind of a line ReadLine accepted.
-session::EntryKind KindOf(const Doc& e) {
-  session::EntryKind kind = session::EntryKind::kRaw;
-  session::ParseEntryKind(e["kind"].GetString(), &kind);
-  return kind;
+// The host's notifications the profile sends by itself (left out) and its shutdown (a graded
+// `shutdown` step that ends the scenario). True when the frame was one of them.
+bool Converter::HostNotification(const Value& frame) {
+  const Value* m = json::Find(frame, "method");
+  std::string method = m && m->IsString() ? m->GetString() : "";
+  if (!skip_.empty() && skip_.front() == method) {
+    skip_.erase(skip_.begin());
+    return true;
+  }
+  if (method != profile_.shutdown_notification()) return false;
+  NewStep().AddMember("shutdown", Value(rapidjson::kObjectType), steps_.back().doc.GetAllocator());
+  done_ = true;
+  return true;
 }
 
-// Over 60 lines: one case per kind of host frame, each turned into its step.
-void Converter::Host(const Doc& e) {
-  using K = session::EntryKind;
-  K kind = KindOf(e);
-  const Value* frame = json::Find(e, "frame");
-  // A frame the run's schema checked (schema_def) and rejected (violations).
-  const Value* violations = json::Find(e, "violations");
-  bool invalid =
-      json::Find(e, "schema_def") && violations && violations->IsArray() && !violations->Empty();
-  if (frame && frame->IsObject() && kind == K::kNotification) {
-    std::string method = json::Find(*frame, "method") && (*frame)["method"].IsString()
-                             ? (*frame)["method"].GetString()
-                             : "";
-    if (!skip_.empty() && skip_.front() == method) {
-      skip_.erase(skip_.begin());
-      return;
-    }
-    if (method == profile_.shutdown_notification()) {
-      NewStep().AddMember("shutdown", Value(rapidjson::kObjectType),
-                          steps_.back().doc.GetAllocator());
-      done_ = true;
-      return;
-    }
+// The host's answer to a plugin request: the reply of the step that expected it.
+void Converter::HostAnswer(const Value& frame) {
+  const Value* id = json::Find(frame, "id");
+  auto it = id ? plugin_calls_.find(json::IdKey(*id)) : plugin_calls_.end();
+  if (it == plugin_calls_.end()) return;
+  Doc& step = steps_[it->second].doc;
+  Value body(rapidjson::kObjectType);
+  for (const char* k : {"result", "error"})
+    if (const Value* v = json::Find(frame, k))
+      body.AddMember(Value(k, step.GetAllocator()), Value(*v, step.GetAllocator()),
+                     step.GetAllocator());
+  step.AddMember("reply", body, step.GetAllocator());
+  plugin_calls_.erase(it);
+}
+
+void Converter::HostMessage(const session::TranscriptEntry& e, const Value& frame) {
+  const bool request = e.kind == session::EntryKind::kRequest;
+  Doc& step = NewStep();
+  auto& a = step.GetAllocator();
+  Message(frame, step, request ? "send" : "notify");
+  if (request) {
+    std::string name = "r" + std::to_string(++counter_);
+    step.AddMember("as", Value(name.c_str(), a), a);
+    if (const Value* id = json::Find(frame, "id")) names_[json::IdKey(*id)] = name;
+    if (const Value* m = json::Find(frame, "method");
+        m && *m == profile_.handshake_method().c_str())
+      handshake_name_ = name;
   }
-  if (frame && frame->IsObject() && kind == K::kResponse) {
-    // The host's answer to a plugin request: the reply of the step that expected it.
-    const Value* id = json::Find(*frame, "id");
-    auto it = id ? plugin_calls_.find(json::IdKey(*id)) : plugin_calls_.end();
-    if (it == plugin_calls_.end()) return;
-    Doc& step = steps_[it->second].doc;
-    Value body(rapidjson::kObjectType);
-    for (const char* k : {"result", "error"})
-      if (const Value* v = json::Find(*frame, k))
-        body.AddMember(Value(k, step.GetAllocator()), Value(*v, step.GetAllocator()),
-                       step.GetAllocator());
-    step.AddMember("reply", body, step.GetAllocator());
-    plugin_calls_.erase(it);
-    return;
-  }
-  if (frame && frame->IsObject() && (kind == K::kRequest || kind == K::kNotification)) {
-    Doc& step = NewStep();
-    auto& a = step.GetAllocator();
-    Message(*frame, step, kind == K::kRequest ? "send" : "notify");
-    if (kind == K::kRequest) {
-      std::string name = "r" + std::to_string(++counter_);
-      step.AddMember("as", Value(name.c_str(), a), a);
-      if (const Value* id = json::Find(*frame, "id")) names_[json::IdKey(*id)] = name;
-      if (json::Find(*frame, "method") && (*frame)["method"] == profile_.handshake_method().c_str())
-        handshake_name_ = name;
-    }
-    if (invalid) step.AddMember("invalid", true, a);
-    return;
-  }
-  // Bytes: as written for raw writes, framed by the profile for payloads that were not frames.
-  std::string bytes;
-  if (frame) {
-    bytes = json::ToCompact(*frame);
-  } else if (const Value* raw = json::Find(e, "raw_base64");
-             !raw || !raw->IsString() || !text::FromBase64(raw->GetString(), &bytes)) {
-    comments_.push_back("host entry #" + std::to_string(e["index"].GetUint64()) +
-                        " has neither a frame nor base64 bytes and is left out");
-    return;
-  }
-  if (json::Find(e, "clipped") || json::Find(e, "summarised")) {
-    comments_.push_back("host entry #" + std::to_string(e["index"].GetUint64()) +
+  // A frame the run's schema checked and rejected: sent invalid on purpose.
+  if (!e.schema_def.empty() && !e.violations.empty()) step.AddMember("invalid", true, a);
+}
+
+// Bytes as received: as written for raw writes, framed by the profile for payloads that were
+// not messages.
+void Converter::HostBytes(const session::TranscriptEntry& e) {
+  if (e.clipped || e.summarised) {
+    comments_.push_back("host entry #" + std::to_string(e.index) +
                         " was clipped in the transcript and is left out");
     return;
   }
   Doc& step = NewStep();
   auto& a = step.GetAllocator();
   Value raw(rapidjson::kObjectType);
-  raw.AddMember("hex", Value(text::Hex(bytes).c_str(), a), a);
-  if (kind == K::kRaw) raw.AddMember("framed", false, a);
+  raw.AddMember("hex", Value(text::Hex(e.text).c_str(), a), a);
+  if (e.kind == session::EntryKind::kRaw) raw.AddMember("framed", false, a);
   step.AddMember("send_raw", raw, a);
 }
 
-void Converter::Plugin(const Doc& e) {
+void Converter::Host(const session::TranscriptEntry& e, const Value* frame) {
   using K = session::EntryKind;
-  K kind = KindOf(e);
-  const Value* frame = json::Find(e, "frame");
-  std::string where = "plugin entry #" + std::to_string(e["index"].GetUint64()) + " (" +
-                      session::EntryKindName(kind) + ")";
-  if (!frame || !frame->IsObject()) {
+  if (!frame) return HostBytes(e);
+  if (e.kind == K::kNotification && HostNotification(*frame)) return;
+  if (e.kind == K::kResponse) return HostAnswer(*frame);
+  if (e.kind == K::kRequest || e.kind == K::kNotification) return HostMessage(e, *frame);
+  HostBytes(e);
+}
+
+// A plugin answer: expected by the request it answers and the shape of its result or its error
+// code.
+void Converter::PluginAnswer(const Value& frame, const std::string& where) {
+  const Value* id = json::Find(frame, "id");
+  auto it = id ? names_.find(json::IdKey(*id)) : names_.end();
+  if (it == names_.end()) {
+    comments_.push_back(where + " answers no request the host sent; left out");
+    return;
+  }
+  Doc& step = NewStep();
+  auto& a = step.GetAllocator();
+  Value expect(rapidjson::kObjectType);
+  expect.AddMember("reply_to", Value(it->second.c_str(), a), a);
+  if (const Value* r = json::Find(frame, "result")) expect.AddMember("result", Shape(*r, a), a);
+  if (const Value* er = json::Find(frame, "error")) {
+    const Value* code = er->IsObject() ? json::Find(*er, "code") : nullptr;
+    Value m(rapidjson::kObjectType);
+    if (code) m.AddMember("code", Value(*code, a), a);
+    if (code)
+      expect.AddMember("error", m, a);
+    else
+      expect.AddMember("error", Shape(*er, a), a);
+  }
+  step.AddMember("expect", expect, a);
+  if (it->second == handshake_name_ && profile_.after_handshake())
+    for (const Value* s : profile_.after_handshake()->send)
+      skip_.push_back((*s)["method"].GetString());  // the schema requires a method
+  names_.erase(it);
+}
+
+void Converter::Plugin(const session::TranscriptEntry& e, const Value* frame) {
+  using K = session::EntryKind;
+  std::string where =
+      "plugin entry #" + std::to_string(e.index) + " (" + session::EntryKindName(e.kind) + ")";
+  if (!frame) {
     comments_.push_back(where + " is not a frame a step can expect; left out");
     return;
   }
-  std::string method = json::Find(*frame, "method") && (*frame)["method"].IsString()
-                           ? (*frame)["method"].GetString()
-                           : "";
+  if (e.kind == K::kResponse) return PluginAnswer(*frame, where);
+  if (e.kind != K::kRequest && e.kind != K::kNotification) {
+    comments_.push_back(where + " is left out");
+    return;
+  }
+  const Value* m = json::Find(*frame, "method");
+  std::string method = m && m->IsString() ? m->GetString() : "";
+  Doc& step = NewStep();
+  auto& a = step.GetAllocator();
+  Value expect(rapidjson::kObjectType);
+  expect.AddMember(Value(session::EntryKindName(e.kind), a), Value(method.c_str(), a), a);
+  step.AddMember("expect", expect, a);
   const Value* id = json::Find(*frame, "id");
-  if (kind == K::kResponse) {
-    auto it = id ? names_.find(json::IdKey(*id)) : names_.end();
-    if (it == names_.end()) {
-      comments_.push_back(where + " answers no request the host sent; left out");
-      return;
-    }
-    Doc& step = NewStep();
-    auto& a = step.GetAllocator();
-    Value expect(rapidjson::kObjectType);
-    expect.AddMember("reply_to", Value(it->second.c_str(), a), a);
-    if (const Value* r = json::Find(*frame, "result")) expect.AddMember("result", Shape(*r, a), a);
-    if (const Value* er = json::Find(*frame, "error")) {
-      const Value* code = er->IsObject() ? json::Find(*er, "code") : nullptr;
-      Value m(rapidjson::kObjectType);
-      if (code) m.AddMember("code", Value(*code, a), a);
-      if (code)
-        expect.AddMember("error", m, a);
-      else
-        expect.AddMember("error", Shape(*er, a), a);
-    }
-    step.AddMember("expect", expect, a);
-    if (it->second == handshake_name_ && profile_.after_handshake())
-      for (const Value* s : profile_.after_handshake()->send)
-        skip_.push_back((*s)["method"].GetString());  // the schema requires a method
-    names_.erase(it);
-    return;
+  if (e.kind == K::kRequest && id) {
+    std::string name = "p" + std::to_string(++counter_);
+    step.AddMember("as", Value(name.c_str(), a), a);
+    plugin_calls_[json::IdKey(*id)] = steps_.size() - 1;
   }
-  if (kind == K::kRequest || kind == K::kNotification) {
-    Doc& step = NewStep();
-    auto& a = step.GetAllocator();
-    Value expect(rapidjson::kObjectType);
-    expect.AddMember(Value(session::EntryKindName(kind), a), Value(method.c_str(), a), a);
-    step.AddMember("expect", expect, a);
-    if (kind == K::kRequest && id) {
-      std::string name = "p" + std::to_string(++counter_);
-      step.AddMember("as", Value(name.c_str(), a), a);
-      plugin_calls_[json::IdKey(*id)] = steps_.size() - 1;
-    }
-    return;
-  }
-  comments_.push_back(where + " is left out");
 }
 
 std::string Converter::Yaml(const std::string& source) const {
@@ -236,22 +232,11 @@ std::string Converter::Yaml(const std::string& source) const {
   return out;
 }
 
-// A transcript line through the one parser of hostile text (json::Parse: iterative, depth-capped;
-// RapidJSON's recursive Parse overflows the stack on a line nested a million deep). The frame
-// a line holds was parsed by its session under the default cap, one level below the line's.
-bool ParseLine(std::string_view line, Doc* d) {
-  json::ParseLimits limits;
-  limits.max_depth += 1;
-  return json::Parse(line, d, limits).ok;
-}
-
-bool ReadLine(std::string_view line, const std::string& where, Doc* d, std::string* error) {
-  session::EntryKind kind;
-  std::string why = ParseLine(line, d) ? report::TranscriptLineProblem(*d, &kind)
-                                       : report::TranscriptLineProblem(rapidjson::Value(), &kind);
-  if (why.empty()) return true;
-  *error = where + ": " + why;
-  return false;
+// The payload of a whole message, parsed as its session parsed it (json::Parse, from the bytes
+// as received); null for anything else, which only its bytes can stand for.
+const Value* FrameOf(const session::TranscriptEntry& e, Doc* doc) {
+  if (!session::IsMessage(e.kind) || e.clipped || e.summarised) return nullptr;
+  return json::Parse(e.text, doc).ok && doc->IsObject() ? doc : nullptr;
 }
 
 }  // namespace
@@ -267,13 +252,18 @@ bool ScenarioFromTranscript(std::string_view jsonl, const std::string& source,
     jsonl = nl == std::string_view::npos ? std::string_view() : jsonl.substr(nl + 1);
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    Doc d;
-    if (!ReadLine(line, source + ":" + std::to_string(line_no), &d, error)) return false;
+    session::TranscriptEntry e;
+    std::string why;
+    if (!report::ParseTranscriptLine(line, &e, &why)) {
+      *error = source + ":" + std::to_string(line_no) + ":" + why;
+      return false;
+    }
     ++frames;
-    if (std::string_view(d["direction"].GetString()) == "host-to-plugin")
-      c.Host(d);
+    Doc frame;
+    if (e.direction == session::Direction::kHostToPlugin)
+      c.Host(e, FrameOf(e, &frame));
     else
-      c.Plugin(d);
+      c.Plugin(e, FrameOf(e, &frame));
   }
   if (frames == 0) {
     *error = source + ": no transcript lines";
@@ -288,13 +278,15 @@ std::string FirstHostMethod(std::string_view jsonl) {
     std::size_t nl = jsonl.find('\n');
     std::string_view line = jsonl.substr(0, nl);
     jsonl = nl == std::string_view::npos ? std::string_view() : jsonl.substr(nl + 1);
-    Doc d;
-    if (!ParseLine(line, &d) || !d.IsObject()) continue;
-    const Value* frame = json::Find(d, "frame");
-    if (frame && frame->IsObject() && json::Find(d, "direction") &&
-        d["direction"] == "host-to-plugin" && json::Find(*frame, "method") &&
-        (*frame)["method"].IsString())
-      return (*frame)["method"].GetString();
+    session::TranscriptEntry e;
+    std::string why;
+    if (!report::ParseTranscriptLine(line, &e, &why) ||
+        e.direction != session::Direction::kHostToPlugin)
+      continue;
+    Doc doc;
+    const Value* frame = FrameOf(e, &doc);
+    const Value* method = frame ? json::Find(*frame, "method") : nullptr;
+    if (method && method->IsString()) return method->GetString();
   }
   return {};
 }

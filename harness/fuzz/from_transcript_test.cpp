@@ -8,19 +8,20 @@
 namespace fakehost::fuzz {
 namespace {
 
-// A RIM session as `run --transcripts` writes it: handshake, a command, the plugin's own call
-// answered by the host, an odd raw write, an answer to nobody, and the shutdown.
+// A RIM session as `run --transcripts` writes it (each payload as received, in `text`):
+// handshake, a command, the plugin's own call answered by the host, an odd raw write, an answer
+// to nobody, and the shutdown.
 const char* kTranscript =
-    R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":"1","size":10,"frame":{"jsonrpc":"2.0","id":1,"method":"rim.handshake","params":{"protocolVersion":1}},"schema_def":"rim.handshake.request"}
-{"index":1,"direction":"plugin-to-host","t_ms":3.2,"kind":"response","method":"rim.handshake","id":"1","size":10,"frame":{"jsonrpc":"2.0","id":1,"result":{"accepted":true,"protocolVersion":1,"pluginId":"x"}}}
-{"index":2,"direction":"host-to-plugin","t_ms":4,"kind":"request","method":"rim.command.execute","id":"\"c-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","method":"rim.command.execute","params":{"commandId":""}},"schema_def":"rim.command.execute.request","violations":[{"pointer":"/params/commandId","message":"shorter than 1"}]}
-{"index":3,"direction":"plugin-to-host","t_ms":5,"kind":"request","method":"rim.log","id":"\"call-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","method":"rim.log","params":{"level":"info","message":"m"}}}
-{"index":4,"direction":"host-to-plugin","t_ms":5.5,"kind":"response","method":"rim.log","id":"\"call-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"call-1","result":{"ok":true}}}
-{"index":5,"direction":"plugin-to-host","t_ms":6,"kind":"response","method":"rim.command.execute","id":"\"c-1\"","size":10,"frame":{"jsonrpc":"2.0","id":"c-1","error":{"code":-32602,"message":"bad"}}}
-{"index":6,"direction":"host-to-plugin","t_ms":7,"kind":"raw","size":3,"raw_base64":"AAEC"}
-{"index":7,"direction":"plugin-to-host","t_ms":8,"kind":"response","id":"99","size":10,"frame":{"jsonrpc":"2.0","id":99,"result":{}}}
-{"index":8,"direction":"host-to-plugin","t_ms":9,"kind":"notification","method":"rim.shutdown","size":10,"frame":{"jsonrpc":"2.0","method":"rim.shutdown"}}
-{"index":9,"direction":"plugin-to-host","t_ms":10,"kind":"notification","method":"rim.log","size":10,"frame":{"jsonrpc":"2.0","method":"rim.log","params":{}}}
+    R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":"1","size":80,"text":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"rim.handshake\",\"params\":{\"protocolVersion\":1}}","schema_def":"rim.handshake.request"}
+{"index":1,"direction":"plugin-to-host","t_ms":3.2,"kind":"response","method":"rim.handshake","id":"1","size":86,"text":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"accepted\":true,\"protocolVersion\":1,\"pluginId\":\"x\"}}"}
+{"index":2,"direction":"host-to-plugin","t_ms":4,"kind":"request","method":"rim.command.execute","id":"\"c-1\"","size":85,"text":"{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"method\":\"rim.command.execute\",\"params\":{\"commandId\":\"\"}}","schema_def":"rim.command.execute.request","violations":[{"pointer":"/params/commandId","message":"shorter than 1"}]}
+{"index":3,"direction":"plugin-to-host","t_ms":5,"kind":"request","method":"rim.log","id":"\"call-1\"","size":90,"text":"{\"jsonrpc\":\"2.0\",\"id\":\"call-1\",\"method\":\"rim.log\",\"params\":{\"level\":\"info\",\"message\":\"m\"}}"}
+{"index":4,"direction":"host-to-plugin","t_ms":5.5,"kind":"response","method":"rim.log","id":"\"call-1\"","size":52,"text":"{\"jsonrpc\":\"2.0\",\"id\":\"call-1\",\"result\":{\"ok\":true}}"}
+{"index":5,"direction":"plugin-to-host","t_ms":6,"kind":"response","method":"rim.command.execute","id":"\"c-1\"","size":68,"text":"{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"error\":{\"code\":-32602,\"message\":\"bad\"}}"}
+{"index":6,"direction":"host-to-plugin","t_ms":7,"kind":"raw","size":3,"text":"\u0000\u0001\u0002"}
+{"index":7,"direction":"plugin-to-host","t_ms":8,"kind":"response","id":"99","size":37,"text":"{\"jsonrpc\":\"2.0\",\"id\":99,\"result\":{}}"}
+{"index":8,"direction":"host-to-plugin","t_ms":9,"kind":"notification","method":"rim.shutdown","size":41,"text":"{\"jsonrpc\":\"2.0\",\"method\":\"rim.shutdown\"}"}
+{"index":9,"direction":"plugin-to-host","t_ms":10,"kind":"notification","method":"rim.log","size":48,"text":"{\"jsonrpc\":\"2.0\",\"method\":\"rim.log\",\"params\":{}}"}
 )";
 
 TEST(FromTranscript, TurnsHostFramesIntoStepsAndPluginFramesIntoLooseExpectations) {
@@ -57,7 +58,7 @@ TEST(FromTranscript, WritesControlsAsEscapesSoTheScenarioLoads) {
   testing::Protocol p = testing::LoadProtocol("rim-v1");
   ASSERT_TRUE(p.profile);
   const std::string transcript =
-      R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":"1","size":10,"frame":{"jsonrpc":"2.0","id":1,"method":"rim.handshake","params":{"note":"a\u009b31m\u007fb\ufeffc\u0085d"}}})"
+      R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.handshake","id":"1","size":10,"text":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"rim.handshake\",\"params\":{\"note\":\"a\\u009b31m\\u007fb\\ufeffc\\u0085d\"}}"})"
       "\n";
   std::string yaml, error;
   ASSERT_TRUE(ScenarioFromTranscript(transcript, "t\x9b.jsonl", *p.profile, &yaml, &error))
@@ -76,47 +77,50 @@ TEST(FromTranscript, RefusesALineThatIsNotATranscriptEntry) {
   std::string yaml, error;
   EXPECT_FALSE(ScenarioFromTranscript("{\"index\":0}\n", "bad.jsonl", *p.profile, &yaml, &error));
   EXPECT_EQ(error,
-            "bad.jsonl:1: not a transcript line (a JSON object with index, direction and a kind "
-            "schema/report.schema.json names; written by run --transcripts?)");
+            "bad.jsonl:1:1: not a transcript line (a JSON object with index, direction and a "
+            "kind schema/report.schema.json names; written by run --transcripts?)");
   EXPECT_FALSE(
       ScenarioFromTranscript("{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"frame\"}\n",
                              "odd.jsonl", *p.profile, &yaml, &error));
   EXPECT_EQ(error,
-            "odd.jsonl:1: not a transcript line (kind 'frame' is not one that "
+            "odd.jsonl:1:1: not a transcript line (kind 'frame' is not one that "
             "schema/report.schema.json names)");
   EXPECT_FALSE(ScenarioFromTranscript(
-      R"({"index":0,"direction":"host-to-plugin","kind":"raw","validation":null})"
+      R"({"index":0,"direction":"host-to-plugin","t_ms":0,"kind":"raw","size":0,"frame":{}})"
       "\n",
       "old.jsonl", *p.profile, &yaml, &error));
-  EXPECT_NE(error.find("old.jsonl:1: a transcript line of an older fakehost"), std::string::npos)
-      << error;
+  EXPECT_EQ(error.rfind("old.jsonl:1:1: written by an older fakehost", 0), 0u) << error;
   EXPECT_FALSE(ScenarioFromTranscript("\n", "empty.jsonl", *p.profile, &yaml, &error));
 }
 
 // Issue 20: RapidJSON's recursive parser overflowed the stack on a line nested a million deep.
-// Every line goes through json::Parse, whose cap is one level above a frame's own.
+// Every line, and every payload, goes through json::Parse, whose depth is capped.
 TEST(FromTranscript, RefusesALineNestedAMillionDeepWithoutCrashing) {
   testing::Protocol p = testing::LoadProtocol("rim-v1");
   ASSERT_TRUE(p.profile);
-  std::string deep = "{\"index\":0,\"direction\":\"host-to-plugin\",\"kind\":\"frame\",\"frame\":" +
-                     std::string(1000000, '[') + std::string(1000000, ']') + "}\n";
+  const std::string start =
+      R"({"index":0,"direction":"host-to-plugin","t_ms":0,"kind":"request","size":2000000,)";
+  std::string deep =
+      start + "\"notes\":" + std::string(1000000, '[') + std::string(1000000, ']') + "}\n";
   std::string yaml, error;
   EXPECT_FALSE(ScenarioFromTranscript(deep, "deep.jsonl", *p.profile, &yaml, &error));
-  EXPECT_EQ(error.rfind("deep.jsonl:1: not a transcript line", 0), 0u) << error;
+  EXPECT_EQ(error.rfind("deep.jsonl:1:", 0), 0u) << error;
+  EXPECT_NE(error.find("nesting deeper than"), std::string::npos) << error;
   EXPECT_EQ(FirstHostMethod(deep), "");
+  std::string deep_payload =
+      start + "\"text\":\"" + std::string(1000000, '[') + std::string(1000000, ']') + "\"}\n";
+  EXPECT_EQ(FirstHostMethod(deep_payload), "");
 }
 
 TEST(FromTranscript, ReadsAFrameNestedAsDeepAsASessionAccepts) {
-  // 128 levels is the session's cap for a frame (json::ParseLimits): the line around it is one
-  // more, and must still be read.
+  // 128 levels is the session's cap for a frame (json::ParseLimits): the payload is parsed as
+  // the session parsed it, so a frame it accepted is read, and one level more is not a frame.
   std::string params = std::string(127, '[') + std::string(127, ']');
-  std::string line =
-      R"({"index":0,"direction":"host-to-plugin","kind":"frame","frame":{"method":"m","params":)" +
-      params + "}}\n";
+  const std::string start =
+      R"({"index":0,"direction":"host-to-plugin","t_ms":0,"kind":"notification","size":9,)";
+  std::string line = start + R"("text":"{\"method\":\"m\",\"params\":)" + params + "}\"}\n";
   EXPECT_EQ(FirstHostMethod(line), "m");
-  std::string deeper =
-      R"({"index":0,"direction":"host-to-plugin","kind":"frame","frame":{"method":"m","params":[)" +
-      params + "]}}\n";
+  std::string deeper = start + R"("text":"{\"method\":\"m\",\"params\":[)" + params + "]}\"}\n";
   EXPECT_EQ(FirstHostMethod(deeper), "");
 }
 

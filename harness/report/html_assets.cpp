@@ -102,6 +102,14 @@ std::string_view HtmlScript() {
   }
   function add(parent, child) { parent.appendChild(child); return child; }
   function dur(ms) { return ms < 1000 ? Math.round(ms) + ' ms' : (ms / 1000).toFixed(2) + ' s'; }
+  // An entry's bytes as received: `text`, or `base64` when they are not UTF-8 (decoded with
+  // U+FFFD for each byte that is not).
+  function payload(e) {
+    if (e.base64 === undefined) return e.text;
+    var bin = atob(e.base64), bytes = new Uint8Array(bin.length);
+    for (var k = 0; k < bin.length; ++k) bytes[k] = bin.charCodeAt(k);
+    return new TextDecoder('utf-8').decode(bytes);
+  }
   function lastLines(text, n) {
     var lines = text.split('\n').filter(function (l) { return l.length > 0; });
     return lines.slice(Math.max(0, lines.length - n)).join('\n');
@@ -217,7 +225,7 @@ std::string_view HtmlScript() {
         if (e.index === f.frame)
           add(box, el('pre', null, '#' + e.index + '  ' + (e.direction === 'host-to-plugin' ?
               'host → plugin' : 'plugin → host') + '  ' + e.kind +
-              (e.method ? ' ' + e.method : '') + '  ' + e.text));
+              (e.method ? ' ' + e.method : '') + '  ' + payload(e)));
       });
       var list = add(box, el('div', null, 'in:'));
       var last = -1;
@@ -356,9 +364,10 @@ std::string_view HtmlScript() {
       var pre = null;
       row.addEventListener('click', function () {
         if (pre) { pre.hidden = !pre.hidden; return; }
-        var text = e.text;
-        try { text = JSON.stringify(JSON.parse(e.text), null, 2); } catch (err) { /* as sent */ }
-        pre = add(cell, el('pre', null, text + (e.clipped ? '\n… (clipped; ' + e.size + ' bytes)' : '')));
+        var text = payload(e);
+        try { text = JSON.stringify(JSON.parse(text), null, 2); } catch (err) { /* as sent */ }
+        pre = add(cell, el('pre', null, text + (e.clipped ? '\n… (clipped; ' + e.size + ' bytes)' : '') +
+            (e.base64 !== undefined ? '\n… (not UTF-8: each byte that is not shows as \ufffd)' : '')));
       });
       if (bad && !firstBad) firstBad = row;
     });

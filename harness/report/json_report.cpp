@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <concepts>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -24,11 +25,6 @@ using jsonw::Key;
 using jsonw::Ms;
 using jsonw::Str;
 using jsonw::Writer;
-
-// How an entry carries its payload: as text (the report, the HTML report's data), or for tools
-// that replay it as the frame itself, or its bytes in base64 when it was not a whole frame
-// (transcript files).
-enum class Payload { kText, kFrame };
 
 void WriteFailure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
   w.StartObject();
@@ -71,70 +67,71 @@ void WriteFailure(Writer& w, const scenario::Failure& f, std::optional<std::size
   w.EndObject();
 }
 
-// Over 60 lines: an entry's keys one after another, in the contract's order (the report
-// schema's $defs/entry); only the payload's form differs between the two uses.
-void WriteEntry(Writer& w, const session::TranscriptEntry& e, Payload payload) {
-  w.StartObject();
-  Key(w, "index");
-  w.Uint64(e.index);
-  Key(w, "direction");
-  Str(w, e.direction == session::Direction::kHostToPlugin ? "host-to-plugin" : "plugin-to-host");
-  Key(w, "t_ms");
-  Ms(w, e.t_ms);
-  Key(w, "kind");
-  Str(w, session::EntryKindName(e.kind));
-  if (!e.method.empty()) {
-    Key(w, "method");
-    Str(w, e.method);
-  }
-  if (!e.id.empty()) {
-    Key(w, "id");
-    Str(w, e.id);
-  }
-  Key(w, "size");
-  w.Uint64(e.size);
-  rapidjson::Document frame;
-  if (payload == Payload::kText) {
-    Key(w, "text");
-    Str(w, e.text);
-  } else if (session::IsMessage(e.kind) && !e.clipped && !e.summarised &&
-             !frame
-                  .Parse<rapidjson::kParseValidateEncodingFlag | rapidjson::kParseIterativeFlag>(
-                      e.text.data(), e.text.size())
-                  .HasParseError()) {
-    Key(w, "frame");
-    frame.Accept(w);
+// The value of a field of a result type's table (harness/result/transcript.hpp), one overload
+// per member type, and whether an optional field holds something worth writing.
+template <std::unsigned_integral Int>
+requires(!std::same_as<Int, bool>) void WriteValue(Writer& w, Int n) { w.Uint64(n); }
+void WriteValue(Writer& w, double ms) { Ms(w, ms); }
+void WriteValue(Writer& w, bool b) { w.Bool(b); }
+void WriteValue(Writer& w, const std::string& s) { Str(w, s); }
+void WriteValue(Writer& w, session::Direction d) { Str(w, session::DirectionName(d)); }
+void WriteValue(Writer& w, session::EntryKind k) { Str(w, session::EntryKindName(k)); }
+void WriteValue(Writer& w, const std::vector<std::string>& list) {
+  w.StartArray();
+  for (const auto& s : list) Str(w, s);
+  w.EndArray();
+}
+void WriteValue(Writer& w, const std::vector<session::Violation>& list);
+
+template <typename Member>
+bool Holds(const Member&) {  // numbers and enums: always
+  return true;
+}
+bool Holds(bool b) { return b; }
+bool Holds(const std::string& s) { return !s.empty(); }
+template <typename Item>
+bool Holds(const std::vector<Item>& list) {
+  return !list.empty();
+}
+
+template <typename Owner, typename Member>
+void WriteField(Writer& w, const Owner& owner, const session::Field<Owner, Member>& field) {
+  const Member& value = owner.*field.member;
+  if (!field.required && !Holds(value)) return;
+  Key(w, field.name);
+  WriteValue(w, value);
+}
+
+// The bytes themselves: the writer escapes only '"', '\\' and control characters, so `text`
+// reads back as exactly these bytes. Bytes that are not UTF-8 cannot be a JSON string at all.
+template <typename Owner>
+void WriteField(Writer& w, const Owner& owner, const session::BytesField<Owner>& field) {
+  const std::string& bytes = owner.*field.member;
+  if (jsonw::IsJsonUtf8(bytes)) {
+    Key(w, field.text_name);
+    w.String(bytes.data(), static_cast<rapidjson::SizeType>(bytes.size()));
   } else {
-    Key(w, "raw_base64");
-    Str(w, text::Base64(e.text));
+    Key(w, field.base64_name);
+    Str(w, text::Base64(bytes));
   }
-  if (e.clipped) {
-    Key(w, "clipped");
-    w.Bool(true);
-  }
-  if (e.summarised) {
-    Key(w, "summarised");
-    w.Bool(true);
-  }
-  if (!e.schema_def.empty()) {
-    Key(w, "schema_def");
-    Str(w, e.schema_def);
-  }
-  if (!e.violations.empty()) {
-    Key(w, "violations");
-    w.StartArray();
-    for (const auto& v : e.violations) {
-      w.StartObject();
-      Key(w, "pointer");
-      Str(w, v.pointer);
-      Key(w, "message");
-      Str(w, v.message);
-      w.EndObject();
-    }
-    w.EndArray();
-  }
-  if (!e.notes.empty()) jsonw::Strings(w, "notes", e.notes);
+}
+
+template <typename Owner, typename Table>
+void WriteFields(Writer& w, const Owner& owner, const Table& table) {
+  w.StartObject();
+  session::ForEachField(table, [&](const auto& field) { WriteField(w, owner, field); });
   w.EndObject();
+}
+
+void WriteValue(Writer& w, const std::vector<session::Violation>& list) {
+  w.StartArray();
+  for (const auto& v : list) WriteFields(w, v, session::kViolationFields);
+  w.EndArray();
+}
+
+// An entry, in the report and in a transcript file alike.
+void WriteEntry(Writer& w, const session::TranscriptEntry& e) {
+  WriteFields(w, e, session::kTranscriptEntryFields);
 }
 
 // The --expected-failures entry that applied (status xfail or stale, or an expired one).
@@ -162,10 +159,9 @@ void WriteExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
   w.EndObject();
 }
 
-// Over 60 lines: a result's keys one after another, in the contract's order
-// (schema/report.schema.json).
-void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcripts) {
-  w.StartObject();
+// A result's keys one after another, in the contract's order (schema/report.schema.json): what
+// it is, how it ended, and what crossed the pipe.
+void ScenarioHeading(Writer& w, const scenario::ScenarioResult& r) {
   Key(w, "id");
   Str(w, r.id);
   Key(w, "title");
@@ -184,12 +180,42 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcri
     Key(w, "sentence");
     Str(w, r.sentence);
   }
-  Key(w, "tags");
-  w.StartArray();
-  for (const auto& t : r.tags) Str(w, t);
-  w.EndArray();
+  jsonw::Strings(w, "tags", r.tags);
   Key(w, "file");
   Str(w, r.loc.file);
+}
+
+void WriteExit(Writer& w, const scenario::ExitInfo& x) {
+  Key(w, "exit");
+  w.StartObject();
+  Key(w, "exited");
+  w.Bool(x.exited);
+  if (x.exited) {
+    Key(w, "description");
+    Str(w, x.description);
+    if (x.code) {
+      Key(w, "code");
+      w.Int(*x.code);
+    }
+    if (x.signal) {
+      Key(w, "signal");
+      w.Int(*x.signal);
+    }
+    Key(w, "at_ms");
+    Ms(w, x.at_ms);
+  }
+  if (!x.stop_stage.empty()) {
+    Key(w, "stop_stage");
+    Str(w, x.stop_stage);
+    Key(w, "stop_ms");
+    Ms(w, x.stop_ms);
+  }
+  Key(w, "graded");
+  w.Bool(x.graded);
+  w.EndObject();
+}
+
+void ScenarioOutcome(Writer& w, const scenario::ScenarioResult& r) {
   Key(w, "status");
   Str(w, scenario::StatusName(r.status));
   if (!r.skip_reason.empty()) {
@@ -208,33 +234,10 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcri
   std::vector<std::optional<std::size_t>> caused_by = CausedBy(r);
   for (std::size_t i = 0; i < r.failures.size(); ++i) WriteFailure(w, r.failures[i], caused_by[i]);
   w.EndArray();
-  Key(w, "exit");
-  w.StartObject();
-  Key(w, "exited");
-  w.Bool(r.exit.exited);
-  if (r.exit.exited) {
-    Key(w, "description");
-    Str(w, r.exit.description);
-    if (r.exit.code) {
-      Key(w, "code");
-      w.Int(*r.exit.code);
-    }
-    if (r.exit.signal) {
-      Key(w, "signal");
-      w.Int(*r.exit.signal);
-    }
-    Key(w, "at_ms");
-    Ms(w, r.exit.at_ms);
-  }
-  if (!r.exit.stop_stage.empty()) {
-    Key(w, "stop_stage");
-    Str(w, r.exit.stop_stage);
-    Key(w, "stop_ms");
-    Ms(w, r.exit.stop_ms);
-  }
-  Key(w, "graded");
-  w.Bool(r.exit.graded);
-  w.EndObject();
+  WriteExit(w, r.exit);
+}
+
+void ScenarioTraffic(Writer& w, const scenario::ScenarioResult& r, Transcripts transcripts) {
   Key(w, "frames");
   w.Uint64(r.transcript.size() + r.transcript_elided);
   bool detailed = r.status == scenario::Status::kFail || r.status == scenario::Status::kWarn ||
@@ -243,34 +246,26 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcri
   if (detailed || transcripts == Transcripts::kAll) {
     Key(w, "transcript");
     w.StartArray();
-    for (const auto& e : r.transcript) WriteEntry(w, e, Payload::kText);
+    for (const auto& e : r.transcript) WriteEntry(w, e);
     w.EndArray();
     Key(w, "stderr_tail");
     Str(w, r.stderr_tail);
   }
   Key(w, "stderr_bytes_dropped");
   w.Uint64(r.stderr_bytes_dropped);
+}
+
+void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcripts) {
+  w.StartObject();
+  ScenarioHeading(w, r);
+  ScenarioOutcome(w, r);
+  ScenarioTraffic(w, r, transcripts);
   w.EndObject();
 }
 
-class JsonReporter : public Reporter {
- public:
-  explicit JsonReporter(std::string path) : path_(std::move(path)) {}
-  bool RunEnded(const run::RunReport& report, std::string* error) override {
-    return WriteFileAtomically(path_, JsonReport(report) + "\n", error);
-  }
-
- private:
-  std::string path_;
-};
-
-}  // namespace
-
-// Over 60 lines: the report's top-level keys one after another, in the contract's order.
-std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
+// The report's top-level keys one after another, in the contract's order: the run's settings,
+// the plugin, the shard, the summary, the scenarios and the causes they share.
+void RunSettings(Writer& w, const run::RunReport& r) {
   Key(w, "tool");
   w.StartObject();
   Key(w, "name");
@@ -286,12 +281,7 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   }
   Key(w, "suite");
   Str(w, r.suite);
-  if (!r.suites.empty()) {
-    Key(w, "suites");
-    w.StartArray();
-    for (const auto& s : r.suites) Str(w, s);
-    w.EndArray();
-  }
+  if (!r.suites.empty()) jsonw::Strings(w, "suites", r.suites);
   if (!r.suite_version.empty()) {
     Key(w, "suite_version");
     Str(w, r.suite_version);
@@ -302,6 +292,9 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   w.Bool(r.strict);
   Key(w, "jobs");
   w.Int(r.jobs);
+}
+
+void WritePlugin(Writer& w, const run::RunReport& r) {
   Key(w, "plugin");
   w.StartObject();
   Key(w, "id");
@@ -310,10 +303,7 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   Str(w, r.plugin.version);
   Key(w, "dir");
   Str(w, r.plugin.dir);
-  Key(w, "argv");
-  w.StartArray();
-  for (const auto& a : r.plugin.argv) Str(w, a);
-  w.EndArray();
+  jsonw::Strings(w, "argv", r.plugin.argv);
   if (!r.plugin.probe.empty()) {
     Key(w, "probe");
     Str(w, r.plugin.probe);
@@ -327,6 +317,9 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
     Str(w, r.plugin.never_spawned);
   }
   w.EndObject();
+}
+
+void WriteShard(Writer& w, const run::RunReport& r) {
   if (r.shard.count > 0) {
     Key(w, "shard");
     w.StartObject();
@@ -342,57 +335,75 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
     for (int k : r.missing_shards) w.Int(k);
     w.EndArray();
   }
+}
+
+void WriteSummary(Writer& w, const run::Summary& s) {
   Key(w, "summary");
   w.StartObject();
-  Key(w, "total");
-  w.Int(r.summary.total);
-  Key(w, "passed");
-  w.Int(r.summary.passed);
-  Key(w, "failed");
-  w.Int(r.summary.failed);
-  Key(w, "warned");
-  w.Int(r.summary.warned);
-  Key(w, "skipped");
-  w.Int(r.summary.skipped);
-  Key(w, "errored");
-  w.Int(r.summary.errored);
-  Key(w, "not_run");
-  w.Int(r.summary.not_run);
-  Key(w, "untested");
-  w.Int(r.summary.untested);
-  Key(w, "xfailed");
-  w.Int(r.summary.xfailed);
-  Key(w, "stale");
-  w.Int(r.summary.stale);
+  const std::pair<const char*, int> counts[] = {{"total", s.total},     {"passed", s.passed},
+                                                {"failed", s.failed},   {"warned", s.warned},
+                                                {"skipped", s.skipped}, {"errored", s.errored},
+                                                {"not_run", s.not_run}, {"untested", s.untested},
+                                                {"xfailed", s.xfailed}, {"stale", s.stale}};
+  for (const auto& [name, n] : counts) {
+    Key(w, name);
+    w.Int(n);
+  }
   Key(w, "duration_ms");
-  Ms(w, r.summary.duration_ms);
+  Ms(w, s.duration_ms);
   w.EndObject();
+}
+
+// Derived from the scenarios, so a merge works it out again; written only when there is one.
+void WriteSharedCauses(Writer& w, const run::RunReport& r) {
+  RunCauses causes(r);
+  if (causes.shared().empty()) return;
+  Key(w, "shared_causes");
+  w.StartArray();
+  for (const SharedCause& c : causes.shared()) {
+    w.StartObject();
+    Key(w, "roots");
+    w.StartArray();
+    for (const CauseRoot& root : c.roots) {
+      w.StartObject();
+      Key(w, "scenario");
+      w.Uint64(root.scenario);
+      Key(w, "failure");
+      w.Uint64(root.failure);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+class JsonReporter : public Reporter {
+ public:
+  explicit JsonReporter(std::string path) : path_(std::move(path)) {}
+  bool RunEnded(const run::RunReport& report, std::string* error) override {
+    return WriteFileAtomically(path_, JsonReport(report) + "\n", error);
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace
+
+std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  RunSettings(w, r);
+  WritePlugin(w, r);
+  WriteShard(w, r);
+  WriteSummary(w, r.summary);
   Key(w, "scenarios");
   w.StartArray();
   for (const auto& s : r.scenarios) Scenario(w, s, transcripts);
   w.EndArray();
-  // Derived from the scenarios, so a merge works it out again; written only when there is one.
-  RunCauses causes(r);
-  if (!causes.shared().empty()) {
-    Key(w, "shared_causes");
-    w.StartArray();
-    for (const SharedCause& c : causes.shared()) {
-      w.StartObject();
-      Key(w, "roots");
-      w.StartArray();
-      for (const CauseRoot& root : c.roots) {
-        w.StartObject();
-        Key(w, "scenario");
-        w.Uint64(root.scenario);
-        Key(w, "failure");
-        w.Uint64(root.failure);
-        w.EndObject();
-      }
-      w.EndArray();
-      w.EndObject();
-    }
-    w.EndArray();
-  }
+  WriteSharedCauses(w, r);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
@@ -400,7 +411,7 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
 std::string TranscriptLine(const session::TranscriptEntry& e) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
-  WriteEntry(w, e, Payload::kFrame);
+  WriteEntry(w, e);
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 

@@ -1,12 +1,14 @@
 #include "harness/report/json_report_read.hpp"
 
 #include <charconv>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <optional>
 
 #include "harness/json/json.hpp"
 #include "harness/json/text_file.hpp"
+#include "harness/text/bytes.hpp"
 
 namespace fakehost::report {
 namespace {
@@ -149,37 +151,87 @@ void ReadFailure(Reader& in, const Value& v, const std::string& at, scenario::Fa
   }
 }
 
-void ReadEntry(Reader& in, const Value& v, const std::string& at, session::TranscriptEntry* e) {
-  in.Integer(v, at, "index", &e->index);
-  std::string direction;
-  in.String(v, at, "direction", &direction, true);
-  if (direction == "plugin-to-host")
-    e->direction = session::Direction::kPluginToHost;
-  else if (direction != "host-to-plugin" && in.ok())
-    in.Fail(at + "/direction", "'" + direction + "' is not host-to-plugin or plugin-to-host");
-  in.Number(v, at, "t_ms", &e->t_ms);
-  std::string kind;
-  in.String(v, at, "kind", &kind, true);
-  if (in.ok() && !session::ParseEntryKind(kind, &e->kind))
-    in.Fail(at + "/kind", "'" + kind + "' is not a transcript entry kind");
-  in.String(v, at, "method", &e->method);
-  in.String(v, at, "id", &e->id);
-  in.Integer(v, at, "size", &e->size);
-  in.String(v, at, "text", &e->text);
-  in.Bool(v, at, "clipped", &e->clipped);
-  in.Bool(v, at, "summarised", &e->summarised);
-  in.String(v, at, "schema_def", &e->schema_def);
-  if (const Value* list = in.Array(v, at, "violations", false)) {
-    for (rapidjson::SizeType i = 0; i < list->Size() && in.ok(); ++i) {
-      std::string here = at + "/violations/" + std::to_string(i);
-      if (!(*list)[i].IsObject()) return in.Fail(here, "expected an object");
-      session::Violation violation;
-      in.String((*list)[i], here, "pointer", &violation.pointer);
-      in.String((*list)[i], here, "message", &violation.message);
-      e->violations.push_back(std::move(violation));
-    }
+// A field of a result type's table (harness/result/transcript.hpp), one overload per member
+// type: the inverse of json_report.cpp's WriteValue.
+template <std::unsigned_integral Int>
+requires(!std::same_as<Int, bool>) void ReadValue(Reader& in, const Value& v, const std::string& at,
+                                                  const char* key, Int* out, bool required) {
+  in.Integer(v, at, key, out, required);
+}
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key, double* out,
+               bool required) {
+  in.Number(v, at, key, out, required);
+}
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key, bool* out,
+               bool) {
+  in.Bool(v, at, key, out);
+}
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key, std::string* out,
+               bool required) {
+  in.String(v, at, key, out, required);
+}
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
+               std::vector<std::string>* out, bool) {
+  in.Strings(v, at, key, out);
+}
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
+               session::Direction* out, bool required) {
+  std::string name;
+  in.String(v, at, key, &name, required);
+  if (in.ok() && !name.empty() && !session::ParseDirection(name, out))
+    in.Fail(at + "/" + key,
+            "'" + json::Abbreviate(name) + "' is not host-to-plugin or plugin-to-host");
+}
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
+               session::EntryKind* out, bool required) {
+  std::string name;
+  in.String(v, at, key, &name, required);
+  if (in.ok() && !name.empty() && !session::ParseEntryKind(name, out))
+    in.Fail(at + "/" + key, "'" + json::Abbreviate(name) + "' is not a transcript entry kind");
+}
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
+               std::vector<session::Violation>* out, bool required);
+
+template <typename Owner, typename Member>
+void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
+               const session::Field<Owner, Member>& field) {
+  ReadValue(in, v, at, field.name, &(owner->*field.member), field.required);
+}
+
+// `text` holds the bytes themselves; `base64` the bytes that are not UTF-8. Neither: no bytes
+// (an entry an older report kept without its payload cannot say more).
+template <typename Owner>
+void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
+               const session::BytesField<Owner>& field) {
+  std::string* bytes = &(owner->*field.member);
+  std::string base64;
+  in.String(v, at, field.text_name, bytes);
+  in.String(v, at, field.base64_name, &base64);
+  if (!in.ok() || !in.Get(v, at, field.base64_name, false)) return;
+  if (in.Get(v, at, field.text_name, false))
+    return in.Fail(at, std::string("holds both ") + field.text_name + " and " + field.base64_name +
+                           " (one or the other)");
+  if (!text::FromBase64(base64, bytes)) in.Fail(at + "/" + field.base64_name, "not base64");
+}
+
+template <typename Owner, typename Table>
+void ReadFields(Reader& in, const Value& v, const std::string& at, Owner* owner,
+                const Table& table) {
+  session::ForEachField(table, [&](const auto& field) { ReadField(in, v, at, owner, field); });
+}
+
+void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
+               std::vector<session::Violation>* out, bool required) {
+  const Value* list = in.Array(v, at, key, required);
+  for (rapidjson::SizeType i = 0; list && i < list->Size() && in.ok(); ++i) {
+    std::string here = at + "/" + key + "/" + std::to_string(i);
+    if (!(*list)[i].IsObject()) return in.Fail(here, "expected an object");
+    ReadFields(in, (*list)[i], here, &out->emplace_back(), session::kViolationFields);
   }
-  in.Strings(v, at, "notes", &e->notes);
+}
+
+void ReadEntry(Reader& in, const Value& v, const std::string& at, session::TranscriptEntry* e) {
+  ReadFields(in, v, at, e, session::kTranscriptEntryFields);
 }
 
 void ReadExit(Reader& in, const Value& v, const std::string& at, scenario::ExitInfo* x) {
@@ -263,6 +315,35 @@ void ReadSummary(Reader& in, const Value& v, const std::string& at, run::Summary
   in.Number(v, at, "duration_ms", &s->duration_ms, true);
 }
 
+void ReadPlugin(Reader& in, const Value& v, const std::string& at, run::PluginInfo* p) {
+  in.String(v, at, "id", &p->id, true);
+  in.String(v, at, "version", &p->version, true);
+  in.String(v, at, "dir", &p->dir, true);
+  in.Strings(v, at, "argv", &p->argv);
+  in.String(v, at, "never_spawned", &p->never_spawned);
+  in.String(v, at, "probe", &p->probe);
+  in.String(v, at, "derived", &p->derived);
+}
+
+// Which shard the report is, and (a merge's) which shards were missing.
+void ReadShard(Reader& in, const Value& root, run::RunReport* r) {
+  if (const Value* shard = in.Object(root, "", "shard", false)) {
+    in.Integer(*shard, "/shard", "index", &r->shard.index);
+    in.Integer(*shard, "/shard", "count", &r->shard.count);
+    if (in.ok() && (r->shard.count < 1 || r->shard.index < 1 || r->shard.index > r->shard.count))
+      in.Fail("/shard", "expected 1 <= index <= count");
+  }
+  if (const Value* missing = in.Array(root, "", "missing_shards", false)) {
+    for (rapidjson::SizeType i = 0; i < missing->Size(); ++i) {
+      if (!(*missing)[i].IsInt()) {
+        in.Fail("/missing_shards/" + std::to_string(i), "expected an integer");
+        break;
+      }
+      r->missing_shards.push_back((*missing)[i].GetInt());
+    }
+  }
+}
+
 }  // namespace
 
 bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* error) {
@@ -291,30 +372,9 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
   in.String(root, "", "started_at", &r.started_at);
   in.Bool(root, "", "strict", &r.strict);
   in.Integer(root, "", "jobs", &r.jobs);
-  if (const Value* plugin = in.Object(root, "", "plugin", true)) {
-    in.String(*plugin, "/plugin", "id", &r.plugin.id, true);
-    in.String(*plugin, "/plugin", "version", &r.plugin.version, true);
-    in.String(*plugin, "/plugin", "dir", &r.plugin.dir, true);
-    in.Strings(*plugin, "/plugin", "argv", &r.plugin.argv);
-    in.String(*plugin, "/plugin", "never_spawned", &r.plugin.never_spawned);
-    in.String(*plugin, "/plugin", "probe", &r.plugin.probe);
-    in.String(*plugin, "/plugin", "derived", &r.plugin.derived);
-  }
-  if (const Value* shard = in.Object(root, "", "shard", false)) {
-    in.Integer(*shard, "/shard", "index", &r.shard.index);
-    in.Integer(*shard, "/shard", "count", &r.shard.count);
-    if (in.ok() && (r.shard.count < 1 || r.shard.index < 1 || r.shard.index > r.shard.count))
-      in.Fail("/shard", "expected 1 <= index <= count");
-  }
-  if (const Value* missing = in.Array(root, "", "missing_shards", false)) {
-    for (rapidjson::SizeType i = 0; i < missing->Size(); ++i) {
-      if (!(*missing)[i].IsInt()) {
-        in.Fail("/missing_shards/" + std::to_string(i), "expected an integer");
-        break;
-      }
-      r.missing_shards.push_back((*missing)[i].GetInt());
-    }
-  }
+  if (const Value* plugin = in.Object(root, "", "plugin", true))
+    ReadPlugin(in, *plugin, "/plugin", &r.plugin);
+  ReadShard(in, root, &r);
   if (const Value* summary = in.Object(root, "", "summary", true))
     ReadSummary(in, *summary, "/summary", &r.summary);
   if (const Value* list = in.Array(root, "", "scenarios", true)) {
@@ -339,22 +399,54 @@ bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* e
   return false;
 }
 
-std::string TranscriptLineProblem(const rapidjson::Value& line, session::EntryKind* kind) {
-  const rapidjson::Value* index = line.IsObject() ? json::Find(line, "index") : nullptr;
-  const rapidjson::Value* direction = line.IsObject() ? json::Find(line, "direction") : nullptr;
-  const rapidjson::Value* named = line.IsObject() ? json::Find(line, "kind") : nullptr;
-  const std::string way = direction && direction->IsString() ? direction->GetString() : "";
-  if (!index || !index->IsUint64() || (way != "host-to-plugin" && way != "plugin-to-host") ||
-      !named || !named->IsString())
+namespace {
+
+// What a line must have before its fields are read: shape errors say what the file should be.
+std::string NotAnEntry(const Value& line) {
+  const Value* index = line.IsObject() ? json::Find(line, "index") : nullptr;
+  const Value* direction = line.IsObject() ? json::Find(line, "direction") : nullptr;
+  const Value* kind = line.IsObject() ? json::Find(line, "kind") : nullptr;
+  session::Direction way;
+  session::EntryKind named;
+  if (!index || !index->IsUint64() || !direction || !direction->IsString() ||
+      !session::ParseDirection(direction->GetString(), &way) || !kind || !kind->IsString())
     return "not a transcript line (a JSON object with index, direction and a kind "
            "schema/report.schema.json names; written by run --transcripts?)";
-  if (!session::ParseEntryKind(named->GetString(), kind))
-    return "not a transcript line (kind '" + json::Abbreviate(named->GetString()) +
+  if (!session::ParseEntryKind(kind->GetString(), &named))
+    return "not a transcript line (kind '" + json::Abbreviate(kind->GetString()) +
            "' is not one that schema/report.schema.json names)";
-  if (json::Find(line, "validation"))
-    return "a transcript line of an older fakehost (`validation` is now `schema_def` and "
-           "`violations` beside the frame): write the transcripts again with run --transcripts";
+  // Their `frame` was a re-serialisation and `validation` nested what is now beside it: read
+  // as an entry, such a line would lose its payload or its verdict without a word.
+  for (const char* old : {"frame", "raw_base64", "validation"})
+    if (json::Find(line, old))
+      return std::string("written by an older fakehost (it has `") + old +
+             "`): write the transcripts again with run --transcripts";
   return {};
+}
+
+}  // namespace
+
+bool ParseTranscriptLine(std::string_view line, session::TranscriptEntry* out, std::string* error) {
+  rapidjson::Document doc;
+  json::ParseResult parsed = json::Parse(line, &doc);
+  if (!parsed.ok) {
+    *error =
+        std::to_string(json::LocateOffset(line, parsed.error_offset).column) + ": " + parsed.error;
+    return false;
+  }
+  if (std::string why = NotAnEntry(doc); !why.empty()) {
+    *error = "1: " + why;
+    return false;
+  }
+  session::TranscriptEntry e;
+  Reader in(error);
+  ReadEntry(in, doc, "", &e);
+  if (!in.ok()) {
+    *error = "1: not a transcript line: " + *error;
+    return false;
+  }
+  *out = std::move(e);
+  return true;
 }
 
 }  // namespace fakehost::report

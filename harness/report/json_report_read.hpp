@@ -10,7 +10,6 @@
 #include <string>
 #include <string_view>
 
-#include "harness/json/rapidjson.hpp"
 #include "harness/result/run_report.hpp"
 #include "harness/result/transcript.hpp"
 
@@ -24,11 +23,11 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
 /// The same for the file at `path` (errors start with the path).
 bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* error);
 
-/// Whether `line`, one line of a `run --transcripts` file, is an entry this fakehost writes: an
-/// object with an index, a direction and a kind the report schema names, and not an older
-/// fakehost's (`validation` nested). "" when it is (its kind in `*kind`), else why not, for the
-/// reader to put after "FILE:LINE: ". The one check of the readers of transcript files
-/// (`validate`, `scenario from-transcript`).
-std::string TranscriptLineProblem(const rapidjson::Value& line, session::EntryKind* kind);
+/// Reads one line of a `run --transcripts` file (the report's entry, the same fields, walked by
+/// the same field table) into `*out`: the one reader of transcript lines (`validate`, `scenario
+/// from-transcript`). False with "COLUMN: why" for the caller to put after "FILE:LINE:": not
+/// JSON, not an object with an index, a direction and a kind the report schema names, a line of
+/// an older fakehost (`frame`, `raw_base64` or `validation`), or a field not as it is written.
+bool ParseTranscriptLine(std::string_view line, session::TranscriptEntry* out, std::string* error);
 
 }  // namespace fakehost::report

@@ -39,6 +39,7 @@ run::RunReport RichRun() {
     s.transcript[2].method.clear();
     s.transcript[2].id.clear();
     s.transcript[2].kind = session::EntryKind::kNotJson;
+    s.transcript[2].text = std::string("\xff\x00{\"n\":1E2}", 11);  // no UTF-8: base64
     scenario::Failure f;
     f.check = "manifest unknown-field";
     f.message = "no step, no location, no frame";
@@ -80,6 +81,8 @@ TEST(JsonReportRead, ReadsBackEveryFieldJsonReportWrites) {
     EXPECT_EQ(b.transcript.size() + b.transcript_elided, a.transcript.size()) << a.id;
     if (kept && !a.transcript.empty()) {
       EXPECT_EQ(b.transcript[1].direction, a.transcript[1].direction);
+      for (std::size_t k = 0; k < a.transcript.size(); ++k)
+        EXPECT_EQ(b.transcript[k].text, a.transcript[k].text) << a.id << " #" << k;
       EXPECT_EQ(b.transcript.back().violations.size(), a.transcript.back().violations.size());
     }
     EXPECT_EQ(b.exit.signal, a.exit.signal);

@@ -4,6 +4,7 @@
 // microsecond, rounded, so a time read back from a file is written again as the same number.
 #pragma once
 
+#include <rapidjson/encodings.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -21,6 +22,20 @@ using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
 inline void Str(Writer& w, std::string_view s) {
   std::string valid = ValidUtf8(s);
   w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+}
+
+/// Whether `bytes` are UTF-8 as the JSON reader checks it (json::Parse validates encoding with
+/// RapidJSON's own decoder: no overlong forms, no surrogates, nothing past U+10FFFF), so that a
+/// string written from them reads back as the same bytes. A std::string, for the NUL after its
+/// last byte: a sequence cut short there fails on it instead of reading on.
+inline bool IsJsonUtf8(const std::string& bytes) {
+  struct Discard {
+    void Put(char) {}
+  } ignored;
+  rapidjson::StringStream in(bytes.c_str());
+  while (in.Tell() < bytes.size())
+    if (!rapidjson::UTF8<>::Validate(in, ignored)) return false;
+  return true;
 }
 
 inline void Key(Writer& w, const char* k) { w.Key(k); }

@@ -57,8 +57,8 @@ enum class Transcripts { kOfFailures, kAll };
 /// embedded data and (by TranscriptLine) the transcript files share its code and its key names.
 std::string JsonReport(const run::RunReport& report,
                        Transcripts transcripts = Transcripts::kOfFailures);
-/// One transcript entry as a line of a transcript file: the report's entry, with the frame as
-/// JSON (`frame`) in place of `text`, or its bytes as `raw_base64` when it was not a whole frame.
+/// One transcript entry as a line of a transcript file: the report's entry, the same form
+/// (the payload's bytes as received in `text`, or in `base64` when they are not valid UTF-8).
 std::string TranscriptLine(const session::TranscriptEntry& entry);
 
 /// JUnit XML in the Surefire dialect that Jenkins, GitLab and GitHub's test-report actions read:

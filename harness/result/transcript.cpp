@@ -40,6 +40,20 @@ bool ParseEntryKind(std::string_view name, EntryKind* out) {
   return false;
 }
 
+const char* DirectionName(Direction d) {
+  return d == Direction::kHostToPlugin ? "host-to-plugin" : "plugin-to-host";
+}
+
+bool ParseDirection(std::string_view name, Direction* out) {
+  for (Direction d : {Direction::kHostToPlugin, Direction::kPluginToHost}) {
+    if (name == DirectionName(d)) {
+      *out = d;
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* DirectionArrow(Direction d) {
   return d == Direction::kHostToPlugin ? "host → plugin" : "plugin → host";
 }

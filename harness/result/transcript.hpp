@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "harness/result/reason.hpp"
@@ -19,6 +20,10 @@ namespace fakehost::session {
 
 enum class Direction { kHostToPlugin, kPluginToHost };
 const char* DirectionArrow(Direction d);  ///< "host → plugin" / "plugin → host"
+/// The direction's name in every file format: "host-to-plugin" / "plugin-to-host".
+const char* DirectionName(Direction d);
+/// The direction named `name`; false when none has that name.
+bool ParseDirection(std::string_view name, Direction* out);
 
 /// What an entry holds. The first four are messages as the profile classified them; the others
 /// are bytes that were not (or not only) one whole message.
@@ -57,7 +62,7 @@ struct TranscriptEntry {
   EntryKind kind = EntryKind::kRaw;
   std::string method;      ///< requests and notifications; for responses, the request's method
   std::string id;          ///< compact JSON of the id, "" when absent
-  std::string text;        ///< the payload as sent (capped; see `size` and `clipped`)
+  std::string text;        ///< the payload's bytes as received (capped; see `size` and `clipped`)
   std::uint64_t size = 0;  ///< payload bytes in full (a tally: of all the frames it counts)
   bool clipped = false;    ///< `text` holds only the first bytes of the payload
   /// A summary: kept past the session's text budget, so `text` is empty and method, id,
@@ -67,6 +72,56 @@ struct TranscriptEntry {
   std::vector<Violation> violations;
   std::vector<std::string> notes;  ///< "answers #3 after 12 ms", "framing: announced 1819043176"
 };
+
+// The field tables: each result type's members, in the contract's order
+// (schema/report.schema.json), with their names in every file format. The JSON writer and the one
+// reader (harness/report/json_report*.cpp) both walk them, so a field added to a table is
+// written and read back, and no reader names an entry's keys on its own.
+
+/// One member: written when required or when it holds something (a non-empty string or list,
+/// true); read as its default when absent, unless required.
+template <typename Owner, typename Member>
+struct Field {
+  const char* name = nullptr;
+  Member Owner::*member = nullptr;
+  bool required = false;
+};
+/// Bytes as received: as the JSON string `text` when they are valid UTF-8 (control characters
+/// JSON-escaped, which loses nothing), else as `base64`. Never a re-serialisation.
+template <typename Owner>
+struct BytesField {
+  const char* text_name = nullptr;
+  const char* base64_name = nullptr;
+  std::string Owner::*member = nullptr;
+};
+
+inline constexpr std::tuple kViolationFields{
+    Field<Violation, std::string>{"pointer", &Violation::pointer, true},
+    Field<Violation, std::string>{"message", &Violation::message, true},
+};
+
+inline constexpr std::tuple kTranscriptEntryFields{
+    Field<TranscriptEntry, std::size_t>{"index", &TranscriptEntry::index, true},
+    Field<TranscriptEntry, Direction>{"direction", &TranscriptEntry::direction, true},
+    Field<TranscriptEntry, double>{"t_ms", &TranscriptEntry::t_ms, true},
+    Field<TranscriptEntry, EntryKind>{"kind", &TranscriptEntry::kind, true},
+    Field<TranscriptEntry, std::string>{"method", &TranscriptEntry::method, false},
+    Field<TranscriptEntry, std::string>{"id", &TranscriptEntry::id, false},
+    Field<TranscriptEntry, std::uint64_t>{"size", &TranscriptEntry::size, true},
+    BytesField<TranscriptEntry>{"text", "base64", &TranscriptEntry::text},
+    Field<TranscriptEntry, bool>{"clipped", &TranscriptEntry::clipped, false},
+    Field<TranscriptEntry, bool>{"summarised", &TranscriptEntry::summarised, false},
+    Field<TranscriptEntry, std::string>{"schema_def", &TranscriptEntry::schema_def, false},
+    Field<TranscriptEntry, std::vector<Violation>>{"violations", &TranscriptEntry::violations,
+                                                   false},
+    Field<TranscriptEntry, std::vector<std::string>>{"notes", &TranscriptEntry::notes, false},
+};
+
+/// Calls `fn(field)` for each row of a table, in order.
+template <typename... Fields, typename Fn>
+constexpr void ForEachField(const std::tuple<Fields...>& table, Fn&& fn) {
+  std::apply([&](const Fields&... field) { (fn(field), ...); }, table);
+}
 
 enum class Severity { kMust, kShould, kError /* a harness or scenario fault, not the plugin's */ };
 

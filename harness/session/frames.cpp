@@ -60,11 +60,14 @@ void Session::OnFrame(wire::Frame& frame) {
       PluginFrame element;
       element.doc = std::make_shared<rapidjson::Document>();
       element.doc->CopyFrom((*f.doc)[i], element.doc->GetAllocator());
-      const std::string text = json::ToCompact(*element.doc);
+      // Not the bytes received (the batch's line is not kept whole): the element written
+      // again, its numbers as they arrived; the note says so.
+      const std::string text = json::ToCompact((*f.doc)[i], f.parsed.lexemes);
       element.entry = NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, text, text.size());
       element.entry.notes.push_back("element " + std::to_string(i + 1) + " of " +
                                     std::to_string(n) + " of a JSON-RPC batch that starts at #" +
-                                    std::to_string(line));
+                                    std::to_string(line) +
+                                    ", written again from it (spacing and escapes may differ)");
       element.parsed = f.parsed;
       element.in.doc = element.doc;
       element.in.at = f.in.at;

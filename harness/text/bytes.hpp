@@ -1,7 +1,7 @@
 // Bytes as text and back, one codec per encoding, shared by whoever writes and whoever reads:
 // hex (a scenario's `send_raw: {hex: ...}`, which the fuzzer and `from-transcript` write and the
-// loader reads; the framing check's quote of a header) and base64 (a transcript line's
-// `raw_base64`, which the transcripts report writes and `from-transcript` reads).
+// loader reads; the framing check's quote of a header) and base64 (a transcript entry's
+// `base64`, bytes that are not UTF-8, which the JSON report writes and its reader reads).
 #pragma once
 
 #include <cstddef>
