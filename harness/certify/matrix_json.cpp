@@ -37,26 +37,10 @@ void WriteChanges(Writer& w, const char* key, const std::vector<Change>& changes
   w.EndArray();
 }
 
-// Over 60 lines: a row's keys one after another, in schema/certify.schema.json's order.
-void WriteRow(Writer& w, const Row& r, bool candidate) {
-  w.StartObject();
-  for (auto [k, v] : {std::pair<const char*, const std::string*>{"key", &r.key},
-                      {"id", &r.id},
-                      {"version", &r.version},
-                      {"dir", &r.dir},
-                      {"detail", &r.detail}}) {
-    Key(w, k);
-    Str(w, *v);
-  }
-  Key(w, "verdict");
-  Str(w, VerdictName(r.verdict));
-  if (!r.probe.empty()) {
-    Key(w, "probe");
-    Str(w, r.probe);
-  }
+void WriteCells(Writer& w, const std::map<std::string, Cell>& cells) {
   Key(w, "cells");
   w.StartObject();
-  for (const auto& [id, c] : r.cells) {
+  for (const auto& [id, c] : cells) {
     Str(w, id);
     w.StartObject();
     Key(w, "status");
@@ -74,43 +58,68 @@ void WriteRow(Writer& w, const Row& r, bool candidate) {
     w.EndObject();
   }
   w.EndObject();
-  if (candidate) {
-    Key(w, "candidate");
+}
+
+void WriteRejection(Writer& w, const Rejection& x) {
+  w.StartObject();
+  Key(w, "scenario");
+  Str(w, x.scenario);
+  Key(w, "frame");
+  w.Uint64(x.frame);
+  Key(w, "direction");
+  Str(w, x.from_plugin ? "plugin-to-host" : "host-to-plugin");
+  Key(w, "def");
+  Str(w, x.def);
+  Key(w, "violations");
+  w.StartArray();
+  for (const auto& [pointer, message] : x.violations) {
     w.StartObject();
-    Key(w, "checked");
-    w.Uint64(r.frames_checked);
-    Key(w, "rejected");
-    w.Uint64(r.frames_rejected);
-    Key(w, "unchecked");
-    w.Uint64(r.frames_unchecked);
-    Key(w, "rejections");
-    w.StartArray();
-    for (const Rejection& x : r.rejections) {
-      w.StartObject();
-      Key(w, "scenario");
-      Str(w, x.scenario);
-      Key(w, "frame");
-      w.Uint64(x.frame);
-      Key(w, "direction");
-      Str(w, x.from_plugin ? "plugin-to-host" : "host-to-plugin");
-      Key(w, "def");
-      Str(w, x.def);
-      Key(w, "violations");
-      w.StartArray();
-      for (const auto& [pointer, message] : x.violations) {
-        w.StartObject();
-        Key(w, "pointer");
-        Str(w, pointer);
-        Key(w, "message");
-        Str(w, message);
-        w.EndObject();
-      }
-      w.EndArray();
-      w.EndObject();
-    }
-    w.EndArray();
+    Key(w, "pointer");
+    Str(w, pointer);
+    Key(w, "message");
+    Str(w, message);
     w.EndObject();
   }
+  w.EndArray();
+  w.EndObject();
+}
+
+// A row's frame counts and rejections under the --candidate schema.
+void WriteCandidate(Writer& w, const Row& r) {
+  Key(w, "candidate");
+  w.StartObject();
+  Key(w, "checked");
+  w.Uint64(r.frames_checked);
+  Key(w, "rejected");
+  w.Uint64(r.frames_rejected);
+  Key(w, "unchecked");
+  w.Uint64(r.frames_unchecked);
+  Key(w, "rejections");
+  w.StartArray();
+  for (const Rejection& x : r.rejections) WriteRejection(w, x);
+  w.EndArray();
+  w.EndObject();
+}
+
+// A row's keys in schema/certify.schema.json's order.
+void WriteRow(Writer& w, const Row& r, bool candidate) {
+  w.StartObject();
+  for (auto [k, v] : {std::pair<const char*, const std::string*>{"key", &r.key},
+                      {"id", &r.id},
+                      {"version", &r.version},
+                      {"dir", &r.dir},
+                      {"detail", &r.detail}}) {
+    Key(w, k);
+    Str(w, *v);
+  }
+  Key(w, "verdict");
+  Str(w, VerdictName(r.verdict));
+  if (!r.probe.empty()) {
+    Key(w, "probe");
+    Str(w, r.probe);
+  }
+  WriteCells(w, r.cells);
+  if (candidate) WriteCandidate(w, r);
   w.EndObject();
 }
 
@@ -199,13 +208,7 @@ void ReadRow(Reader& rd, const rapidjson::Value& v, const std::string& at, Row* 
   }
 }
 
-}  // namespace
-
-// Over 60 lines: the matrix's keys one after another, in schema/certify.schema.json's order.
-std::string JsonMatrix(const Matrix& m) {
-  rapidjson::StringBuffer buffer;
-  Writer w(buffer);
-  w.StartObject();
+void WriteTool(Writer& w, const Matrix& m) {
   Key(w, "tool");
   w.StartObject();
   Key(w, "name");
@@ -213,6 +216,74 @@ std::string JsonMatrix(const Matrix& m) {
   Key(w, "version");
   Str(w, m.tool_version);
   w.EndObject();
+}
+
+void WriteSummary(Writer& w, const Matrix& m) {
+  Totals t = Count(m);
+  Key(w, "summary");
+  w.StartObject();
+  Key(w, "plugins");
+  w.Int(t.plugins);
+  Key(w, "passing");
+  w.Int(t.passing);
+  Key(w, "failing");
+  w.Int(t.failing);
+  Key(w, "rejected_by_candidate");
+  w.Int(t.rejected_by_candidate);
+  Key(w, "cells");
+  w.StartObject();
+  for (const auto& [status, n] : t.cells) {
+    Str(w, scenario::StatusName(status));
+    w.Int(n);
+  }
+  w.EndObject();
+  w.EndObject();
+}
+
+void WriteColumns(Writer& w, const std::vector<Column>& columns) {
+  Key(w, "scenarios");
+  w.StartArray();
+  for (const Column& c : columns) {
+    w.StartObject();
+    for (auto [k, v] : {std::pair<const char*, const std::string*>{"id", &c.id},
+                        {"title", &c.title},
+                        {"spec", &c.spec},
+                        {"requirement", &c.requirement}}) {
+      Key(w, k);
+      Str(w, *v);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+// --since: null when no earlier matrix was given.
+void WriteSince(Writer& w, const Diff& diff) {
+  Key(w, "since");
+  if (!diff.computed) {
+    w.Null();
+    return;
+  }
+  w.StartObject();
+  Key(w, "path");
+  Str(w, diff.since);
+  WriteChanges(w, "newly_failing", diff.newly_failing);
+  WriteChanges(w, "newly_passing", diff.newly_passing);
+  Strings(w, "plugins_appeared", diff.plugins_appeared);
+  Strings(w, "plugins_vanished", diff.plugins_vanished);
+  Strings(w, "scenarios_appeared", diff.scenarios_appeared);
+  Strings(w, "scenarios_vanished", diff.scenarios_vanished);
+  w.EndObject();
+}
+
+}  // namespace
+
+// The matrix's keys in schema/certify.schema.json's order.
+std::string JsonMatrix(const Matrix& m) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  WriteTool(w, m);
   Key(w, "kind");
   Str(w, "certify");
   for (auto [k, v] : {std::pair<const char*, const std::string*>{"protocol", &m.protocol},
@@ -233,58 +304,13 @@ std::string JsonMatrix(const Matrix& m) {
   w.Int(m.jobs);
   Key(w, "duration_ms");
   Ms(w, m.duration_ms);
-  Totals t = Count(m);
-  Key(w, "summary");
-  w.StartObject();
-  Key(w, "plugins");
-  w.Int(t.plugins);
-  Key(w, "passing");
-  w.Int(t.passing);
-  Key(w, "failing");
-  w.Int(t.failing);
-  Key(w, "rejected_by_candidate");
-  w.Int(t.rejected_by_candidate);
-  Key(w, "cells");
-  w.StartObject();
-  for (const auto& [status, n] : t.cells) {
-    Str(w, scenario::StatusName(status));
-    w.Int(n);
-  }
-  w.EndObject();
-  w.EndObject();
-  Key(w, "scenarios");
-  w.StartArray();
-  for (const Column& c : m.columns) {
-    w.StartObject();
-    for (auto [k, v] : {std::pair<const char*, const std::string*>{"id", &c.id},
-                        {"title", &c.title},
-                        {"spec", &c.spec},
-                        {"requirement", &c.requirement}}) {
-      Key(w, k);
-      Str(w, *v);
-    }
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteSummary(w, m);
+  WriteColumns(w, m.columns);
   Key(w, "plugins");
   w.StartArray();
   for (const Row& r : m.rows) WriteRow(w, r, !m.candidate.empty());
   w.EndArray();
-  Key(w, "since");
-  if (!m.diff.computed) {
-    w.Null();
-  } else {
-    w.StartObject();
-    Key(w, "path");
-    Str(w, m.diff.since);
-    WriteChanges(w, "newly_failing", m.diff.newly_failing);
-    WriteChanges(w, "newly_passing", m.diff.newly_passing);
-    Strings(w, "plugins_appeared", m.diff.plugins_appeared);
-    Strings(w, "plugins_vanished", m.diff.plugins_vanished);
-    Strings(w, "scenarios_appeared", m.diff.scenarios_appeared);
-    Strings(w, "scenarios_vanished", m.diff.scenarios_vanished);
-    w.EndObject();
-  }
+  WriteSince(w, m.diff);
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

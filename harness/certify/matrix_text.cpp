@@ -47,13 +47,9 @@ std::string Totals_(const Matrix& m) {
   return out;
 }
 
-}  // namespace
-
-// Over 60 lines: the summary's sections in the order a reader sees them.
-std::string MarkdownMatrix(const Matrix& m) {
-  std::string md = "## fakehost certify · " + Md(m.protocol) + "\n\n" + Md(Totals_(m)) + "\n\n";
-  // Scenario columns are numbered, the ids listed below: a table of 40 ids would not fit.
-  md += "| plugin | verdict |";
+// Scenario columns are numbered, the ids listed below: a table of 40 ids would not fit.
+std::string MdTable(const Matrix& m) {
+  std::string md = "| plugin | verdict |";
   for (std::size_t c = 0; c < m.columns.size(); ++c) md += " S" + std::to_string(c + 1) + " |";
   md += "\n|---|---|";
   for (std::size_t c = 0; c < m.columns.size(); ++c) md += ":-:|";
@@ -70,45 +66,56 @@ std::string MarkdownMatrix(const Matrix& m) {
   for (std::size_t c = 0; c < m.columns.size(); ++c)
     md += "S" + std::to_string(c + 1) + " " + report::CodeSpan(m.columns[c].id) +
           (c + 1 < m.columns.size() ? " · " : "\n\n");
-  // The plugin × revision view: which revision each plugin was judged under, and how it fared.
-  if (std::any_of(m.rows.begin(), m.rows.end(),
-                  [](const Row& r) { return !RevisionsJudged(r).empty() || !r.probe.empty(); })) {
-    md += "### Revisions\n\n| plugin | probe | judged under |\n|---|---|---|\n";
-    for (const Row& r : m.rows)
-      md += "| " + MdCell(r.key) + " | " + MdCell(report::Clip(r.probe, 200)) + " | " +
-            MdCell(report::Clip(RevisionsJudged(r), 300)) + " |\n";
-    md += "\n";
-  }
-  if (m.diff.computed) {
-    md += "### Since " + Md(m.diff.since) + "\n\n";
-    md += "**Newly failing: " + std::to_string(m.diff.newly_failing.size()) + "**\n\n";
-    for (const Change& c : m.diff.newly_failing) md += "- " + Md(ChangeLine(c)) + "\n";
-    md += "\n**Newly passing: " + std::to_string(m.diff.newly_passing.size()) + "**\n\n";
-    for (const Change& c : m.diff.newly_passing) md += "- " + Md(ChangeLine(c)) + "\n";
-    auto names = [&](const char* title, const std::vector<std::string>& list) {
-      if (list.empty()) return;
-      md += std::string("\n") + title + ": ";
-      for (std::size_t i = 0; i < list.size(); ++i) md += (i ? ", " : "") + Md(list[i]);
-      md += "\n";
-    };
-    names("Plugins that appeared", m.diff.plugins_appeared);
-    names("Plugins that vanished", m.diff.plugins_vanished);
-    names("Scenarios that appeared", m.diff.scenarios_appeared);
-    names("Scenarios that vanished", m.diff.scenarios_vanished);
-    md += "\n";
-  }
-  if (!m.candidate.empty()) {
-    md += "### Frames the candidate schema " + Md(m.candidate) + " rejects\n\n";
-    for (const Row& r : m.rows)
-      for (const Rejection& x : r.rejections)
-        for (const auto& [pointer, message] : x.violations)
-          md += "- " + Md(r.key) + " × " + report::CodeSpan(x.scenario) + " frame #" +
-                std::to_string(x.frame) + " (" +
-                (x.from_plugin ? "plugin → host" : "host → plugin") + ", " + Md(x.def) + ") " +
-                report::CodeSpan(pointer) + ": " + Md(message) + "\n";
-    md += "\n";
-  }
-  md += "### Not passing\n\n";
+  return md;
+}
+
+// The plugin × revision view: which revision each plugin was judged under, and how it fared.
+std::string MdRevisions(const Matrix& m) {
+  if (std::none_of(m.rows.begin(), m.rows.end(),
+                   [](const Row& r) { return !RevisionsJudged(r).empty() || !r.probe.empty(); }))
+    return "";
+  std::string md = "### Revisions\n\n| plugin | probe | judged under |\n|---|---|---|\n";
+  for (const Row& r : m.rows)
+    md += "| " + MdCell(r.key) + " | " + MdCell(report::Clip(r.probe, 200)) + " | " +
+          MdCell(report::Clip(RevisionsJudged(r), 300)) + " |\n";
+  return md + "\n";
+}
+
+std::string MdNames(const char* title, const std::vector<std::string>& list) {
+  if (list.empty()) return "";
+  std::string md = std::string("\n") + title + ": ";
+  for (std::size_t i = 0; i < list.size(); ++i) md += (i ? ", " : "") + Md(list[i]);
+  return md + "\n";
+}
+
+std::string MdSince(const Diff& diff) {
+  if (!diff.computed) return "";
+  std::string md = "### Since " + Md(diff.since) + "\n\n";
+  md += "**Newly failing: " + std::to_string(diff.newly_failing.size()) + "**\n\n";
+  for (const Change& c : diff.newly_failing) md += "- " + Md(ChangeLine(c)) + "\n";
+  md += "\n**Newly passing: " + std::to_string(diff.newly_passing.size()) + "**\n\n";
+  for (const Change& c : diff.newly_passing) md += "- " + Md(ChangeLine(c)) + "\n";
+  md += MdNames("Plugins that appeared", diff.plugins_appeared);
+  md += MdNames("Plugins that vanished", diff.plugins_vanished);
+  md += MdNames("Scenarios that appeared", diff.scenarios_appeared);
+  md += MdNames("Scenarios that vanished", diff.scenarios_vanished);
+  return md + "\n";
+}
+
+std::string MdCandidateRejections(const Matrix& m) {
+  if (m.candidate.empty()) return "";
+  std::string md = "### Frames the candidate schema " + Md(m.candidate) + " rejects\n\n";
+  for (const Row& r : m.rows)
+    for (const Rejection& x : r.rejections)
+      for (const auto& [pointer, message] : x.violations)
+        md += "- " + Md(r.key) + " × " + report::CodeSpan(x.scenario) + " frame #" +
+              std::to_string(x.frame) + " (" + (x.from_plugin ? "plugin → host" : "host → plugin") +
+              ", " + Md(x.def) + ") " + report::CodeSpan(pointer) + ": " + Md(message) + "\n";
+  return md + "\n";
+}
+
+std::string MdNotPassing(const Matrix& m) {
+  std::string md = "### Not passing\n\n";
   for (const Row& r : m.rows) {
     if (!r.detail.empty())
       md += "- **" + Md(r.key) + "** " + VerdictName(r.verdict) + ": " + Md(r.detail) + "\n";
@@ -121,68 +128,89 @@ std::string MarkdownMatrix(const Matrix& m) {
   return md;
 }
 
-// Over 60 lines: the JUnit elements one after another, in the dialect's order.
+bool Skipped(Status s) {
+  return s == Status::kSkip || s == Status::kNotRun || s == Status::kUntested;
+}
+
+void JUnitProperties(report::XmlWriter& w, const Matrix& m, const Row& r) {
+  auto props = w.Open("properties");
+  for (auto [k, v] : {std::pair<const char*, std::string>{"protocol", m.protocol},
+                      {"plugin.id", r.id},
+                      {"plugin.version", r.version},
+                      {"plugin.dir", r.dir},
+                      {"verdict", VerdictName(r.verdict)}}) {
+    auto p = w.Open("property");
+    w.Attr("name", k);
+    w.Attr("value", v);
+  }
+}
+
+void JUnitCase(report::XmlWriter& w, const Row& r, const std::string& id, const Cell& c) {
+  auto tc = w.Open("testcase");
+  w.Attr("name", id);
+  w.Attr("classname", r.key);
+  w.Attr("time", Seconds(c.duration_ms));
+  if (Skipped(c.status)) {
+    auto s = w.Open("skipped");
+    w.Attr("message", c.cause);
+  } else if (IsFailing(c.status)) {
+    auto f = w.Open(c.status == Status::kError ? "error" : "failure");
+    w.Attr("message", c.cause);
+    w.Text(c.cause + (c.location.empty() ? "" : "\nat " + c.location) + "\nplugin " + r.dir);
+  }
+}
+
+// A <testsuite> per plugin: its counts, its properties, then a <testcase> per cell.
+void JUnitSuite(report::XmlWriter& w, const Matrix& m, const Row& r) {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+  double ms = 0;
+  for (const auto& [id, c] : r.cells) {
+    ++tests;
+    ms += c.duration_ms;
+    failures += c.status == Status::kFail;
+    errors += c.status == Status::kError;
+    skipped += Skipped(c.status);
+  }
+  bool unrunnable = r.verdict == Verdict::kUnrunnable;
+  auto suite = w.Open("testsuite");
+  w.Attr("name", r.key);
+  w.Attr("tests", std::to_string(tests + unrunnable));
+  w.Attr("failures", std::to_string(failures));
+  w.Attr("errors", std::to_string(errors + unrunnable));
+  w.Attr("skipped", std::to_string(skipped));
+  w.Attr("time", Seconds(ms));
+  if (!m.started_at.empty()) w.Attr("timestamp", m.started_at);
+  JUnitProperties(w, m, r);
+  if (unrunnable) {  // no cell says it: one case so that CI counts the plugin as broken
+    auto tc = w.Open("testcase");
+    w.Attr("name", "plugin can be run");
+    w.Attr("classname", r.key);
+    auto e = w.Open("error");
+    w.Attr("message", r.detail);
+  }
+  for (const auto& [id, c] : r.cells) JUnitCase(w, r, id, c);
+}
+
+}  // namespace
+
+// The summary's sections in the order a reader sees them.
+std::string MarkdownMatrix(const Matrix& m) {
+  std::string md = "## fakehost certify · " + Md(m.protocol) + "\n\n" + Md(Totals_(m)) + "\n\n";
+  md += MdTable(m);
+  md += MdRevisions(m);
+  md += MdSince(m.diff);
+  md += MdCandidateRejections(m);
+  md += MdNotPassing(m);
+  return md;
+}
+
 std::string JUnitMatrix(const Matrix& m) {
   report::XmlWriter w;
   {
     auto root = w.Open("testsuites");
     w.Attr("name", "fakehost certify " + m.protocol);
     w.Attr("time", Seconds(m.duration_ms));
-    for (const Row& r : m.rows) {
-      int tests = 0, failures = 0, errors = 0, skipped = 0;
-      double ms = 0;
-      for (const auto& [id, c] : r.cells) {
-        ++tests;
-        ms += c.duration_ms;
-        failures += c.status == Status::kFail;
-        errors += c.status == Status::kError;
-        skipped += c.status == Status::kSkip || c.status == Status::kNotRun ||
-                   c.status == Status::kUntested;
-      }
-      bool unrunnable = r.verdict == Verdict::kUnrunnable;
-      auto suite = w.Open("testsuite");
-      w.Attr("name", r.key);
-      w.Attr("tests", std::to_string(tests + unrunnable));
-      w.Attr("failures", std::to_string(failures));
-      w.Attr("errors", std::to_string(errors + unrunnable));
-      w.Attr("skipped", std::to_string(skipped));
-      w.Attr("time", Seconds(ms));
-      if (!m.started_at.empty()) w.Attr("timestamp", m.started_at);
-      {
-        auto props = w.Open("properties");
-        for (auto [k, v] : {std::pair<const char*, std::string>{"protocol", m.protocol},
-                            {"plugin.id", r.id},
-                            {"plugin.version", r.version},
-                            {"plugin.dir", r.dir},
-                            {"verdict", VerdictName(r.verdict)}}) {
-          auto p = w.Open("property");
-          w.Attr("name", k);
-          w.Attr("value", v);
-        }
-      }
-      if (unrunnable) {  // no cell says it: one case so that CI counts the plugin as broken
-        auto tc = w.Open("testcase");
-        w.Attr("name", "plugin can be run");
-        w.Attr("classname", r.key);
-        auto e = w.Open("error");
-        w.Attr("message", r.detail);
-      }
-      for (const auto& [id, c] : r.cells) {
-        auto tc = w.Open("testcase");
-        w.Attr("name", id);
-        w.Attr("classname", r.key);
-        w.Attr("time", Seconds(c.duration_ms));
-        if (c.status == Status::kSkip || c.status == Status::kNotRun ||
-            c.status == Status::kUntested) {
-          auto s = w.Open("skipped");
-          w.Attr("message", c.cause);
-        } else if (IsFailing(c.status)) {
-          auto f = w.Open(c.status == Status::kError ? "error" : "failure");
-          w.Attr("message", c.cause);
-          w.Text(c.cause + (c.location.empty() ? "" : "\nat " + c.location) + "\nplugin " + r.dir);
-        }
-      }
-    }
+    for (const Row& r : m.rows) JUnitSuite(w, m, r);
   }
   return w.str();
 }

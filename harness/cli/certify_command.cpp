@@ -160,8 +160,44 @@ bool ReadSince(const std::string& path, const std::string& protocol, certify::Ma
   return true;
 }
 
-// Over 60 lines: each input has its own bad-input message, and all of them are checked before a
-// single plugin is spawned (the suite, the selection and the limits by run::Execute).
+// The corpus's plugin directories, this shard's share of them. A plugin directory is marked by
+// its manifest, or where the protocol has none by the fakehost.yaml that says how to start it.
+bool ReadShardOfCorpus(const CertifyFlags& f, const protocol::Profile& profile, int shard_k,
+                       int shard_n, std::vector<std::string>* dirs, std::ostream& err) {
+  std::vector<std::string> errors;
+  const std::string marker =
+      profile.has_manifest() ? profile.manifest().file : std::string(run::kPluginConfigName);
+  if (!certify::ReadCorpus(f.corpus, marker, dirs, &errors)) {
+    for (const auto& e : errors) err << "fakehost: " << e << "\n";
+    return false;
+  }
+  if (shard_n > 1) *dirs = certify::Shard(*dirs, shard_k, shard_n);
+  return true;
+}
+
+// The run each plugin gets: the flags run shares, without plugins (Certify gives it the corpus).
+run::RunRequest RunOfEachPlugin(const CertifyFlags& f, const Context& ctx,
+                                const protocol::Profile& profile,
+                                const schema::FrameSchema* frame_schema) {
+  run::RunRequest q;
+  q.profile = &profile;
+  q.schema = frame_schema;
+  // A --suite is the whole suite, its fragments its own.
+  q.standard_suite = f.suite.empty() ? StandardSuite(ctx.data_dir, profile) : f.suite;
+  q.selection = {f.only, f.skip, {}, {}};
+  q.selection_flags = "--only/--skip";
+  q.jobs = f.jobs;
+  q.strict = f.strict;
+  q.revision = f.revision;
+  q.timeout = f.timeout;
+  q.interrupted = &session::InterruptFlag();
+  q.tool_version = FAKEHOST_VERSION;
+  q.err = &ctx.err;
+  return q;
+}
+
+// Each input has its own bad-input message, and all of them are checked before a single plugin
+// is spawned (the suite, the selection and the limits by run::Execute).
 int Certify(CertifyFlags f, const Context& ctx) {
   std::ostream& err = ctx.err;
   int shard_k = 1, shard_n = 1;
@@ -187,30 +223,9 @@ int Certify(CertifyFlags f, const Context& ctx) {
   std::vector<std::pair<std::string, std::string>> reports;
   if (!ParseReports(f.out_dir, f.reports, &reports, err)) return kBadInput;
   certify::CertifyRequest q;
-  std::vector<std::string> errors;
-  // A plugin directory is marked by its manifest, or where the protocol has none by the
-  // fakehost.yaml that says how to start it.
-  const std::string marker =
-      profile->has_manifest() ? profile->manifest().file : std::string(run::kPluginConfigName);
-  if (!certify::ReadCorpus(f.corpus, marker, &q.dirs, &errors)) {
-    for (const auto& e : errors) err << "fakehost: " << e << "\n";
-    return kBadInput;
-  }
-  if (shard_n > 1) q.dirs = certify::Shard(q.dirs, shard_k, shard_n);
+  if (!ReadShardOfCorpus(f, *profile, shard_k, shard_n, &q.dirs, err)) return kBadInput;
 
-  q.run.profile = profile.get();
-  q.run.schema = frame_schema.get();
-  // A --suite is the whole suite, its fragments its own.
-  q.run.standard_suite = f.suite.empty() ? StandardSuite(ctx.data_dir, *profile) : f.suite;
-  q.run.selection = {f.only, f.skip, {}, {}};
-  q.run.selection_flags = "--only/--skip";
-  q.run.jobs = f.jobs;
-  q.run.strict = f.strict;
-  q.run.revision = f.revision;
-  q.run.timeout = f.timeout;
-  q.run.interrupted = &session::InterruptFlag();
-  q.run.tool_version = FAKEHOST_VERSION;
-  q.run.err = &err;
+  q.run = RunOfEachPlugin(f, ctx, *profile, frame_schema.get());
   q.candidate = candidate.get();
   q.on_start = [&](const certify::Matrix& m) {
     process::InitProcessEnvironment();

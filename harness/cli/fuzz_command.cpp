@@ -96,23 +96,83 @@ std::string PluginLabel(const FuzzFlags& f) {
   return label;
 }
 
-// Over 60 lines: the command's set-up, the run and its summary, in the order they happen.
-int Fuzz(FuzzFlags& f, const Context& ctx) {
-  std::ostream& err = ctx.err;
-  std::chrono::milliseconds budget, shrink;
+// The flags that need no protocol: the budgets, the output directory and the counts.
+bool ReadOptions(const FuzzFlags& f, fuzz::FuzzOptions* o, std::ostream& err) {
   std::string error;
-  if (!scenario::ParseDuration(f.budget, &budget, &error)) {
+  if (!scenario::ParseDuration(f.budget, &o->budget, &error)) {
     err << "fakehost: --budget " << f.budget << ": " << error << "\n";
-    return kBadInput;
+    return false;
   }
-  if (!scenario::ParseDuration(f.shrink_budget, &shrink, &error)) {
+  if (!scenario::ParseDuration(f.shrink_budget, &o->shrink_budget, &error)) {
     err << "fakehost: --shrink-budget " << f.shrink_budget << ": " << error << "\n";
-    return kBadInput;
+    return false;
   }
   if (!report::CheckDestinationDir(f.out_dir, &error)) {
     err << "fakehost: --out " << f.out_dir << ": " << error << "\n";
-    return kBadInput;
+    return false;
   }
+  o->seed = f.seed;
+  o->out_dir = f.out_dir;
+  o->replays = std::max(f.replays, 0);
+  o->max_findings = f.max_findings;
+  o->max_sessions = f.max_sessions;
+  o->progress = f.quiet ? nullptr : &err;
+  o->plugin_label = PluginLabel(f);
+  return true;
+}
+
+// The plugin to fuzz: one that is spawned, with the protocol's limits.
+bool FindPlugin(const FuzzFlags& f, const protocol::Profile& profile,
+                scenario::PluginTarget* plugin, std::ostream& err) {
+  std::string error;
+  if (!run::ResolvePlugin(profile, run::PluginSpec{f.plugin_dir, f.argv, {}, f.plugin_id, f.config},
+                          plugin, &error)) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  if (!plugin->never_spawned.empty()) {
+    err << "fakehost: " << PluginLabel(f) << ": " << plugin->never_spawned
+        << ", so there is nothing to fuzz\n";
+    return false;
+  }
+  if (!run::PluginLimits(profile, {}, &plugin->spawn.limits, &error)) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+// What sessions are made of: the handshake fragment, the schema's frames and the plugin's
+// triggers.
+bool MakeCatalog(const std::string& data_dir, const protocol::Profile& profile,
+                 const schema::FrameSchema& schema, const scenario::PluginTarget& plugin,
+                 fuzz::Catalog* catalog, std::ostream& err) {
+  std::string error;
+  std::vector<std::string> fragment_dirs = {
+      data_dir + "/scenarios/" + profile.name() + "/fragments", profile.dir() + "/fragments"};
+  fuzz::Json handshake = fuzz::FindHandshakeFragment(fragment_dirs, profile, &error);
+  if (!handshake) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  std::vector<std::string> triggers;
+  std::vector<const rapidjson::Value*> requests;
+  for (const auto& [name, value] : plugin.triggers) {
+    triggers.push_back(name);
+    requests.push_back(value.get());
+  }
+  if (!fuzz::BuildCatalog(profile, schema, handshake, triggers, catalog, &error)) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  catalog->trigger_vars = fuzz::ScenarioOnlyVariables(profile, requests);
+  return true;
+}
+
+int Fuzz(FuzzFlags& f, const Context& ctx) {
+  std::ostream& err = ctx.err;
+  fuzz::FuzzOptions o;
+  if (!ReadOptions(f, &o, err)) return kBadInput;
   if (!PickProtocol(ctx.data_dir, &f.protocol, f.plugin_dir, err)) return kBadInput;
   auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
   if (!profile) return kBadInput;
@@ -122,50 +182,9 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
     return kBadInput;
   }
   scenario::PluginTarget plugin;
-  if (!run::ResolvePlugin(*profile,
-                          run::PluginSpec{f.plugin_dir, f.argv, {}, f.plugin_id, f.config}, &plugin,
-                          &error)) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
-  }
-  if (!plugin.never_spawned.empty()) {
-    err << "fakehost: " << PluginLabel(f) << ": " << plugin.never_spawned
-        << ", so there is nothing to fuzz\n";
-    return kBadInput;
-  }
-  if (!run::PluginLimits(*profile, {}, &plugin.spawn.limits, &error)) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
-  }
-  std::vector<std::string> fragment_dirs = {
-      ctx.data_dir + "/scenarios/" + profile->name() + "/fragments", profile->dir() + "/fragments"};
-  fuzz::Json handshake = fuzz::FindHandshakeFragment(fragment_dirs, *profile, &error);
-  if (!handshake) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
-  }
-  std::vector<std::string> triggers;
-  std::vector<const rapidjson::Value*> requests;
-  for (const auto& [name, value] : plugin.triggers) {
-    triggers.push_back(name);
-    requests.push_back(value.get());
-  }
+  if (!FindPlugin(f, *profile, &plugin, err)) return kBadInput;
   fuzz::Catalog catalog;
-  if (!fuzz::BuildCatalog(*profile, *schema, handshake, triggers, &catalog, &error)) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
-  }
-  catalog.trigger_vars = fuzz::ScenarioOnlyVariables(*profile, requests);
-  fuzz::FuzzOptions o;
-  o.budget = budget;
-  o.shrink_budget = shrink;
-  o.seed = f.seed;
-  o.out_dir = f.out_dir;
-  o.replays = std::max(f.replays, 0);
-  o.max_findings = f.max_findings;
-  o.max_sessions = f.max_sessions;
-  o.progress = f.quiet ? nullptr : &err;
-  o.plugin_label = PluginLabel(f);
+  if (!MakeCatalog(ctx.data_dir, *profile, *schema, plugin, &catalog, err)) return kBadInput;
   process::InitProcessEnvironment();  // a plugin that died must not take us down with SIGPIPE
   fuzz::Fuzzer fuzzer(*profile, schema.get(), plugin, catalog, o);
   fuzz::FuzzResult result = fuzzer.Run();

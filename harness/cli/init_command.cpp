@@ -225,25 +225,29 @@ std::string NextCommand(const InitFlags& f, const ServerProject& server) {
               : std::string());
 }
 
-int Init(InitFlags f, const Context& ctx) {
+// The plugin's directory exists and its protocol is known: given, or told by its manifest.
+int FindProtocol(InitFlags& f, const Context& ctx) {
   std::error_code ec;
   if (!fs::is_directory(f.dir, ec)) {
     ctx.err << "fakehost: " << f.dir << " is not a directory (give the plugin's directory)\n";
     return kBadInput;
   }
+  if (!f.protocol.empty()) return kOk;
+  std::string error;
+  f.protocol = DetectPluginProtocol(f.dir, KnownProtocols(ctx.data_dir), &error);
   if (f.protocol.empty()) {
-    std::string error;
-    f.protocol = DetectPluginProtocol(f.dir, KnownProtocols(ctx.data_dir), &error);
-    if (f.protocol.empty()) {
-      AskForProtocol(ctx.data_dir, f.dir, ctx.err);
-      return kBadInput;
-    }
+    AskForProtocol(ctx.data_dir, f.dir, ctx.err);
+    return kBadInput;
   }
-  auto profile = LoadProfile(ctx.data_dir, f.protocol, ctx.err);
-  if (!profile) return kBadInput;
-  if (profile->has_manifest() && !f.command.empty()) {
-    ctx.err << "fakehost: a " << profile->name() << " plugin is started as its "
-            << profile->manifest().file << " says: give no command after --\n";
+  return kOk;
+}
+
+// The flags the protocol or the workflow cannot take: a command for a plugin with a manifest,
+// a --dist a workflow cannot hold.
+int CheckFlagsFit(const InitFlags& f, const protocol::Profile& profile, const Context& ctx) {
+  if (profile.has_manifest() && !f.command.empty()) {
+    ctx.err << "fakehost: a " << profile.name() << " plugin is started as its "
+            << profile.manifest().file << " says: give no command after --\n";
     return kBadInput;
   }
   if (std::string why = UnwritableDist(f.dist); !why.empty()) {
@@ -251,17 +255,77 @@ int Init(InitFlags f, const Context& ctx) {
             << "' cannot go into the workflow: " << why << "\n";
     return kBadInput;
   }
+  return kOk;
+}
+
+// The plugin's directory as the workflow names it: relative to the checkout's root, "." for it.
+std::string PluginInCheckout(const fs::path& dir, const fs::path& root) {
+  std::string plugin = dir.lexically_relative(root).generic_string();
+  if (plugin.empty() || plugin == "." || plugin == "./") plugin = ".";
+  if (!plugin.empty() && plugin.back() == '/') plugin.pop_back();
+  return plugin;
+}
+
+// Every destination is checked before the first write; an existing file is left alone
+// without --force.
+int WriteFiles(const std::vector<std::pair<fs::path, std::string>>& files, bool force,
+               const Context& ctx) {
+  std::error_code ec;
+  std::string error;
+  for (const auto& [path, text] : files) {
+    if ((force || !fs::exists(path, ec)) && !report::CheckDestination(path.string(), &error)) {
+      ctx.err << "fakehost: " << error << "\n";
+      return kBadInput;
+    }
+  }
+  for (const auto& [path, text] : files) {
+    if (fs::exists(path, ec) && !force) {
+      ctx.out << "left " << report::TerminalSafe(Shown(path))
+              << " alone (it exists; --force overwrites it)\n";
+      continue;
+    }
+    if (!report::WriteFileAtomically(path.string(), text, &error)) {
+      ctx.err << "fakehost: " << error << "\n";
+      return kHarnessError;
+    }
+    ctx.out << "wrote " << report::TerminalSafe(Shown(path)) << "\n";
+  }
+  return kOk;
+}
+
+// A server without a manifest: the command fakehost.yaml now holds, or that the one kept has none.
+void SayHowServerStarts(const ServerProject& server, bool writes_config, const fs::path& config,
+                        const Context& ctx) {
+  if (writes_config) {
+    std::string words;
+    for (const std::string& w : server.command) words += (words.empty() ? "" : " ") + ShellWord(w);
+    ctx.out << "the server starts as: " << report::TerminalSafe(words) << " (from " << server.source
+            << "; change command: in " << run::kPluginConfigName
+            << " if its users start it otherwise)\n";
+    return;
+  }
+  run::PluginConfig existing;
+  std::vector<scenario::LoadError> errors;
+  if (run::ReadPluginConfig(config.string(), &existing, &errors) && existing.command.empty())
+    ctx.out << "add command: [PROGRAM, ARGS...] to " << report::TerminalSafe(Shown(config))
+            << ": it has none, and a server without a manifest is started by it\n";
+}
+
+int Init(InitFlags f, const Context& ctx) {
+  if (int code = FindProtocol(f, ctx); code != kOk) return code;
+  auto profile = LoadProfile(ctx.data_dir, f.protocol, ctx.err);
+  if (!profile) return kBadInput;
+  if (int code = CheckFlagsFit(f, *profile, ctx); code != kOk) return code;
   std::string fragment = HandshakeFragment(ctx.data_dir, *profile);
   if (fragment.empty()) {
     ctx.err << "fakehost: no fragment in " << ctx.data_dir << "/scenarios/" << profile->name()
             << "/fragments sends " << profile->handshake_method() << "\n";
     return kHarnessError;
   }
+  std::error_code ec;
   const fs::path dir = fs::absolute(f.dir, ec).lexically_normal();
   const fs::path root = RepositoryRoot(dir);
-  std::string plugin = dir.lexically_relative(root).generic_string();
-  if (plugin.empty() || plugin == "." || plugin == "./") plugin = ".";
-  if (!plugin.empty() && plugin.back() == '/') plugin.pop_back();
+  const std::string plugin = PluginInCheckout(dir, root);
   if (std::string why = UnwritablePath(plugin); !why.empty()) {
     ctx.err << "fakehost: cannot write the plugin directory '" << report::TerminalSafe(plugin)
             << "' into a workflow: " << why << " (rename it)\n";
@@ -287,39 +351,8 @@ int Init(InitFlags f, const Context& ctx) {
             << "\n";
     return kHarnessError;
   }
-  std::string error;
-  for (const auto& [path, text] : files) {  // every destination before the first write
-    if ((f.force || !fs::exists(path, ec)) && !report::CheckDestination(path.string(), &error)) {
-      ctx.err << "fakehost: " << error << "\n";
-      return kBadInput;
-    }
-  }
-  for (const auto& [path, text] : files) {
-    if (fs::exists(path, ec) && !f.force) {
-      ctx.out << "left " << report::TerminalSafe(Shown(path))
-              << " alone (it exists; --force overwrites it)\n";
-      continue;
-    }
-    if (!report::WriteFileAtomically(path.string(), text, &error)) {
-      ctx.err << "fakehost: " << error << "\n";
-      return kHarnessError;
-    }
-    ctx.out << "wrote " << report::TerminalSafe(Shown(path)) << "\n";
-  }
-  if (manifestless && writes_config) {
-    std::string words;
-    for (const std::string& w : server.command) words += (words.empty() ? "" : " ") + ShellWord(w);
-    ctx.out << "the server starts as: " << report::TerminalSafe(words) << " (from " << server.source
-            << "; change command: in " << run::kPluginConfigName
-            << " if its users start it otherwise)\n";
-  }
-  if (manifestless && !writes_config) {
-    run::PluginConfig existing;
-    std::vector<scenario::LoadError> errors;
-    if (run::ReadPluginConfig(config.string(), &existing, &errors) && existing.command.empty())
-      ctx.out << "add command: [PROGRAM, ARGS...] to " << report::TerminalSafe(Shown(config))
-              << ": it has none, and a server without a manifest is started by it\n";
-  }
+  if (int code = WriteFiles(files, f.force, ctx); code != kOk) return code;
+  if (manifestless) SayHowServerStarts(server, writes_config, config, ctx);
   ctx.out << "next: " << report::TerminalSafe(NextCommand(f, server)) << "\n";
   return kOk;
 }

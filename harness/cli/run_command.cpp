@@ -85,41 +85,37 @@ void BaselineNotRead(const RunFlags& f, std::ostream& err) {
         << report::TerminalSafe(baseline.string()) << " to use it\n";
 }
 
-// Over 60 lines: the flags checked in the order they are, the run, then its files. `summary`
-// (may be null) gets the run's counts.
-int RunOnce(const RunFlags& f, const Context& ctx, run::Summary* summary = nullptr) {
-  std::ostream& err = ctx.err;
+bool CheckEnv(const RunFlags& f, std::ostream& err) {
   for (const std::string& kv : f.env) {
     if (kv.find('=') == std::string::npos || kv.front() == '=') {
       err << "fakehost: --env takes KEY=VALUE, got '" << kv << "'\n";
-      return kBadInput;
+      return false;
     }
   }
-  auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
-  if (!profile) return kBadInput;
-  auto frame_schema = LoadFrameSchema(*profile, err);
-  if (!profile->schema_path().empty() && !frame_schema) return kBadInput;
+  return true;
+}
+
+// Report destinations are checked before anything runs.
+bool OpenDestinations(const RunFlags& f, std::vector<std::unique_ptr<report::Reporter>>* files,
+                      std::ostream& err) {
+  if (!MakeReporters(f.out_dir, f.reports, f.transcripts_dir, files, err)) return false;
   std::string error;
-  if (!f.plugin_id.empty() && !CheckPluginId(*profile, f.plugin_id, &error)) {
-    err << "fakehost: " << error << "\n";
-    return kBadInput;
-  }
-  // Report destinations are checked before anything runs.
-  std::vector<std::unique_ptr<report::Reporter>> files;
-  if (!MakeReporters(f.out_dir, f.reports, f.transcripts_dir, &files, err)) return kBadInput;
   if (!f.write_expected_failures.empty() &&
       !report::CheckDestination(f.write_expected_failures, &error)) {
     err << "fakehost: --write-expected-failures " << f.write_expected_failures << ": " << error
         << "\n";
-    return kBadInput;
+    return false;
   }
+  return true;
+}
 
-  auto console = report::MakeConsoleReporter(
-      ctx.out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
+// The flags as a request; the caller adds the callbacks.
+run::RunRequest Request(const RunFlags& f, const Context& ctx, const protocol::Profile& profile,
+                        const schema::FrameSchema* frame_schema) {
   run::RunRequest q;
-  q.profile = profile.get();
-  q.schema = frame_schema.get();
-  q.standard_suite = StandardSuite(ctx.data_dir, *profile);
+  q.profile = &profile;
+  q.schema = frame_schema;
+  q.standard_suite = StandardSuite(ctx.data_dir, profile);
   q.suites = f.suites;
   q.selection = {f.only, f.skip, f.tags, f.skip_tags};
   q.shard = f.shard;
@@ -134,7 +130,42 @@ int RunOnce(const RunFlags& f, const Context& ctx, run::Summary* summary = nullp
   q.expected_failures = f.expected_failures;
   q.interrupted = &session::InterruptFlag();
   q.tool_version = FAKEHOST_VERSION;
-  q.err = &err;
+  q.err = &ctx.err;
+  return q;
+}
+
+// The reports and the baseline; false when one could not be written.
+bool WriteRunFiles(const RunFlags& f, const std::vector<std::unique_ptr<report::Reporter>>& files,
+                   const run::RunOutcome& outcome, std::ostream& err) {
+  bool written = WriteReports(files, outcome.report, err);
+  std::string error;
+  if (!f.write_expected_failures.empty() &&
+      !WriteBaseline(f.write_expected_failures, outcome, f.strict, &error)) {
+    err << "fakehost: " << error << "\n";
+    written = false;
+  }
+  return written;
+}
+
+// The flags checked, the run, then its files. `summary` (may be null) gets the run's counts.
+int RunOnce(const RunFlags& f, const Context& ctx, run::Summary* summary = nullptr) {
+  std::ostream& err = ctx.err;
+  if (!CheckEnv(f, err)) return kBadInput;
+  auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
+  if (!profile) return kBadInput;
+  auto frame_schema = LoadFrameSchema(*profile, err);
+  if (!profile->schema_path().empty() && !frame_schema) return kBadInput;
+  std::string error;
+  if (!f.plugin_id.empty() && !CheckPluginId(*profile, f.plugin_id, &error)) {
+    err << "fakehost: " << error << "\n";
+    return kBadInput;
+  }
+  std::vector<std::unique_ptr<report::Reporter>> files;
+  if (!OpenDestinations(f, &files, err)) return kBadInput;
+
+  auto console = report::MakeConsoleReporter(
+      ctx.out, report::ConsoleOptions{!f.no_color && isatty(STDOUT_FILENO) == 1, 6});
+  run::RunRequest q = Request(f, ctx, *profile, frame_schema.get());
   q.on_start = [&](const run::RunPlan& plan) {
     process::InitProcessEnvironment();
     session::InstallInterruptHandlers();
@@ -149,14 +180,7 @@ int RunOnce(const RunFlags& f, const Context& ctx, run::Summary* summary = nullp
   console->RunEnded(outcome.report, &error);
   if (const std::string note = session::IgnoredSignalsNote(); !note.empty())
     err << "fakehost: " << note << "\n";
-
-  bool written = WriteReports(files, outcome.report, err);
-  if (!f.write_expected_failures.empty() &&
-      !WriteBaseline(f.write_expected_failures, outcome, f.strict, &error)) {
-    err << "fakehost: " << error << "\n";
-    written = false;
-  }
-  return written ? outcome.exit_code : kHarnessError;
+  return WriteRunFiles(f, files, outcome, err) ? outcome.exit_code : kHarnessError;
 }
 
 // --revision all: the suite once per revision the profile knows, each run's reports under

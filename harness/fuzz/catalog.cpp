@@ -67,18 +67,44 @@ std::vector<std::pair<std::string, std::string>> ScenarioOnlyVariables(
   return out;
 }
 
-// Over 60 lines: the catalogue reads the profile and the schema's entries one kind at a time.
-bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& schema,
-                  Json handshake_fragment, std::vector<std::string> triggers, Catalog* out,
-                  std::string* error) {
-  out->handshake = std::move(handshake_fragment);
-  out->triggers = std::move(triggers);
-  out->handshake_method = profile.handshake_method();
-  out->shutdown_method = profile.shutdown_notification();
-  out->barrier_method = profile.barrier_method();
-  for (const wire::RawFault& fault : profile.framing().raw_faults())
-    (fault.loses_stream ? out->terminal_faults : out->resync_faults).push_back(fault);
-  out->max_payload = profile.max_payload();
+namespace {
+
+// The examples of a host->plugin response def, each a reply body: a result answers the method
+// it is an example of, an error any method.
+void AddReplyExamples(const std::string& def, const Value& examples, Catalog* out) {
+  for (const auto& ex : examples.GetArray()) {
+    rapidjson::Document body(rapidjson::kObjectType);
+    for (const char* k : {"result", "error"})
+      if (const Value* v = json::Find(ex, k))
+        body.AddMember(Value(k, body.GetAllocator()), Value(*v, body.GetAllocator()),
+                       body.GetAllocator());
+    const std::string method = json::Find(body, "result") ? def.substr(0, def.rfind('.')) : "";
+    if (body.MemberCount() == 1) out->reply_bodies.push_back({method, MakeJson(std::move(body))});
+  }
+}
+
+// The examples of a request or notification def as messages the host may send. The handshake
+// is sent once, first; the shutdown notification ends the session: neither is among them.
+void AddMessageExamples(const protocol::Profile& profile, const std::string& def, bool request,
+                        const Value& examples, Catalog* out) {
+  Catalog::Entry e;
+  e.def = def;
+  for (const auto& ex : examples.GetArray()) {
+    Json m = AsMessage(ex, profile);
+    const Value* method = m ? json::Find(*m, "method") : nullptr;
+    if (!method || !method->IsString()) continue;
+    std::string name = method->GetString();
+    if (name == out->handshake_method || name == out->shutdown_method) continue;
+    e.method = name;
+    e.messages.push_back(std::move(m));
+  }
+  if (e.messages.empty()) return;
+  (request ? out->requests : out->notifications).push_back(std::move(e));
+}
+
+// The schema's defs with an x-direction and examples, each by its kind.
+void AddSchemaExamples(const protocol::Profile& profile, const schema::FrameSchema& schema,
+                       Catalog* out) {
   for (const std::string& def : schema.DefNames()) {
     const Value* d = schema.Def(def);
     const Value* dir = d ? json::Find(*d, "x-direction") : nullptr;
@@ -87,37 +113,17 @@ bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& s
     std::string direction = dir->GetString();
     bool host_sends = direction == "host->plugin" || direction == "both";
     if (EndsWith(def, ".response") && direction == "host->plugin") {
-      for (const auto& ex : examples->GetArray()) {
-        rapidjson::Document body(rapidjson::kObjectType);
-        for (const char* k : {"result", "error"})
-          if (const Value* v = json::Find(ex, k))
-            body.AddMember(Value(k, body.GetAllocator()), Value(*v, body.GetAllocator()),
-                           body.GetAllocator());
-        // A result answers the method it is an example of, an error any method.
-        const std::string method = json::Find(body, "result") ? def.substr(0, def.rfind('.')) : "";
-        if (body.MemberCount() == 1)
-          out->reply_bodies.push_back({method, MakeJson(std::move(body))});
-      }
+      AddReplyExamples(def, *examples, out);
       continue;
     }
     bool request = EndsWith(def, ".request");
     if (!host_sends || (!request && !EndsWith(def, ".notification"))) continue;
-    Catalog::Entry e;
-    e.def = def;
-    for (const auto& ex : examples->GetArray()) {
-      Json m = AsMessage(ex, profile);
-      const Value* method = m ? json::Find(*m, "method") : nullptr;
-      if (!method || !method->IsString()) continue;
-      std::string name = method->GetString();
-      // The handshake is sent once, first; the shutdown notification ends the session.
-      if (name == out->handshake_method || name == out->shutdown_method) continue;
-      e.method = name;
-      e.messages.push_back(std::move(m));
-    }
-    if (e.messages.empty()) continue;
-    (request ? out->requests : out->notifications).push_back(std::move(e));
+    AddMessageExamples(profile, def, request, *examples, out);
   }
-  // The profile's own refusals are answers a host gives too.
+}
+
+// The profile's own refusals are answers a host gives too.
+void AddProfileRefusals(const protocol::Profile& profile, Catalog* out) {
   const protocol::HostSpec& host = profile.host();
   for (const auto* answer : {&host.denied, &host.unknown, &host.rate_limited}) {
     if (!*answer || !(*answer)->body) continue;
@@ -129,6 +135,24 @@ bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& s
     }
     if (Json j = JsonFromText(escaped)) out->reply_bodies.push_back({"", std::move(j)});
   }
+}
+
+}  // namespace
+
+// The catalogue reads the profile and the schema's entries one kind at a time.
+bool BuildCatalog(const protocol::Profile& profile, const schema::FrameSchema& schema,
+                  Json handshake_fragment, std::vector<std::string> triggers, Catalog* out,
+                  std::string* error) {
+  out->handshake = std::move(handshake_fragment);
+  out->triggers = std::move(triggers);
+  out->handshake_method = profile.handshake_method();
+  out->shutdown_method = profile.shutdown_notification();
+  out->barrier_method = profile.barrier_method();
+  for (const wire::RawFault& fault : profile.framing().raw_faults())
+    (fault.loses_stream ? out->terminal_faults : out->resync_faults).push_back(fault);
+  out->max_payload = profile.max_payload();
+  AddSchemaExamples(profile, schema, out);
+  AddProfileRefusals(profile, out);
   if (out->requests.empty() && out->notifications.empty()) {
     *error = "the frame schema has no host->plugin request or notification with examples";
     return false;

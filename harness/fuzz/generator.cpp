@@ -133,6 +133,74 @@ void FramingFault(const wire::RawFault& fault, const std::string& text, std::uin
   }
 }
 
+// `t` (a frame's JSON object) with one more member, "fuzz": `value`.
+std::string WithFuzzMember(const std::string& t, const std::string& value) {
+  std::size_t at = t.rfind('}');
+  return t.substr(0, at) + (t[at - 1] == '{' ? "" : ",") + "\"fuzz\":" + value + "}";
+}
+
+// An honest frame written in pieces: a request (owed) or the notification `text`.
+void SplitFrame(const Catalog& c, const protocol::Profile& profile, const std::string& text,
+                Rng& rng, bool allow_requests, std::int64_t* raw_id, Action* a) {
+  bool request = allow_requests && !c.requests.empty() && rng.Chance(60);
+  if (request) {
+    const Catalog::Entry& r = rng.Pick(c.requests);
+    const Json& m = rng.Pick(r.messages);
+    Value id(static_cast<std::int64_t>((*raw_id)++));
+    a->bytes = FrameText(profile, *m, &id);
+    a->raw_request = true;
+    a->message = m;
+    a->def = r.def;
+  } else {
+    a->bytes = text;
+  }
+  a->chunk = static_cast<std::size_t>(
+      rng.Between(1, std::max<std::int64_t>(1, static_cast<std::int64_t>(a->bytes.size()) / 2)));
+  a->delay_ms = rng.Chance(70) ? 0 : static_cast<int>(rng.Between(1, 3));
+  a->what = "frame split into " + std::to_string(a->chunk) + "-byte writes";
+}
+
+// Payload fault `pick` (0 to 7) of the frame `text`, the framing honest.
+void PayloadFault(std::size_t pick, const Catalog& c, const protocol::Profile& profile,
+                  const std::string& text, Rng& rng, bool allow_requests, std::int64_t* raw_id,
+                  Action* a) {
+  switch (pick) {
+    case 0:
+      a->bytes = text.substr(0, rng.Between(1, static_cast<std::int64_t>(text.size()) - 1));
+      a->what = "invalid JSON";
+      break;
+    case 1: {
+      static const std::vector<std::string> kNotObjects = {"[1,2,3]", "42",   "\"text\"",
+                                                           "null",    "true", "[]"};
+      a->bytes = rng.Pick(kNotObjects);
+      a->what = "JSON that is not an object";
+      break;
+    }
+    case 2:
+      a->bytes = WithFuzzMember(text, "\"\xc3\x28\xff\xfe\"");
+      a->what = "invalid UTF-8";
+      break;
+    case 3:
+      a->bytes = WithFuzzMember(text, "\"\\ud800\"");
+      a->what = "lone surrogate escape";
+      break;
+    case 4: {
+      auto depth = static_cast<std::size_t>(rng.Between(60, 120));
+      a->bytes = WithFuzzMember(text, std::string(depth, '[') + std::string(depth, ']'));
+      a->what = "nesting " + std::to_string(depth) + " deep";
+      break;
+    }
+    case 5:
+    case 6:
+      SplitFrame(c, profile, text, rng, allow_requests, raw_id, a);
+      break;
+    default:
+      a->bytes = "";
+      a->what = "empty frame";
+      break;
+  }
+}
+
 // Faults in the bytes: the framing honest but the payload not, or the framing itself broken.
 // `terminal` faults leave the framing unknowable, so they end a session.
 Action RawFault(const Catalog& c, const protocol::Profile& profile, Rng& rng, bool terminal,
@@ -156,67 +224,7 @@ Action RawFault(const Catalog& c, const protocol::Profile& profile, Rng& rng, bo
     FramingFault(c.resync_faults[pick - kPayloadFaults], text, c.max_payload, rng, &a);
     return a;
   }
-  switch (pick) {
-    case 0:
-      a.bytes = text.substr(0, rng.Between(1, static_cast<std::int64_t>(text.size()) - 1));
-      a.what = "invalid JSON";
-      break;
-    case 1: {
-      static const std::vector<std::string> kNotObjects = {"[1,2,3]", "42",   "\"text\"",
-                                                           "null",    "true", "[]"};
-      a.bytes = rng.Pick(kNotObjects);
-      a.what = "JSON that is not an object";
-      break;
-    }
-    case 2: {
-      std::string t = FrameText(profile, *msg, nullptr);
-      std::size_t at = t.rfind('}');
-      a.bytes = t.substr(0, at) + (t[at - 1] == '{' ? "" : ",") + "\"fuzz\":\"\xc3\x28\xff\xfe\"}";
-      a.what = "invalid UTF-8";
-      break;
-    }
-    case 3: {
-      std::string t = FrameText(profile, *msg, nullptr);
-      std::size_t at = t.rfind('}');
-      a.bytes = t.substr(0, at) + (t[at - 1] == '{' ? "" : ",") + "\"fuzz\":\"\\ud800\"}";
-      a.what = "lone surrogate escape";
-      break;
-    }
-    case 4: {
-      auto depth = static_cast<std::size_t>(rng.Between(60, 120));
-      std::string t = FrameText(profile, *msg, nullptr);
-      std::size_t at = t.rfind('}');
-      a.bytes = t.substr(0, at) + (t[at - 1] == '{' ? "" : ",") +
-                "\"fuzz\":" + std::string(depth, '[') + std::string(depth, ']') + "}";
-      a.what = "nesting " + std::to_string(depth) + " deep";
-      break;
-    }
-    case 5:
-    case 6: {
-      // An honest frame written in pieces: a request (owed) or a notification.
-      bool request = allow_requests && !c.requests.empty() && rng.Chance(60);
-      if (request) {
-        const Catalog::Entry& r = rng.Pick(c.requests);
-        const Json& m = rng.Pick(r.messages);
-        Value id(static_cast<std::int64_t>((*raw_id)++));
-        a.bytes = FrameText(profile, *m, &id);
-        a.raw_request = true;
-        a.message = m;
-        a.def = r.def;
-      } else {
-        a.bytes = text;
-      }
-      a.chunk = static_cast<std::size_t>(
-          rng.Between(1, std::max<std::int64_t>(1, static_cast<std::int64_t>(a.bytes.size()) / 2)));
-      a.delay_ms = rng.Chance(70) ? 0 : static_cast<int>(rng.Between(1, 3));
-      a.what = "frame split into " + std::to_string(a.chunk) + "-byte writes";
-      break;
-    }
-    default:
-      a.bytes = "";
-      a.what = "empty frame";
-      break;
-  }
+  PayloadFault(pick, c, profile, text, rng, allow_requests, raw_id, &a);
   return a;
 }
 
@@ -296,7 +304,85 @@ const std::vector<std::pair<std::string, Json>>& BoundaryValues() {
   return kValues;
 }
 
-// Over 60 lines: the shape of a whole session in one place: handshake, body, ending.
+namespace {
+
+// A session whose handshake is mutated, followed by a few notifications or raw faults; no
+// barrier, since the plugin may well never get past the handshake.
+void BadHandshake(const Catalog& c, const protocol::Profile& profile, Rng& rng,
+                  std::int64_t* raw_id, Plan* plan) {
+  const Value* send = json::Find((*c.handshake)[0], "send");
+  if (send) plan->handshake_mutations = Mutate(*send, rng, "/params");
+  auto n = rng.Below(4);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!c.notifications.empty() && rng.Chance(50))
+      plan->actions.push_back(Message(rng.Pick(c.notifications), Action::Kind::kNotify, rng));
+    else
+      plan->actions.push_back(RawFault(c, profile, rng, false, false, raw_id));
+  }
+  plan->barrier = false;
+}
+
+// A burst of valid requests, no waiting.
+void Burst(const Catalog& c, Rng& rng, Plan* plan) {
+  const Catalog::Entry& e = rng.Pick(c.requests);
+  auto n = 3 + rng.Below(8);
+  for (std::size_t k = 0; k < n; ++k) {
+    Action a;
+    a.kind = Action::Kind::kRequest;
+    a.def = e.def;
+    a.message = rng.Pick(e.messages);
+    a.what = "burst";
+    plan->actions.push_back(std::move(a));
+  }
+}
+
+Action Pause(Rng& rng) {
+  Action a;
+  a.kind = Action::Kind::kSleep;
+  a.sleep_ms = rng.Chance(80) ? static_cast<int>(rng.Between(0, 20))
+                              : static_cast<int>(rng.Between(50, 200));
+  a.what = "pause";
+  return a;
+}
+
+// One step of a session's body, drawn by its share out of 100; returns true for a trigger.
+bool AddBodyAction(const Catalog& c, const protocol::Profile& profile, Rng& rng,
+                   std::int64_t* raw_id, Plan* plan) {
+  int what = static_cast<int>(rng.Below(100));
+  if (what < 35 && !c.requests.empty()) {
+    Action a = Message(rng.Pick(c.requests), Action::Kind::kRequest, rng);
+    if (rng.Chance(15)) {
+      const Value* m = json::Find(*a.message, "method");
+      OddId(&a, profile, m && m->IsString() ? m->GetString() : "", rng);
+    }
+    plan->actions.push_back(std::move(a));
+  } else if (what < 50 && !c.notifications.empty()) {
+    plan->actions.push_back(Message(rng.Pick(c.notifications), Action::Kind::kNotify, rng));
+  } else if (what < 68) {
+    plan->actions.push_back(RawFault(c, profile, rng, false, true, raw_id));
+  } else if (what < 76 && !c.requests.empty()) {
+    Burst(c, rng, plan);
+  } else if (what < 86) {
+    plan->actions.push_back(Pause(rng));
+  } else if (what < 93 && !c.triggers.empty()) {
+    Action a;
+    a.kind = Action::Kind::kTrigger;
+    a.trigger = rng.Pick(c.triggers);
+    a.what = "trigger " + a.trigger;
+    plan->actions.push_back(std::move(a));
+    return true;
+  } else {
+    Action a;
+    a.kind = Action::Kind::kSync;
+    a.what = "sync";
+    plan->actions.push_back(std::move(a));
+  }
+  return false;
+}
+
+}  // namespace
+
+// The shape of a whole session: handshake, body, ending.
 Plan Generate(const Catalog& c, const protocol::Profile& profile, std::uint64_t seed) {
   Rng rng(seed);
   Plan plan;
@@ -306,65 +392,13 @@ Plan Generate(const Catalog& c, const protocol::Profile& profile, std::uint64_t 
   bool terminal = !c.terminal_faults.empty() && shape >= 12 && shape < 24;
   std::int64_t raw_id = 1000000;  // raw requests' ids: far from the host's own sequence
   if (bad_handshake) {
-    const Value* send = json::Find((*c.handshake)[0], "send");
-    if (send) plan.handshake_mutations = Mutate(*send, rng, "/params");
-    auto n = rng.Below(4);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!c.notifications.empty() && rng.Chance(50))
-        plan.actions.push_back(Message(rng.Pick(c.notifications), Action::Kind::kNotify, rng));
-      else
-        plan.actions.push_back(RawFault(c, profile, rng, false, false, &raw_id));
-    }
-    plan.barrier = false;
+    BadHandshake(c, profile, rng, &raw_id, &plan);
     return plan;
   }
   auto count = 1 + rng.Below(4) + (rng.Chance(40) ? rng.Below(10) : 0);
   bool triggered = false;
-  for (std::size_t i = 0; i < count; ++i) {
-    int what = static_cast<int>(rng.Below(100));
-    if (what < 35 && !c.requests.empty()) {
-      Action a = Message(rng.Pick(c.requests), Action::Kind::kRequest, rng);
-      if (rng.Chance(15)) {
-        const Value* m = json::Find(*a.message, "method");
-        OddId(&a, profile, m && m->IsString() ? m->GetString() : "", rng);
-      }
-      plan.actions.push_back(std::move(a));
-    } else if (what < 50 && !c.notifications.empty()) {
-      plan.actions.push_back(Message(rng.Pick(c.notifications), Action::Kind::kNotify, rng));
-    } else if (what < 68) {
-      plan.actions.push_back(RawFault(c, profile, rng, false, true, &raw_id));
-    } else if (what < 76 && !c.requests.empty()) {  // a burst of valid requests, no waiting
-      const Catalog::Entry& e = rng.Pick(c.requests);
-      auto n = 3 + rng.Below(8);
-      for (std::size_t k = 0; k < n; ++k) {
-        Action a;
-        a.kind = Action::Kind::kRequest;
-        a.def = e.def;
-        a.message = rng.Pick(e.messages);
-        a.what = "burst";
-        plan.actions.push_back(std::move(a));
-      }
-    } else if (what < 86) {
-      Action a;
-      a.kind = Action::Kind::kSleep;
-      a.sleep_ms = rng.Chance(80) ? static_cast<int>(rng.Between(0, 20))
-                                  : static_cast<int>(rng.Between(50, 200));
-      a.what = "pause";
-      plan.actions.push_back(std::move(a));
-    } else if (what < 93 && !c.triggers.empty()) {
-      Action a;
-      a.kind = Action::Kind::kTrigger;
-      a.trigger = rng.Pick(c.triggers);
-      a.what = "trigger " + a.trigger;
-      triggered = true;
-      plan.actions.push_back(std::move(a));
-    } else {
-      Action a;
-      a.kind = Action::Kind::kSync;
-      a.what = "sync";
-      plan.actions.push_back(std::move(a));
-    }
-  }
+  for (std::size_t i = 0; i < count; ++i)
+    triggered |= AddBodyAction(c, profile, rng, &raw_id, &plan);
   if (terminal) plan.actions.push_back(RawFault(c, profile, rng, true, false, &raw_id));
   if (triggered && rng.Chance(50)) {
     // The plugin's own calls answered otherwise: an error or another valid answer. Never

@@ -112,6 +112,11 @@ class Renderer {
   // A send/notify step for `msg` (method, params, extra members); `id` null: no id member.
   void SendStep(const rapidjson::Document& msg, const char* key, const Value* id, bool invalid,
                 const std::string& as);
+  // Each kind of action as its scenario step (Act picks one).
+  void Request(const Action& a);
+  void Raw(const Action& a);
+  void Sleep(const Action& a);
+  void Trigger(const Action& a);
 
   const protocol::Profile& profile_;
   const schema::FrameSchema* schema_;
@@ -189,82 +194,93 @@ void Renderer::Handshake(const Plan& plan) {
   if (Owed(message)) pending_.emplace_back(name, method);
 }
 
-// Over 60 lines: one case per kind of action, each rendered as its scenario step.
+void Renderer::Request(const Action& a) {
+  rapidjson::Document msg = ApplyMutations(*a.message, a.mutations);
+  std::string method = json::Find(msg, "method") && msg["method"].IsString()
+                           ? msg["method"].GetString()
+                           : std::string();
+  rapidjson::Document probe;
+  probe.CopyFrom(msg, probe.GetAllocator());
+  Value id;
+  if (a.id == Action::Id::kAuto)
+    id.SetInt64(ids_.Take(method));
+  else if (a.id == Action::Id::kExplicit && a.id_value)
+    id.CopyFrom(*a.id_value, probe.GetAllocator());
+  Value id_copy(id, probe.GetAllocator());
+  probe.RemoveMember("id");
+  probe.AddMember("id", id_copy, probe.GetAllocator());
+  std::string as = Owed(probe) ? Owe(method) : "";
+  if (as.empty() && a.id != Action::Id::kNull)
+    unowed_ = std::max(unowed_.value_or(Ms{0}), Within(method));
+  bool invalid = !a.mutations.empty() || a.id != Action::Id::kAuto;
+  SendStep(msg, "send", a.id == Action::Id::kAuto ? nullptr : &id, invalid, as);
+}
+
+// A send_raw step: the bytes as text when they are valid UTF-8, else as hex.
+void Renderer::Raw(const Action& a) {
+  rapidjson::Document d(rapidjson::kObjectType);
+  auto& al = d.GetAllocator();
+  Value raw(rapidjson::kObjectType);
+  if (ValidUtf8Text(a.bytes))
+    raw.AddMember("text",
+                  Value(a.bytes.c_str(), static_cast<rapidjson::SizeType>(a.bytes.size()), al), al);
+  else
+    raw.AddMember("hex", Value(text::Hex(a.bytes).c_str(), al), al);
+  if (!a.framed) raw.AddMember("framed", false, al);
+  if (a.length) raw.AddMember("length", Value(static_cast<std::uint64_t>(*a.length)), al);
+  if (a.repeat > 1) raw.AddMember("repeat", Value(a.repeat), al);
+  if (a.chunk > 0) {
+    raw.AddMember("chunk", Value(static_cast<std::uint64_t>(a.chunk)), al);
+    if (a.delay_ms > 0) raw.AddMember("delay", Value(MsText(Ms(a.delay_ms)).c_str(), al), al);
+  }
+  Add(d, d, "send_raw", std::move(raw));
+  if (a.raw_request && a.message) {
+    const Value* m = json::Find(*a.message, "method");
+    std::string as = Owe(m && m->IsString() ? m->GetString() : "");
+    Add(d, d, "as", Value(as.c_str(), al));
+  }
+  Emit(d);
+}
+
+void Renderer::Sleep(const Action& a) {
+  rapidjson::Document d(rapidjson::kObjectType);
+  Add(d, d, "sleep", Value(MsText(Ms(a.sleep_ms)).c_str(), d.GetAllocator()));
+  Emit(d);
+}
+
+void Renderer::Trigger(const Action& a) {
+  rapidjson::Document d(rapidjson::kObjectType);
+  auto& al = d.GetAllocator();
+  Value send(rapidjson::kObjectType);
+  send.AddMember("trigger", Value(a.trigger.c_str(), al), al);
+  Add(d, d, "send", std::move(send));
+  // Owed unless the host holds the plugin's own calls (it may wait for them forever).
+  if (!holds_) Add(d, d, "as", Value(Owe("").c_str(), al));
+  Emit(d);
+}
+
 void Renderer::Act(const Action& a) {
   if (a.terminal) Sync();  // what was owed before the framing is lost is awaited first
   switch (a.kind) {
-    case Action::Kind::kRequest: {
-      rapidjson::Document msg = ApplyMutations(*a.message, a.mutations);
-      std::string method = json::Find(msg, "method") && msg["method"].IsString()
-                               ? msg["method"].GetString()
-                               : std::string();
-      rapidjson::Document probe;
-      probe.CopyFrom(msg, probe.GetAllocator());
-      Value id;
-      if (a.id == Action::Id::kAuto)
-        id.SetInt64(ids_.Take(method));
-      else if (a.id == Action::Id::kExplicit && a.id_value)
-        id.CopyFrom(*a.id_value, probe.GetAllocator());
-      Value id_copy(id, probe.GetAllocator());
-      probe.RemoveMember("id");
-      probe.AddMember("id", id_copy, probe.GetAllocator());
-      std::string as = Owed(probe) ? Owe(method) : "";
-      if (as.empty() && a.id != Action::Id::kNull)
-        unowed_ = std::max(unowed_.value_or(Ms{0}), Within(method));
-      bool invalid = !a.mutations.empty() || a.id != Action::Id::kAuto;
-      SendStep(msg, "send", a.id == Action::Id::kAuto ? nullptr : &id, invalid, as);
+    case Action::Kind::kRequest:
+      Request(a);
       break;
-    }
     case Action::Kind::kNotify:
       SendStep(ApplyMutations(*a.message, a.mutations), "notify", nullptr, !a.mutations.empty(),
                "");
       break;
-    case Action::Kind::kRaw: {
-      rapidjson::Document d(rapidjson::kObjectType);
-      auto& al = d.GetAllocator();
-      Value raw(rapidjson::kObjectType);
-      if (ValidUtf8Text(a.bytes))
-        raw.AddMember("text",
-                      Value(a.bytes.c_str(), static_cast<rapidjson::SizeType>(a.bytes.size()), al),
-                      al);
-      else
-        raw.AddMember("hex", Value(text::Hex(a.bytes).c_str(), al), al);
-      if (!a.framed) raw.AddMember("framed", false, al);
-      if (a.length) raw.AddMember("length", Value(static_cast<std::uint64_t>(*a.length)), al);
-      if (a.repeat > 1) raw.AddMember("repeat", Value(a.repeat), al);
-      if (a.chunk > 0) {
-        raw.AddMember("chunk", Value(static_cast<std::uint64_t>(a.chunk)), al);
-        if (a.delay_ms > 0) raw.AddMember("delay", Value(MsText(Ms(a.delay_ms)).c_str(), al), al);
-      }
-      Add(d, d, "send_raw", std::move(raw));
-      if (a.raw_request && a.message) {
-        const Value* m = json::Find(*a.message, "method");
-        std::string as = Owe(m && m->IsString() ? m->GetString() : "");
-        Add(d, d, "as", Value(as.c_str(), al));
-      }
-      Emit(d);
+    case Action::Kind::kRaw:
+      Raw(a);
       break;
-    }
-    case Action::Kind::kSleep: {
-      rapidjson::Document d(rapidjson::kObjectType);
-      Add(d, d, "sleep", Value(MsText(Ms(a.sleep_ms)).c_str(), d.GetAllocator()));
-      Emit(d);
+    case Action::Kind::kSleep:
+      Sleep(a);
       break;
-    }
     case Action::Kind::kSync:
       Sync();
       break;
-    case Action::Kind::kTrigger: {
-      rapidjson::Document d(rapidjson::kObjectType);
-      auto& al = d.GetAllocator();
-      Value send(rapidjson::kObjectType);
-      send.AddMember("trigger", Value(a.trigger.c_str(), al), al);
-      Add(d, d, "send", std::move(send));
-      // Owed unless the host holds the plugin's own calls (it may wait for them forever).
-      if (!holds_) Add(d, d, "as", Value(Owe("").c_str(), al));
-      Emit(d);
+    case Action::Kind::kTrigger:
+      Trigger(a);
       break;
-    }
   }
 }
 
@@ -306,70 +322,88 @@ Json JsonFromText(std::string_view text) {
   return MakeJson(std::move(d));
 }
 
-// Over 60 lines: one case per kind of mutation, each applied to its place in the message.
+namespace {
+
+// "/a/b~1c" as its tokens, unescaped: {"a", "b/c"}.
+std::vector<std::string> PointerTokens(const std::string& pointer) {
+  std::vector<std::string> tokens;
+  for (std::size_t at = 0; at < pointer.size() && pointer[at] == '/';) {
+    std::size_t next = pointer.find('/', at + 1);
+    std::string raw =
+        pointer.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    std::string t;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '~' && i + 1 < raw.size()) {
+        t += raw[i + 1] == '1' ? '/' : '~';
+        ++i;
+      } else {
+        t += raw[i];
+      }
+    }
+    tokens.push_back(std::move(t));
+    at = next == std::string::npos ? pointer.size() : next;
+  }
+  return tokens;
+}
+
+// `token` as an index into the array `v`, when it is one.
+bool ArrayIndex(const Value& v, const std::string& token) {
+  return v.IsArray() && !token.empty() &&
+         token.find_first_not_of("0123456789") == std::string::npos && std::stoul(token) < v.Size();
+}
+
+// The container that all tokens but the last lead to in `d`; null when one is missing: an edit
+// whose parent an earlier edit replaced is moot.
+Value* Parent(Value& d, const std::vector<std::string>& tokens) {
+  Value* parent = &d;
+  for (std::size_t i = 0; parent && i + 1 < tokens.size(); ++i) {
+    const std::string& t = tokens[i];
+    if (parent->IsObject()) {
+      auto it = parent->FindMember(Value(t.c_str(), static_cast<rapidjson::SizeType>(t.size())));
+      parent = it == parent->MemberEnd() ? nullptr : &it->value;
+    } else if (ArrayIndex(*parent, t)) {
+      parent = &(*parent)[static_cast<rapidjson::SizeType>(std::stoul(t))];
+    } else {
+      parent = nullptr;
+    }
+  }
+  return parent;
+}
+
+// The mutation's removal or value at `last` in `parent`, an object member or an array element.
+void ApplyAt(const Mutation& m, const std::string& last, Value* parent,
+             rapidjson::Document::AllocatorType& alloc) {
+  Value key(last.c_str(), static_cast<rapidjson::SizeType>(last.size()), alloc);
+  if (parent->IsObject()) {
+    auto it = parent->FindMember(key);
+    if (m.remove) {
+      if (it != parent->MemberEnd()) parent->EraseMember(it);
+    } else if (m.value) {
+      Value v(*m.value, alloc);
+      if (it != parent->MemberEnd())
+        it->value = v;
+      else
+        parent->AddMember(key, v, alloc);
+    }
+  } else if (ArrayIndex(*parent, last)) {
+    auto index = static_cast<rapidjson::SizeType>(std::stoul(last));
+    if (m.remove)
+      parent->Erase(parent->Begin() + index);
+    else if (m.value)
+      (*parent)[index] = Value(*m.value, alloc);
+  }
+}
+
+}  // namespace
+
 rapidjson::Document ApplyMutations(const rapidjson::Value& message,
                                    const std::vector<Mutation>& mutations) {
   rapidjson::Document d;
   d.CopyFrom(message, d.GetAllocator());
-  auto& alloc = d.GetAllocator();
   for (const Mutation& m : mutations) {
-    // Split "/a/b~1c" into its parent's tokens and the last one (unescaped).
-    std::vector<std::string> tokens;
-    for (std::size_t at = 0; at < m.pointer.size() && m.pointer[at] == '/';) {
-      std::size_t next = m.pointer.find('/', at + 1);
-      std::string raw =
-          m.pointer.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-      std::string t;
-      for (std::size_t i = 0; i < raw.size(); ++i) {
-        if (raw[i] == '~' && i + 1 < raw.size()) {
-          t += raw[i + 1] == '1' ? '/' : '~';
-          ++i;
-        } else {
-          t += raw[i];
-        }
-      }
-      tokens.push_back(std::move(t));
-      at = next == std::string::npos ? m.pointer.size() : next;
-    }
+    std::vector<std::string> tokens = PointerTokens(m.pointer);
     if (tokens.empty()) continue;  // the whole message is never replaced
-    // Only into containers that exist: an edit whose parent an earlier edit replaced is moot.
-    Value* parent = &d;
-    for (std::size_t i = 0; parent && i + 1 < tokens.size(); ++i) {
-      const std::string& t = tokens[i];
-      if (parent->IsObject()) {
-        auto it = parent->FindMember(Value(t.c_str(), static_cast<rapidjson::SizeType>(t.size())));
-        parent = it == parent->MemberEnd() ? nullptr : &it->value;
-      } else if (parent->IsArray() && !t.empty() &&
-                 t.find_first_not_of("0123456789") == std::string::npos &&
-                 std::stoul(t) < parent->Size()) {
-        parent = &(*parent)[static_cast<rapidjson::SizeType>(std::stoul(t))];
-      } else {
-        parent = nullptr;
-      }
-    }
-    if (!parent) continue;
-    const std::string& last = tokens.back();
-    Value key(last.c_str(), static_cast<rapidjson::SizeType>(last.size()), alloc);
-    if (parent->IsObject()) {
-      auto it = parent->FindMember(key);
-      if (m.remove) {
-        if (it != parent->MemberEnd()) parent->EraseMember(it);
-      } else if (m.value) {
-        Value v(*m.value, alloc);
-        if (it != parent->MemberEnd())
-          it->value = v;
-        else
-          parent->AddMember(key, v, alloc);
-      }
-    } else if (parent->IsArray() && !last.empty() &&
-               last.find_first_not_of("0123456789") == std::string::npos &&
-               std::stoul(last) < parent->Size()) {
-      auto index = static_cast<rapidjson::SizeType>(std::stoul(last));
-      if (m.remove)
-        parent->Erase(parent->Begin() + index);
-      else if (m.value)
-        (*parent)[index] = Value(*m.value, alloc);
-    }
+    if (Value* parent = Parent(d, tokens)) ApplyAt(m, tokens.back(), parent, d.GetAllocator());
   }
   return d;
 }

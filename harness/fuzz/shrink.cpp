@@ -27,6 +27,9 @@ class Shrinker {
   }
   bool RemoveActions(Plan& plan);
   bool Simplify(Plan& plan);
+  bool DropHandshakeEdits(Plan& plan);
+  bool SimplifyEdits(Plan& plan, std::size_t k);
+  bool SimplifyDelivery(Plan& plan, std::size_t k);
 
  private:
   const std::function<bool(const Plan&)>& fails_;
@@ -70,53 +73,71 @@ Json Simpler(const Json& v) {
   return MakeJson(std::move(d));
 }
 
-bool Shrinker::Simplify(Plan& plan) {
+// The handshake's edits, one by one.
+bool Shrinker::DropHandshakeEdits(Plan& plan) {
   bool changed = false;
-  // The handshake's edits, one by one.
   for (std::size_t i = 0; i < plan.handshake_mutations.size() && !Expired(); ++i) {
     Plan c = plan;
     c.handshake_mutations.erase(c.handshake_mutations.begin() + static_cast<std::ptrdiff_t>(i));
     if (Try(plan, std::move(c))) changed = true, --i;
   }
+  return changed;
+}
+
+// Action k's edits: each dropped, else its value made simpler.
+bool Shrinker::SimplifyEdits(Plan& plan, std::size_t k) {
+  bool changed = false;
+  for (std::size_t i = 0; i < plan.actions[k].mutations.size() && !Expired(); ++i) {
+    Plan c = plan;
+    auto& m = c.actions[k].mutations;
+    m.erase(m.begin() + static_cast<std::ptrdiff_t>(i));
+    if (Try(plan, std::move(c))) {
+      changed = true, --i;
+      continue;
+    }
+    if (Json simpler = Simpler(plan.actions[k].mutations[i].value)) {
+      Plan c2 = plan;
+      c2.actions[k].mutations[i].value = simpler;
+      changed |= Try(plan, std::move(c2));
+    }
+  }
+  return changed;
+}
+
+// Action k sent as plainly as it can be: its own id, written whole, no pause.
+bool Shrinker::SimplifyDelivery(Plan& plan, std::size_t k) {
+  bool changed = false;
+  if (plan.actions[k].id != Action::Id::kAuto) {
+    Plan c = plan;
+    c.actions[k].id = Action::Id::kAuto;
+    c.actions[k].id_value = nullptr;
+    changed |= Try(plan, std::move(c));
+  }
+  if (plan.actions[k].chunk > 0) {
+    Plan c = plan;
+    c.actions[k].chunk = 0;
+    c.actions[k].delay_ms = 0;
+    if (Try(plan, std::move(c))) {
+      changed = true;
+    } else if (plan.actions[k].delay_ms > 0) {
+      Plan c2 = plan;
+      c2.actions[k].delay_ms = 0;
+      changed |= Try(plan, std::move(c2));
+    }
+  }
+  if (plan.actions[k].sleep_ms > 0) {
+    Plan c = plan;
+    c.actions[k].sleep_ms = 0;
+    changed |= Try(plan, std::move(c));
+  }
+  return changed;
+}
+
+bool Shrinker::Simplify(Plan& plan) {
+  bool changed = DropHandshakeEdits(plan);
   for (std::size_t k = 0; k < plan.actions.size() && !Expired(); ++k) {
-    for (std::size_t i = 0; i < plan.actions[k].mutations.size() && !Expired(); ++i) {
-      Plan c = plan;
-      auto& m = c.actions[k].mutations;
-      m.erase(m.begin() + static_cast<std::ptrdiff_t>(i));
-      if (Try(plan, std::move(c))) {
-        changed = true, --i;
-        continue;
-      }
-      if (Json simpler = Simpler(plan.actions[k].mutations[i].value)) {
-        Plan c2 = plan;
-        c2.actions[k].mutations[i].value = simpler;
-        changed |= Try(plan, std::move(c2));
-      }
-    }
-    const Action& a = plan.actions[k];
-    if (a.id != Action::Id::kAuto) {
-      Plan c = plan;
-      c.actions[k].id = Action::Id::kAuto;
-      c.actions[k].id_value = nullptr;
-      changed |= Try(plan, std::move(c));
-    }
-    if (plan.actions[k].chunk > 0) {
-      Plan c = plan;
-      c.actions[k].chunk = 0;
-      c.actions[k].delay_ms = 0;
-      if (Try(plan, std::move(c))) {
-        changed = true;
-      } else if (plan.actions[k].delay_ms > 0) {
-        Plan c2 = plan;
-        c2.actions[k].delay_ms = 0;
-        changed |= Try(plan, std::move(c2));
-      }
-    }
-    if (plan.actions[k].sleep_ms > 0) {
-      Plan c = plan;
-      c.actions[k].sleep_ms = 0;
-      changed |= Try(plan, std::move(c));
-    }
+    changed |= SimplifyEdits(plan, k);
+    changed |= SimplifyDelivery(plan, k);
   }
   if (plan.host_reply) {
     Plan c = plan;

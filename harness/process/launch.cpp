@@ -156,44 +156,24 @@ void KillAndReap(pid_t pid) {
   }
 }
 
-}  // namespace
-
-// Over 60 lines: the spawn's steps (pipes, process group, limits, exec) in the order the kernel
-// needs them.
-bool Launch(const std::string& executable, const SpawnSpec& spec, const std::string& cwd,
-            const Enclosure& enclosure, Launched* out, std::string* error) {
-  Fd in_read, in_write, out_read, out_write, err_read, err_write;
-  if (!MakePipe(&in_read, &in_write, error) || !MakePipe(&out_read, &out_write, error) ||
-      !MakePipe(&err_read, &err_write, error)) {
-    return false;
-  }
-
-  std::vector<const char*> args;
-  for (const std::string& arg : spec.argv) args.push_back(arg.c_str());
-  args.push_back(nullptr);
-  const char** args_ptr = args.data();
-  std::vector<const char*> envp;
-  for (const std::string& entry : spec.env) envp.push_back(entry.c_str());
-  envp.push_back(enclosure.marker().c_str());
-  envp.push_back(nullptr);
-
+// The child forked by Boost.Process's launcher, `setup` run between fork and exec; its pid, or -1
+// with `*error` (a child that was forked is killed and reaped).
+pid_t StartChild(const std::string& executable, const char** args, const char** envp,
+                 ChildSetup& setup, std::string* error) {
   // The launcher runs on a private io_context that never runs: Boost.Process opens a pidfd of
   // its own and registers it with the executor's reactor, and the detach below closes it. On
   // the caller's context that registration could outlive the close (another thread's fork may
   // hold a copy) and deliver the plugin's exit to an unrelated descriptor (see CloseDescriptor).
   boost::asio::io_context launch_io;
   bp::posix::default_launcher launcher;
-  launcher.env = envp.data();
-  ChildSetup setup{in_read.get(),        out_write.get(),
-                   err_write.get(),      cwd.empty() ? nullptr : cwd.c_str(),
-                   enclosure.procs_fd(), spec.limits};
+  launcher.env = envp;
   bp::error_code ec;
   pid_t pid = -1;
   const pid_t harness = ::getpid();
   try {
     // The error_code overload on an executor: the one on a context drops `ec` and throws.
     auto proc =
-        launcher(launch_io.get_executor(), ec, bp::filesystem::path(executable), args_ptr, setup);
+        launcher(launch_io.get_executor(), ec, bp::filesystem::path(executable), args, setup);
     if (!ec) {
       pid = proc.id();
       // Detach at once: ~basic_process would waitpid(pid, WNOHANG) and could reap the child
@@ -206,14 +186,41 @@ bool Launch(const std::string& executable, const SpawnSpec& spec, const std::str
     if (::getpid() != harness) ::_exit(127);
     if (launcher.pid > 0) KillAndReap(launcher.pid);
     *error = "cannot start " + executable + ": " + e.what();
-    return false;
+    return -1;
   }
   if (ec) {
     // The child reported its errno through the launcher's pipe and called _exit: reap it.
     if (launcher.pid > 0) KillAndReap(launcher.pid);
     *error = "cannot execute " + executable + ": " + std::strerror(ec.value());
+    return -1;
+  }
+  return pid;
+}
+
+}  // namespace
+
+// The spawn's steps (pipes, process group, limits, exec) in the order the kernel needs them.
+bool Launch(const std::string& executable, const SpawnSpec& spec, const std::string& cwd,
+            const Enclosure& enclosure, Launched* out, std::string* error) {
+  Fd in_read, in_write, out_read, out_write, err_read, err_write;
+  if (!MakePipe(&in_read, &in_write, error) || !MakePipe(&out_read, &out_write, error) ||
+      !MakePipe(&err_read, &err_write, error)) {
     return false;
   }
+
+  std::vector<const char*> args;
+  for (const std::string& arg : spec.argv) args.push_back(arg.c_str());
+  args.push_back(nullptr);
+  std::vector<const char*> envp;
+  for (const std::string& entry : spec.env) envp.push_back(entry.c_str());
+  envp.push_back(enclosure.marker().c_str());
+  envp.push_back(nullptr);
+
+  ChildSetup setup{in_read.get(),        out_write.get(),
+                   err_write.get(),      cwd.empty() ? nullptr : cwd.c_str(),
+                   enclosure.procs_fd(), spec.limits};
+  const pid_t pid = StartChild(executable, args.data(), envp.data(), setup, error);
+  if (pid < 0) return false;
 
   // Debian 12's <sys/pidfd.h> lacks extern "C", so its pidfd_open does not link from C++.
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));  // implies O_CLOEXEC

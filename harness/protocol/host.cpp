@@ -221,22 +221,45 @@ bool HostResponder::PluginReply(std::string_view method, Answer* out) const {
   return true;
 }
 
-// Over 60 lines: the fake host's decision in the order a real host makes it (held, scripted,
-// the answers that need no capability, capability, rate limit, the method's answer).
+bool HostResponder::ScenarioAnswer(std::string_view key, std::string_view method,
+                                   Answer* out) const {
+  if (auto it = held_.find(key); it != held_.end()) {
+    out->hold = true;
+    out->why = Why("held by the scenario", it->second);
+    return true;
+  }
+  if (auto it = overrides_.find(key); it != overrides_.end()) {
+    Fill(it->second.body, method, "", out);
+    out->stand_in.clear();
+    out->why = Why("scenario reply", it->second.reason);
+    return true;
+  }
+  return false;
+}
+
+// Per capability over a sliding minute (RIM §12: 120 calls/minute by default).
+bool HostResponder::OverRateLimit(const std::string& capability, std::string_view method,
+                                  Clock::time_point now, Answer* out) {
+  const HostSpec& host = profile_.host();
+  const std::int64_t limit = host.rate_limit_per_minute;
+  if (limit <= 0) return false;
+  auto& calls = calls_[capability];
+  while (!calls.empty() && now - calls.front() >= std::chrono::minutes(1)) calls.pop_front();
+  if (static_cast<std::int64_t>(calls.size()) >= limit) {
+    if (host.rate_limited) FillProfile(*host.rate_limited, method, capability, out);
+    out->why = "over the rate limit of " + std::to_string(limit) + "/minute for " + capability;
+    return true;
+  }
+  calls.push_back(now);
+  return false;
+}
+
+// The fake host's decision in the order a real host makes it (held, scripted, the answers that
+// need no capability, capability, rate limit, the method's answer).
 HostResponder::Answer HostResponder::Decide(std::string_view method, const rapidjson::Value* params,
                                             Clock::time_point now) {
   Answer a;
-  if (auto it = held_.find(method); it != held_.end()) {
-    a.hold = true;
-    a.why = Why("held by the scenario", it->second);
-    return a;
-  }
-  if (auto it = overrides_.find(method); it != overrides_.end()) {
-    Fill(it->second.body, method, "", &a);
-    a.stand_in.clear();
-    a.why = Why("scenario reply", it->second.reason);
-    return a;
-  }
+  if (ScenarioAnswer(method, method, &a)) return a;
   const HostSpec& host = profile_.host();
   std::string capability = CapabilityFor(method);
   // A method no capability guards (RIM rim.log, Flash host.ping and storage) is answered by the
@@ -246,17 +269,8 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
     Answered(method, a);
     return a;
   }
-  if (auto it = held_.find("*"); it != held_.end()) {
+  if (ScenarioAnswer("*", method, &a)) {
     ++wildcard_answers_;
-    a.hold = true;
-    a.why = Why("held by the scenario", it->second);
-    return a;
-  }
-  if (auto it = overrides_.find("*"); it != overrides_.end()) {
-    ++wildcard_answers_;
-    Fill(it->second.body, method, "", &a);
-    a.stand_in.clear();
-    a.why = Why("scenario reply", it->second.reason);
     return a;
   }
   if (capability.empty()) {
@@ -269,17 +283,7 @@ HostResponder::Answer HostResponder::Decide(std::string_view method, const rapid
     a.why = "capability " + capability + " not granted";
     return a;
   }
-  // Rate limit per capability over a sliding minute (RIM §12: 120 calls/minute by default).
-  if (const std::int64_t limit = host.rate_limit_per_minute; limit > 0) {
-    auto& calls = calls_[capability];
-    while (!calls.empty() && now - calls.front() >= std::chrono::minutes(1)) calls.pop_front();
-    if (static_cast<std::int64_t>(calls.size()) >= limit) {
-      if (host.rate_limited) FillProfile(*host.rate_limited, method, capability, &a);
-      a.why = "over the rate limit of " + std::to_string(limit) + "/minute for " + capability;
-      return a;
-    }
-    calls.push_back(now);
-  }
+  if (OverRateLimit(capability, method, now, &a)) return a;
   if (!PluginReply(method, &a) && !ProfileReply(method, params, &a)) {
     if (host.unimplemented_granted)
       FillProfile(*host.unimplemented_granted, method, capability, &a);

@@ -113,6 +113,12 @@ class HostResponder {
   bool ProfileReply(std::string_view method, const rapidjson::Value* params, Answer* out);
   bool PluginReply(std::string_view method, Answer* out) const;
   void Answered(std::string_view method, const Answer& a);
+  /// The scenario's answer under `key` (a method, or "*"): held or scripted; false when none.
+  bool ScenarioAnswer(std::string_view key, std::string_view method, Answer* out) const;
+  /// True (and the profile's rate-limited answer in `out`) when `capability` has had its calls
+  /// for the minute before `now`; else counts this call.
+  bool OverRateLimit(const std::string& capability, std::string_view method, Clock::time_point now,
+                     Answer* out);
 
   const Profile& profile_;
   struct Scripted {

@@ -488,18 +488,10 @@ bool Profile::Members::ReadHost(Profile& p, const Value& h, const Loading&) {
   return true;
 }
 
-// Reads "checks": {id: {"text": "...", "section": "..."}}. Every check the engine and the
-// framing raise must be worded, and a wording may use only the placeholders the engine fills
-// in, so a typo in a profile is an error at load time rather than a "{fram}" in a report. The
-// wording of another framing's check is let be (never raised): a profile whose framing changed,
-// as a `schema diff` case makes one, still loads.
-bool Profile::Members::ReadChecks(Profile& p, const Value& table, const Loading& l) {
-  auto fail = [&](const std::string& pointer, const std::string& what) {
-    return l.Fail(pointer, what);
-  };
-  std::vector<EngineCheck> raised = EngineChecks();
-  for (const wire::FramingCheck& check : p.framing_->checks())
-    raised.push_back({check.id, check.vars});
+namespace {
+
+// Every check named in the table is one the engine or some framing raises.
+bool OnlyKnownChecks(const Value& table, const Loading& l) {
   for (const auto& m : table.GetObject()) {
     std::string_view name = json::View(m.name);
     bool known = IsComment(name);
@@ -508,51 +500,78 @@ bool Profile::Members::ReadChecks(Profile& p, const Value& table, const Loading&
       for (const wire::FramingCheck& check : wire::FindFraming(framing)->checks())
         known |= name == check.id;
     if (!known)
-      return fail("/checks/" + std::string(name), "not a check the engine or a framing raises");
+      return l.Fail("/checks/" + std::string(name), "not a check the engine or a framing raises");
   }
+  return true;
+}
+
+// One wording of `check` at `at`: it may use the engine's placeholders for this check,
+// ${section} and ${revision}.
+bool ReadWording(const Value& v, const std::string& at, const EngineCheck& check, const Loading& l,
+                 CheckWording* wording) {
+  wording->text = String(v, "text");
+  wording->section = String(v, "section");
+  for (const auto& [member, pattern] :
+       {std::pair{"/text", &wording->text}, std::pair{"/section", &wording->section}}) {
+    std::vector<text::Piece> pieces;
+    std::string syntax;
+    if (!text::Split(*pattern, &pieces, &syntax)) return l.Fail(at + member, syntax);
+    for (const text::Piece& piece : pieces) {
+      if (!piece.placeholder) continue;
+      bool known = piece.text == "revision" || (piece.text == "section" && member[1] == 't');
+      for (const char* var : check.vars) known |= piece.text == var;
+      if (!known)
+        return l.Fail(at + member, "unknown placeholder " + text::Placeholder(piece.text));
+    }
+  }
+  return true;
+}
+
+// A check's wordings for named revisions (its "by_revision"), each naming revisions the profile
+// knows.
+bool ReadRevisionWordings(const Value& entry, const std::string& where, const EngineCheck& check,
+                          const Revisions* revisions, const Loading& l,
+                          std::vector<CheckWording>* wordings) {
+  const Value* by = json::Find(entry, "by_revision");
+  if (!by) return true;
+  for (rapidjson::SizeType i = 0; i < by->Size(); ++i) {
+    const std::string at = where + "/by_revision/" + std::to_string(i);
+    CheckWording wording;
+    if (!ReadWording((*by)[i], at, check, l, &wording)) return false;
+    for (const Value& r : (*by)[i]["revisions"].GetArray()) {
+      std::string name(json::View(r));
+      if (!revisions || !revisions->Knows(name))
+        return l.Fail(at + "/revisions",
+                      "'" + name + "' is not a revision the profile knows (revisions.known)");
+      wording.revisions.push_back(std::move(name));
+    }
+    wordings->push_back(std::move(wording));
+  }
+  return true;
+}
+
+}  // namespace
+
+// Reads "checks": {id: {"text": "...", "section": "..."}}. Every check the engine and the
+// framing raise must be worded, and a wording may use only the placeholders the engine fills
+// in, so a typo in a profile is an error at load time rather than a "{fram}" in a report. The
+// wording of another framing's check is let be (never raised): a profile whose framing changed,
+// as a `schema diff` case makes one, still loads.
+bool Profile::Members::ReadChecks(Profile& p, const Value& table, const Loading& l) {
+  std::vector<EngineCheck> raised = EngineChecks();
+  for (const wire::FramingCheck& check : p.framing_->checks())
+    raised.push_back({check.id, check.vars});
+  if (!OnlyKnownChecks(table, l)) return false;
   for (const EngineCheck& check : raised) {
     std::string where = std::string("/checks/") + check.id;
     const Value* entry = json::Find(table, check.id);
     if (!entry && check.optional && !p.TurnsOn(check.id)) continue;  // never raised
-    if (!entry) return fail(where, "missing: the engine raises this check and needs its wording");
-    // Each wording (those for named revisions, then the check's own) may use the engine's
-    // placeholders for this check, ${section} and ${revision}.
-    auto read = [&](const Value& v, const std::string& at, CheckWording* wording) {
-      wording->text = String(v, "text");
-      wording->section = String(v, "section");
-      for (const auto& [member, pattern] :
-           {std::pair{"/text", &wording->text}, std::pair{"/section", &wording->section}}) {
-        std::vector<text::Piece> pieces;
-        std::string syntax;
-        if (!text::Split(*pattern, &pieces, &syntax)) return fail(at + member, syntax);
-        for (const text::Piece& piece : pieces) {
-          if (!piece.placeholder) continue;
-          bool known = piece.text == "revision" || (piece.text == "section" && member[1] == 't');
-          for (const char* var : check.vars) known |= piece.text == var;
-          if (!known)
-            return fail(at + member, "unknown placeholder " + text::Placeholder(piece.text));
-        }
-      }
-      return true;
-    };
+    if (!entry) return l.Fail(where, "missing: the engine raises this check and needs its wording");
+    // The wordings for named revisions first, then the check's own.
     std::vector<CheckWording> wordings;
-    if (const Value* by = json::Find(*entry, "by_revision")) {
-      for (rapidjson::SizeType i = 0; i < by->Size(); ++i) {
-        const std::string at = where + "/by_revision/" + std::to_string(i);
-        CheckWording wording;
-        if (!read((*by)[i], at, &wording)) return false;
-        for (const Value& r : (*by)[i]["revisions"].GetArray()) {
-          std::string name(json::View(r));
-          if (!p.revisions_ || !p.revisions_->Knows(name))
-            return fail(at + "/revisions",
-                        "'" + name + "' is not a revision the profile knows (revisions.known)");
-          wording.revisions.push_back(std::move(name));
-        }
-        wordings.push_back(std::move(wording));
-      }
-    }
+    if (!ReadRevisionWordings(*entry, where, check, p.revisions(), l, &wordings)) return false;
     CheckWording own;
-    if (!read(*entry, where, &own)) return false;
+    if (!ReadWording(*entry, where, check, l, &own)) return false;
     wordings.push_back(std::move(own));
     p.checks_.emplace(check.id, std::move(wordings));
   }

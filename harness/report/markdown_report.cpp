@@ -90,7 +90,7 @@ std::string SharedEntry(const run::RunReport& report, const RunCauses& causes, s
   return md + "\n";
 }
 
-// Over 60 lines: a scenario's entry; one failed only by shared causes names them and no more.
+// A scenario's entry; one failed only by shared causes names them and no more.
 std::string ScenarioEntry(const ScenarioResult& r, const RunCauses& causes, std::size_t index) {
   std::string md;
   md += "#### " + std::string(StatusIcon(r.status)) + " " + StatusWord(r.status) + " " +
@@ -198,17 +198,13 @@ std::string CodeSpan(std::string_view text) {
 
 namespace {
 
-// Over 60 lines: the summary's sections in the order a reader sees them, the failures first, so
-// a cut leaves out what matters least. Items stop at `item_limit`.
-Doc Render(const run::RunReport& report, std::size_t item_limit) {
+// The title, the verdict with its counts, and the revisions judged under.
+std::string TitleAndVerdict(const run::RunReport& report) {
   const run::Summary& m = report.summary;
   bool bad = m.failed > 0 || m.errored > 0 || m.stale > 0;
-  Doc doc;
-  doc.item_limit = item_limit;
-  std::string& md = doc.md;
-  md = "## fakehost · " + MarkdownText(Clip(report.protocol_title, 200)) + " · " + "**" +
-       MarkdownText(Clip(report.plugin.id, 200)) + "** " +
-       MarkdownText(Clip(report.plugin.version, 100)) + "\n\n";
+  std::string md = "## fakehost · " + MarkdownText(Clip(report.protocol_title, 200)) + " · " +
+                   "**" + MarkdownText(Clip(report.plugin.id, 200)) + "** " +
+                   MarkdownText(Clip(report.plugin.version, 100)) + "\n\n";
   md += std::string(bad        ? "❌ **"
                     : m.warned ? "⚠️ **"
                                : "✅ **") +
@@ -223,9 +219,13 @@ Doc Render(const run::RunReport& report, std::size_t item_limit) {
         (report.strict ? " (strict)" : "") + "\n\n";
   if (std::string judged = JudgedUnder(report.scenarios); !judged.empty())
     md += "Judged under " + MarkdownText(Clip(judged, 300)) + "\n\n";
-  // The expected-failure columns only where a baseline was in play.
+  return md;
+}
+
+// A count per status; the expected-failure columns only where a baseline was in play.
+std::string CountsTable(const run::Summary& m) {
   bool baseline = m.xfailed > 0 || m.stale > 0;
-  md += "| passed | failed | warned | untested | not applicable | errored | not run |";
+  std::string md = "| passed | failed | warned | untested | not applicable | errored | not run |";
   md += baseline ? " expected failures | stale | total |\n" : " total |\n";
   md += baseline ? "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
                  : "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -235,51 +235,68 @@ Doc Render(const run::RunReport& report, std::size_t item_limit) {
         std::to_string(m.not_run) + " | " +
         (baseline ? std::to_string(m.xfailed) + " | " + std::to_string(m.stale) + " | " : "") +
         std::to_string(m.total) + " |\n\n";
+  return md;
+}
+
+// A list after the sections: one line (untested: a block with the YAML to add) per scenario.
+struct ListKind {
+  std::vector<Status> statuses = {};
+  std::string (*heading)(const std::string& count) = nullptr;
+  std::string (*entry)(const ScenarioResult& s) = nullptr;
+  const char* close = "";
+};
+
+std::string UntestedHeading(const std::string& n) {
+  return "### Untested: a trigger is missing (" + n + ")\n\n";
+}
+std::string UntestedEntry(const ScenarioResult& s) {
+  return "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(Clip(s.id, 300)) + "\n\n" +
+         CodeBlock(Clip(s.skip_reason, 1000)) + "\n";
+}
+std::string NotRunHeading(const std::string& n) {
+  return "### Not applicable and not run (" + n + ")\n\n";
+}
+std::string NotRunEntry(const ScenarioResult& s) {
+  return "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(Clip(s.id, 300)) + " — " +
+         MarkdownText(Clip(SkipReason(s), 300)) + "\n";
+}
+std::string PassedHeading(const std::string& n) {
+  return "<details><summary>" + n + " passed</summary>\n\n";
+}
+std::string PassedEntry(const ScenarioResult& s) {
+  return "- " + CodeSpan(Clip(s.id, 300)) + " — " + MarkdownText(Clip(s.title, 300)) + " (" +
+         Duration(s.duration_ms) + ")\n";
+}
+
+void List(Doc& doc, const run::RunReport& report, const ListKind& kind) {
+  auto in = [&](const ScenarioResult& s) {
+    return std::find(kind.statuses.begin(), kind.statuses.end(), s.status) != kind.statuses.end();
+  };
+  std::size_t n = 0, shown = 0;
+  for (const auto& s : report.scenarios) n += in(s);
+  if (n == 0) return;
+  doc.md += kind.heading(std::to_string(n));
+  for (const auto& s : report.scenarios)
+    if (in(s)) shown += doc.Item(kind.entry(s));
+  doc.md += kind.close;
+  doc.Note(n - shown);
+}
+
+// The summary's sections in the order a reader sees them, the failures first, so a cut leaves
+// out what matters least. Items stop at `item_limit`.
+Doc Render(const run::RunReport& report, std::size_t item_limit) {
+  Doc doc;
+  doc.item_limit = item_limit;
+  doc.md = TitleAndVerdict(report) + CountsTable(report.summary);
   RunCauses causes(report);
   SharedSection(doc, report, causes);
   Section(doc, report, causes, "Failures and errors", {Status::kError, Status::kFail});
   Section(doc, report, causes, "Stale expected failures: they pass now", {Status::kStale});
   Section(doc, report, causes, "Warnings", {Status::kWarn});
   Section(doc, report, causes, "Expected failures", {Status::kXfail});
-  // The lists: one line (untested: a block with the YAML to add) per scenario.
-  auto list = [&](std::initializer_list<Status> statuses, auto heading, auto entry,
-                  const char* close) {
-    auto in = [&](const ScenarioResult& s) {
-      return std::find(statuses.begin(), statuses.end(), s.status) != statuses.end();
-    };
-    std::size_t n = 0, shown = 0;
-    for (const auto& s : report.scenarios) n += in(s);
-    if (n == 0) return;
-    md += heading(std::to_string(n));
-    for (const auto& s : report.scenarios)
-      if (in(s)) shown += doc.Item(entry(s));
-    md += close;
-    doc.Note(n - shown);
-  };
-  list(
-      {Status::kUntested},
-      [](const std::string& n) { return "### Untested: a trigger is missing (" + n + ")\n\n"; },
-      [](const ScenarioResult& s) {
-        return "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(Clip(s.id, 300)) + "\n\n" +
-               CodeBlock(Clip(s.skip_reason, 1000)) + "\n";
-      },
-      "\n");
-  list(
-      {Status::kSkip, Status::kNotRun},
-      [](const std::string& n) { return "### Not applicable and not run (" + n + ")\n\n"; },
-      [](const ScenarioResult& s) {
-        return "- " + std::string(StatusIcon(s.status)) + " " + CodeSpan(Clip(s.id, 300)) + " — " +
-               MarkdownText(Clip(SkipReason(s), 300)) + "\n";
-      },
-      "\n");
-  list(
-      {Status::kPass},
-      [](const std::string& n) { return "<details><summary>" + n + " passed</summary>\n\n"; },
-      [](const ScenarioResult& s) {
-        return "- " + CodeSpan(Clip(s.id, 300)) + " — " + MarkdownText(Clip(s.title, 300)) + " (" +
-               Duration(s.duration_ms) + ")\n";
-      },
-      "\n</details>\n");
+  List(doc, report, {{Status::kUntested}, UntestedHeading, UntestedEntry, "\n"});
+  List(doc, report, {{Status::kSkip, Status::kNotRun}, NotRunHeading, NotRunEntry, "\n"});
+  List(doc, report, {{Status::kPass}, PassedHeading, PassedEntry, "\n</details>\n"});
   return doc;
 }
 

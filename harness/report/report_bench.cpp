@@ -63,15 +63,8 @@ bool Load(const std::string& chromium, const std::string& file, const std::strin
   return rc == 0 && at != std::string::npos;
 }
 
-}  // namespace
-
-// Over 60 lines: the benchmark's cases registered one after another.
-int main(int argc, char** argv) {
-  std::size_t scenarios = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 200;
-  std::size_t frames = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 30;
-  auto run = report::SyntheticRun(scenarios, frames);
-  std::printf("%zu scenarios x %zu frames (%d failed, %d warned, %d errored)\n", scenarios, frames,
-              run.summary.failed, run.summary.warned, run.summary.errored);
+// Each format written five times, its best time and its size printed; returns the HTML report.
+std::string TimeFormats(const fakehost::run::RunReport& run) {
   std::printf("%-12s %10s %12s\n", "format", "ms (best)", "bytes");
   std::size_t size = 0;
   std::string html;
@@ -98,6 +91,36 @@ int main(int argc, char** argv) {
     double ms = BestOf(5, row.f, &size);
     std::printf("%-12s %10.2f %12zu\n", row.name, ms, size);
   }
+  return html;
+}
+
+// `file` loaded three times, each with a fresh profile under `dir`; prints the best.
+void TimeLoad(const std::string& chromium, const char* name, const std::string& file,
+              const std::filesystem::path& dir) {
+  double best = 1e300;
+  std::string render;
+  for (int i = 0; i < 3; ++i) {
+    double wall = 0;
+    std::string r;
+    if (!Load(chromium, file, (dir / ("profile" + std::to_string(i))).string(), &wall, &r)) {
+      std::printf("chromium: loading %s failed\n", file.c_str());
+      break;
+    }
+    if (wall < best) best = wall, render = r;
+  }
+  std::printf("chromium %-10s load+dump %8.0f ms (best of 3), script drew it in %s ms\n", name,
+              best, render.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t scenarios = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 200;
+  std::size_t frames = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 30;
+  auto run = report::SyntheticRun(scenarios, frames);
+  std::printf("%zu scenarios x %zu frames (%d failed, %d warned, %d errored)\n", scenarios, frames,
+              run.summary.failed, run.summary.warned, run.summary.errored);
+  std::string html = TimeFormats(run);
 
   std::string chromium = Chromium();
   if (chromium.empty()) {
@@ -110,21 +133,8 @@ int main(int argc, char** argv) {
   std::string tiny = (dir / "tiny.html").string();
   std::ofstream(big) << html;
   std::ofstream(tiny) << report::HtmlReport(report::SyntheticRun(1, 2));
-  for (auto [name, file] : {std::pair{"1 scenario", tiny}, {"full run", big}}) {
-    double best = 1e300;
-    std::string render;
-    for (int i = 0; i < 3; ++i) {
-      double wall = 0;
-      std::string r;
-      if (!Load(chromium, file, (dir / ("profile" + std::to_string(i))).string(), &wall, &r)) {
-        std::printf("chromium: loading %s failed\n", file.c_str());
-        break;
-      }
-      if (wall < best) best = wall, render = r;
-    }
-    std::printf("chromium %-10s load+dump %8.0f ms (best of 3), script drew it in %s ms\n", name,
-                best, render.c_str());
-  }
+  TimeLoad(chromium, "1 scenario", tiny, dir);
+  TimeLoad(chromium, "full run", big, dir);
   std::filesystem::remove_all(dir);
   return 0;
 }

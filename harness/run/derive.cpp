@@ -390,6 +390,34 @@ class Deriver {
     return nullptr;
   }
 
+  // A call of the first tool that echoed the marker, the marker in its arguments as ${text}.
+  scenario::JsonPtr EchoCall(std::string* served) const {
+    const Tool* t = FirstTool([](const Tool& x) { return x.echoed; });
+    if (!t) return nullptr;
+    Doc args;
+    args.CopyFrom(*t->arguments, args.GetAllocator());
+    ReplaceStrings(&args, settings_.marker, "${text}", args.GetAllocator());
+    *served = "tools/call " + t->name;
+    return CallRequest(*t, args);
+  }
+
+  // A call of the first tool whose input schema lets one member of its arguments be left out
+  // (`missing`) or given the wrong type.
+  scenario::JsonPtr BrokenArgumentCall(bool missing, std::string* served) const {
+    for (const Tool& t : tools_) {
+      if (!t.arguments || !t.why_not.empty() || !t.input) continue;
+      Doc broken;
+      std::string member;
+      bool made = missing ? schema::MakeMissingMember(*t.input, *t.arguments, &broken, &member)
+                          : schema::MakeMistypedMember(*t.input, *t.arguments, &broken, &member);
+      if (!made) continue;
+      *served = "tools/call " + t.name + (missing ? " without " : " with ") + member +
+                (missing ? "" : " of the wrong type");
+      return CallRequest(t, broken);
+    }
+    return nullptr;
+  }
+
   scenario::JsonPtr MakeOne(const std::string& name, std::string* served) {
     auto call = [&](const Tool* t, const char* how) -> scenario::JsonPtr {
       if (!t) return nullptr;
@@ -411,31 +439,9 @@ class Deriver {
       if (name == trigger)
         for (const Tool& t : tools_)
           if (t.asked.count(method)) return call(&t, "");
-    if (name == "echo") {
-      const Tool* t = FirstTool([](const Tool& x) { return x.echoed; });
-      if (!t) return nullptr;
-      Doc args;
-      args.CopyFrom(*t->arguments, args.GetAllocator());
-      ReplaceStrings(&args, settings_.marker, "${text}", args.GetAllocator());
-      *served = "tools/call " + t->name;
-      return CallRequest(*t, args);
-    }
-    if (name == "tool_missing_argument" || name == "tool_mistyped_argument") {
-      for (const Tool& t : tools_) {
-        if (!t.arguments || !t.why_not.empty() || !t.input) continue;
-        Doc broken;
-        std::string member;
-        bool made = name == "tool_missing_argument"
-                        ? schema::MakeMissingMember(*t.input, *t.arguments, &broken, &member)
-                        : schema::MakeMistypedMember(*t.input, *t.arguments, &broken, &member);
-        if (!made) continue;
-        *served = "tools/call " + t.name +
-                  (name == "tool_missing_argument" ? " without " : " with ") + member +
-                  (name == "tool_missing_argument" ? "" : " of the wrong type");
-        return CallRequest(t, broken);
-      }
-      return nullptr;
-    }
+    if (name == "echo") return EchoCall(served);
+    if (name == "tool_missing_argument") return BrokenArgumentCall(true, served);
+    if (name == "tool_mistyped_argument") return BrokenArgumentCall(false, served);
     if (name == "paged_tools_list" && tools_list_ &&
         json::Resolve(*tools_list_, "/result/nextCursor") &&
         json::Resolve(*tools_list_, "/result/nextCursor")->IsString()) {

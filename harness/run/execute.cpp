@@ -75,15 +75,10 @@ struct Settled {
   int jobs = 1;
 };
 
-// The shard, the suites, the selection, the baseline, the limits and the timeout. False (with
-// the message on `err`) for bad input.
-bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
+// The suites loaded, the scenarios selected, and this shard's share of them. False (with the
+// message on `err`) for bad input.
+bool SelectScenarios(const RunRequest& q, std::ostream& err, Settled* s) {
   const protocol::Profile& profile = *q.profile;
-  std::string error;
-  if (!q.shard.empty() && !ParseShard(q.shard, &s->shard, &s->shards, &error)) {
-    err << "fakehost: " << error << "\n";
-    return false;
-  }
   s->suites = SuiteDirs(q.suites, q.standard_suite);
   std::vector<std::string> errors;
   if (!LoadSuites(s->suites, q.standard_suite, profile, &s->scenarios, &errors)) {
@@ -116,6 +111,50 @@ bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
       s->manifests && !s->selected.empty() && s->selected.front() == &s->scenarios.front();
   if (s->manifest_selected) s->selected.erase(s->selected.begin());
   s->triggers_sent = TriggersSent(s->selected);
+  return true;
+}
+
+// --revision checked against the profile, and the frame schemas of the revisions that have
+// their own loaded.
+bool LoadRevisions(const RunRequest& q, std::ostream& err, Settled* s) {
+  const protocol::Profile& profile = *q.profile;
+  const protocol::Revisions* revisions = profile.revisions();
+  if (!q.revision.empty()) {
+    if (!revisions || !revisions->Knows(q.revision)) {
+      err << "fakehost: --revision " << q.revision << ": "
+          << (revisions ? "the " + profile.name() + " profile knows " + revisions->KnownList()
+                        : "the " + profile.name() + " profile has no revisions")
+          << "\n";
+      return false;
+    }
+    s->play.revision = q.revision;
+  }
+  if (!revisions) return true;
+  std::string error;
+  for (const protocol::Revision& r : revisions->known) {
+    if (r.schema_path.empty()) continue;
+    auto loaded = schema::FrameSchema::Load(r.schema_path, &error);
+    if (!loaded) {
+      err << "fakehost: revision " << r.name << ": " << error << "\n";
+      return false;
+    }
+    s->revision_schemas[r.name] = loaded.get();
+    s->revision_schema_files.push_back(std::move(loaded));
+  }
+  s->play.revision_schemas = &s->revision_schemas;
+  return true;
+}
+
+// The shard, the suites, the selection, the baseline, the limits and the timeout. False (with
+// the message on `err`) for bad input.
+bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
+  const protocol::Profile& profile = *q.profile;
+  std::string error;
+  if (!q.shard.empty() && !ParseShard(q.shard, &s->shard, &s->shards, &error)) {
+    err << "fakehost: " << error << "\n";
+    return false;
+  }
+  if (!SelectScenarios(q, err, s)) return false;
   if (!LoadSdkTraits(profile.dir(), &s->sdk_traits, &error)) {
     err << "fakehost: " << error << "\n";
     return false;
@@ -135,30 +174,7 @@ bool Settle(const RunRequest& q, std::ostream& err, Settled* s) {
     return false;
   }
   s->play.strict = q.strict;
-  if (!q.revision.empty()) {
-    const protocol::Revisions* revisions = profile.revisions();
-    if (!revisions || !revisions->Knows(q.revision)) {
-      err << "fakehost: --revision " << q.revision << ": "
-          << (revisions ? "the " + profile.name() + " profile knows " + revisions->KnownList()
-                        : "the " + profile.name() + " profile has no revisions")
-          << "\n";
-      return false;
-    }
-    s->play.revision = q.revision;
-  }
-  if (const protocol::Revisions* revisions = profile.revisions()) {
-    for (const protocol::Revision& r : revisions->known) {
-      if (r.schema_path.empty()) continue;
-      auto loaded = schema::FrameSchema::Load(r.schema_path, &error);
-      if (!loaded) {
-        err << "fakehost: revision " << r.name << ": " << error << "\n";
-        return false;
-      }
-      s->revision_schemas[r.name] = loaded.get();
-      s->revision_schema_files.push_back(std::move(loaded));
-    }
-    s->play.revision_schemas = &s->revision_schemas;
-  }
+  if (!LoadRevisions(q, err, s)) return false;
   s->play.interrupted = q.interrupted;
   s->play.spawn = q.spawn;
   if (!q.timeout.empty() && !scenario::ParseDuration(q.timeout, &s->play.timeout, &error)) {
@@ -193,6 +209,36 @@ bool Unrunnable(const RunRequest& q, const Settled& s, const std::string& error,
   return true;
 }
 
+// A readable manifest's findings on the plugin: how many problems, its id and version, and the
+// manifest check's result when this run reports it.
+void RecordManifest(const protocol::Profile& profile, const Settled& s,
+                    const plugin::ManifestCheck& check, Clock::time_point t0, PluginSlot* e) {
+  PluginRun& run = e->run;
+  run.manifest_problems = check.problems.size();
+  if (check.manifest) {
+    auto text = [&](const std::string& pointer) {
+      const rapidjson::Value* v =
+          pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
+      return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : std::string();
+    };
+    run.info.id = text(profile.manifest().id);
+    run.info.version = text(profile.manifest().version);
+  }
+  if (s.manifest_selected || (!check.loads && s.shard <= 1))
+    e->head.push_back(ManifestResult(profile, check, MsSince(t0)));
+}
+
+// A refused manifest whose entrypoint is missing or not executable (and not outside the plugin):
+// a plugin that cannot be run at all, not only one its host refuses.
+bool EntrypointCannotRun(const plugin::ManifestCheck& check) {
+  auto refused_for = [&](std::string_view rule) {
+    return std::any_of(check.problems.begin(), check.problems.end(),
+                       [&](const plugin::ManifestProblem& m) { return m.rule == rule; });
+  };
+  return !refused_for("entrypoint-inside") &&
+         (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));
+}
+
 // The manifest as the real host reads it, then the plugin to spawn. A refused manifest is the
 // plugin's failure (nothing else runs, since its host would never start it); in a run of one
 // plugin, an entrypoint that cannot be run is bad input (exit 2, nothing to run), even where the
@@ -208,28 +254,10 @@ bool Prepare(const RunRequest& q, const Settled& s, const PluginSpec& spec, std:
     auto t0 = Clock::now();
     check = plugin::CheckManifest(profile, spec.dir);
     if (!check.readable) return Unrunnable(q, s, check.error, err, e);
-    run.manifest_problems = check.problems.size();
-    if (check.manifest) {
-      auto text = [&](const std::string& pointer) {
-        const rapidjson::Value* v =
-            pointer.empty() ? nullptr : json::Resolve(*check.manifest, pointer);
-        return v && v->IsString() ? std::string(v->GetString(), v->GetStringLength())
-                                  : std::string();
-      };
-      run.info.id = text(profile.manifest().id);
-      run.info.version = text(profile.manifest().version);
-    }
-    if (s.manifest_selected || (!check.loads && s.shard <= 1))
-      e->head.push_back(ManifestResult(profile, check, MsSince(t0)));
+    RecordManifest(profile, s, check, t0, e);
   }
-  auto refused_for = [&](std::string_view rule) {
-    return std::any_of(check.problems.begin(), check.problems.end(),
-                       [&](const plugin::ManifestProblem& m) { return m.rule == rule; });
-  };
   const bool refused = has_manifest && !check.loads;
-  const bool unrunnable =
-      refused && !q.corpus && !refused_for("entrypoint-inside") &&
-      (refused_for("entrypoint-exists") || refused_for("entrypoint-executable"));
+  const bool unrunnable = refused && !q.corpus && EntrypointCannotRun(check);
   const std::string refusal =
       std::string("its host refuses this plugin's manifest (see ") + kManifestScenarioId + ")";
   if (refused && !unrunnable) {
@@ -277,78 +305,142 @@ std::vector<std::size_t> PlayOrder(const std::vector<const scenario::Scenario*>&
   return order;
 }
 
-// Over 60 lines: the pool's cursor, its workers and the plugins' completion share state.
 // Plays every (plugin, scenario, repeat) item, `jobs` at a time, in plugin order: at most about
 // `jobs` plugins are in flight, and a plugin is finished (handed to on_plugin) as soon as its
-// last play ends. Returns the number of results that were errors.
-int Play(const RunRequest& q, const Settled& s, std::ostream& err,
-         std::vector<PluginSlot>* entries) {
-  const std::size_t n = s.selected.size();
-  const std::vector<std::size_t> order = PlayOrder(s.selected, s.jobs);
-  const std::size_t repeat = static_cast<std::size_t>(std::max(1, q.repeat));
-  const std::size_t items = n * repeat;
-  std::mutex cursor_mutex, report_mutex;  // taken in that order when both are
-  std::size_t next_plugin = 0, next_item = 0;
-  int errored = 0;
-  auto show = [&](PluginSlot& e, scenario::ScenarioResult* r) {  // under report_mutex
-    ShowSdkTrait(s.sdk_traits, e.sdks, r);
-    ApplyExpectedFailures(s.baseline, s.expect, r);
-    errored += r->status == scenario::Status::kError;
-    if (q.on_result) q.on_result(e.run, *r);
-  };
-  auto finish = [&](PluginSlot& e) {  // under report_mutex
-    if (q.on_plugin) q.on_plugin(e.run);
-    if (q.corpus) e.target = {};  // its manifest and environment are not needed any more
-  };
-  auto next = [&](std::size_t* pi, std::size_t* ii) {  // under cursor_mutex
-    while (next_plugin < entries->size()) {
-      PluginSlot& e = (*entries)[next_plugin];
-      if (!e.prepared) Prepare(q, s, q.plugins[next_plugin], err, &e);  // a corpus: never false
-      if (!e.delivered) {
-        std::lock_guard<std::mutex> lock(report_mutex);
-        e.delivered = true;
-        for (scenario::ScenarioResult& r : e.head) show(e, &r);
-        if (q.corpus) e.head.clear();
-        e.remaining = e.run.state == PluginState::kReady ? items : 0;
-        e.played.resize(q.corpus ? 0 : e.remaining);
-        if (e.remaining == 0) {
-          finish(e);
-          ++next_plugin;
-          continue;
-        }
+// last play ends. Workers pull items from one cursor (Next); results go out under one lock.
+class Pool {
+ public:
+  Pool(const RunRequest& q, const Settled& s, std::ostream& err, std::vector<PluginSlot>* entries)
+      : q_(q),
+        s_(s),
+        err_(err),
+        entries_(*entries),
+        n_(s.selected.size()),
+        order_(PlayOrder(s.selected, s.jobs)),
+        repeat_(static_cast<std::size_t>(std::max(1, q.repeat))),
+        items_(n_ * repeat_) {}
+
+  // The number of results that were errors.
+  int Run() {
+    std::size_t jobs = std::clamp<std::size_t>(static_cast<std::size_t>(s_.jobs), 1,
+                                               std::max<std::size_t>(entries_.size() * items_, 1));
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t < jobs; ++t) threads.emplace_back([this] { Work(); });
+    Work();
+    for (auto& t : threads) t.join();
+    return errored_;
+  }
+
+ private:
+  void Show(PluginSlot& e, scenario::ScenarioResult* r) {  // under report_mutex_
+    ShowSdkTrait(s_.sdk_traits, e.sdks, r);
+    ApplyExpectedFailures(s_.baseline, s_.expect, r);
+    errored_ += r->status == scenario::Status::kError;
+    if (q_.on_result) q_.on_result(e.run, *r);
+  }
+
+  void Finish(PluginSlot& e) {  // under report_mutex_
+    if (q_.on_plugin) q_.on_plugin(e.run);
+    if (q_.corpus) e.target = {};  // its manifest and environment are not needed any more
+  }
+
+  // A plugin's first turn: prepared, its head results shown, its plays counted. False when it
+  // has nothing to play (it is finished then). Under cursor_mutex_.
+  bool Deliver(std::size_t pi) {
+    PluginSlot& e = entries_[pi];
+    if (!e.prepared) Prepare(q_, s_, q_.plugins[pi], err_, &e);  // a corpus: never false
+    std::lock_guard<std::mutex> lock(report_mutex_);
+    e.delivered = true;
+    for (scenario::ScenarioResult& r : e.head) Show(e, &r);
+    if (q_.corpus) e.head.clear();
+    e.remaining = e.run.state == PluginState::kReady ? items_ : 0;
+    e.played.resize(q_.corpus ? 0 : e.remaining);
+    if (e.remaining > 0) return true;
+    Finish(e);
+    return false;
+  }
+
+  // The next item to play: its plugin and its index (scenario and repeat). Under cursor_mutex_.
+  bool Next(std::size_t* pi, std::size_t* ii) {
+    while (next_plugin_ < entries_.size()) {
+      if (!entries_[next_plugin_].delivered && !Deliver(next_plugin_)) {
+        ++next_plugin_;
+        continue;
       }
-      *pi = next_plugin;
-      *ii = next_item++;
-      if (next_item == items) ++next_plugin, next_item = 0;
+      *pi = next_plugin_;
+      *ii = next_item_++;
+      if (next_item_ == items_) ++next_plugin_, next_item_ = 0;
       return true;
     }
     return false;
-  };
-  auto worker = [&] {
+  }
+
+  void Work() {
     for (;;) {
       std::size_t pi = 0, ii = 0;
       {
-        std::lock_guard<std::mutex> lock(cursor_mutex);
-        if (!next(&pi, &ii)) return;
+        std::lock_guard<std::mutex> lock(cursor_mutex_);
+        if (!Next(&pi, &ii)) return;
       }
-      PluginSlot& e = (*entries)[pi];
-      const std::size_t sc = order[ii % n];
+      PluginSlot& e = entries_[pi];
+      const std::size_t sc = order_[ii % n_];
       scenario::ScenarioResult r =
-          PlayScenario(*s.selected[sc], *q.profile, q.schema, e.target, s.play);
-      std::lock_guard<std::mutex> lock(report_mutex);
-      show(e, &r);
-      if (!q.corpus)
-        e.played[sc * repeat + ii / n] = std::move(r);  // in suite order, repeats together
-      if (--e.remaining == 0) finish(e);
+          PlayScenario(*s_.selected[sc], *q_.profile, q_.schema, e.target, s_.play);
+      std::lock_guard<std::mutex> lock(report_mutex_);
+      Show(e, &r);
+      if (!q_.corpus)
+        e.played[sc * repeat_ + ii / n_] = std::move(r);  // in suite order, repeats together
+      if (--e.remaining == 0) Finish(e);
     }
-  };
-  std::size_t jobs = std::clamp<std::size_t>(static_cast<std::size_t>(s.jobs), 1,
-                                             std::max<std::size_t>(entries->size() * items, 1));
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
-  return errored;
+  }
+
+  const RunRequest& q_;
+  const Settled& s_;
+  std::ostream& err_;
+  std::vector<PluginSlot>& entries_;
+  const std::size_t n_;
+  const std::vector<std::size_t> order_;
+  const std::size_t repeat_, items_;
+  std::mutex cursor_mutex_, report_mutex_;  // taken in that order when both are
+  std::size_t next_plugin_ = 0, next_item_ = 0;
+  int errored_ = 0;
+};
+
+// The report's head: the tool, the protocol, the suites, when and how the run was made.
+void StartReport(const RunRequest& q, const Settled& s, const PluginSlot& first,
+                 RunReport* report) {
+  report->tool_version = q.tool_version;
+  report->protocol = q.profile->name();
+  report->protocol_title = q.profile->title();
+  report->suite = s.suites.front();
+  std::string error;
+  if (SuiteVersion v; ReadSuiteVersion(report->suite, &v, &error)) report->suite_version = v.digest;
+  report->suites = s.suites;
+  report->started_at = NowIso8601();
+  report->strict = q.strict;
+  report->jobs = s.jobs;
+  if (!q.corpus) report->plugin = first.run.info;
+  report->shard = {s.shard, s.shards};
+}
+
+// A run of one plugin: its results into the report, and the exit code they earn.
+void Conclude(const RunRequest& q, const Settled& s, int errored, bool interrupted,
+              std::ostream& err, PluginSlot& e, RunOutcome* out) {
+  RunReport& report = out->report;
+  report.scenarios = std::move(e.head);
+  for (auto& r : e.played) report.scenarios.push_back(std::move(r));
+  Summarise(&report);
+  for (const scenario::Scenario& sc : s.scenarios) out->suite_ids.push_back(sc.id);
+  out->today = s.expect.today;
+  if (errored > 0 || interrupted) {
+    out->exit_code = kHarnessError;
+  } else if (s.shard > 1 && e.run.state == PluginState::kRefused) {
+    err << "fakehost: its host refuses this plugin's manifest (" << kManifestScenarioId
+        << " is reported by shard 1/" << s.shards << ")\n";
+    out->exit_code = kFailures;
+  } else {
+    out->exit_code = Verdict(report, {q.fail_untested, s.shards > 0}, err);
+  }
 }
 
 }  // namespace
@@ -364,7 +456,7 @@ std::string NowIso8601() {
   return buf;
 }
 
-// Over 60 lines: the run's phases in the order they happen.
+// The run's phases in the order they happen.
 RunOutcome Execute(const RunRequest& q) {
   NullBuffer discard;
   std::ostream silent(&discard);
@@ -382,48 +474,23 @@ RunOutcome Execute(const RunRequest& q) {
   // One plugin is prepared before anything runs: it may still be bad input.
   if (!q.corpus && !Prepare(q, s, q.plugins.front(), err, &entries.front())) return out;
 
-  RunReport& report = out.report;
-  report.tool_version = q.tool_version;
-  report.protocol = q.profile->name();
-  report.protocol_title = q.profile->title();
-  report.suite = s.suites.front();
-  std::string error;
-  if (SuiteVersion v; ReadSuiteVersion(report.suite, &v, &error)) report.suite_version = v.digest;
-  report.suites = s.suites;
-  report.started_at = NowIso8601();
-  report.strict = q.strict;
-  report.jobs = s.jobs;
-  if (!q.corpus) report.plugin = entries.front().run.info;
-  report.shard = {s.shard, s.shards};
+  StartReport(q, s, entries.front(), &out.report);
   if (q.on_start)
-    q.on_start(RunPlan{report, s.selected, s.manifest_selected ? &s.scenarios.front() : nullptr});
+    q.on_start(
+        RunPlan{out.report, s.selected, s.manifest_selected ? &s.scenarios.front() : nullptr});
 
   auto t0 = Clock::now();
-  int errored = Play(q, s, err, &entries);
+  int errored = Pool(q, s, err, &entries).Run();
   // Whatever a plugin left reparented to us (every Child has killed its own enclosure by now)
   // is killed, and every zombie reaped, before the report claims the run is over.
   process::SweepOrphans();
-  report.summary.duration_ms = MsSince(t0);
+  out.report.summary.duration_ms = MsSince(t0);
   bool interrupted = q.interrupted && q.interrupted->load();
   if (q.corpus) {
     out.exit_code = errored > 0 || interrupted ? kHarnessError : kOk;
     return out;
   }
-  PluginSlot& e = entries.front();
-  report.scenarios = std::move(e.head);
-  for (auto& r : e.played) report.scenarios.push_back(std::move(r));
-  Summarise(&report);
-  for (const scenario::Scenario& sc : s.scenarios) out.suite_ids.push_back(sc.id);
-  out.today = s.expect.today;
-  if (errored > 0 || interrupted) {
-    out.exit_code = kHarnessError;
-  } else if (s.shard > 1 && e.run.state == PluginState::kRefused) {
-    err << "fakehost: its host refuses this plugin's manifest (" << kManifestScenarioId
-        << " is reported by shard 1/" << s.shards << ")\n";
-    out.exit_code = kFailures;
-  } else {
-    out.exit_code = Verdict(report, {q.fail_untested, s.shards > 0}, err);
-  }
+  Conclude(q, s, errored, interrupted, err, entries.front(), &out);
   return out;
 }
 

@@ -135,6 +135,48 @@ void Entry(std::string& out, const std::string& id, const Cause& c, const std::s
   if (!c.until.empty()) out += "  until: " + c.until + "\n";
 }
 
+// The header as comment lines: a line per line, anything a comment cannot hold as '?'.
+std::string HeaderComment(const std::string& header) {
+  std::string out = "# ";
+  for (std::size_t i = 0, len = 1; i < header.size(); i += len) {
+    long cp = DecodeUtf8(header, i, &len);
+    if (cp == '\n')
+      out += "\n# ";
+    else if (cp == '\t' || Plain(cp))
+      out.append(header, i, len);
+    else
+      out += '?';
+  }
+  return out + "\n";
+}
+
+// The widest prefix glob above `id` that covers only failing ids of the suite, at least two of
+// them, with their causes in `covered`; "" when there is none.
+std::string WidestGlob(const std::string& id, const std::set<std::string>& suite,
+                       const std::map<std::string, Cause>& failing,
+                       std::vector<const Cause*>* covered) {
+  for (std::size_t slash = id.find('/'); slash != std::string::npos;
+       slash = id.find('/', slash + 1)) {
+    std::string prefix = id.substr(0, slash + 1);
+    std::vector<const Cause*> under;
+    bool all = true;
+    for (auto it = suite.lower_bound(prefix); it != suite.end() && it->rfind(prefix, 0) == 0;
+         ++it) {
+      auto f = failing.find(*it);
+      if (f == failing.end()) {
+        all = false;
+        break;
+      }
+      under.push_back(&f->second);
+    }
+    if (all && under.size() >= 2) {
+      *covered = std::move(under);
+      return EscapeGlob(prefix) + "*";
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 // Walks the failing ids in order; each takes the widest prefix glob that covers only failing
@@ -151,43 +193,13 @@ std::string WriteExpectedFailures(const std::vector<ScenarioResult>& results,
   std::set<std::string> suite(suite_ids.begin(), suite_ids.end());
   for (const auto& [id, cause] : failing) suite.insert(id);
 
-  // The header as comment lines: a line per line, anything a comment cannot hold as '?'.
-  std::string out = "# ";
-  for (std::size_t i = 0, len = 1; i < header.size(); i += len) {
-    long cp = DecodeUtf8(header, i, &len);
-    if (cp == '\n')
-      out += "\n# ";
-    else if (cp == '\t' || Plain(cp))
-      out.append(header, i, len);
-    else
-      out += '?';
-  }
-  out += "\n";
+  std::string out = HeaderComment(header);
   if (failing.empty()) return out + "[]\n";
 
   std::set<std::string> written_globs;
   for (const auto& [id, cause] : failing) {
-    std::string glob;
     std::vector<const Cause*> covered;
-    for (std::size_t slash = id.find('/'); slash != std::string::npos && glob.empty();
-         slash = id.find('/', slash + 1)) {
-      std::string prefix = id.substr(0, slash + 1);
-      std::vector<const Cause*> under;
-      bool all = true;
-      for (auto it = suite.lower_bound(prefix); it != suite.end() && it->rfind(prefix, 0) == 0;
-           ++it) {
-        auto f = failing.find(*it);
-        if (f == failing.end()) {
-          all = false;
-          break;
-        }
-        under.push_back(&f->second);
-      }
-      if (all && under.size() >= 2) {
-        glob = EscapeGlob(prefix) + "*";
-        covered = std::move(under);
-      }
-    }
+    std::string glob = WidestGlob(id, suite, failing, &covered);
     if (glob.empty()) {
       Entry(out, EscapeGlob(id), cause,
             cause.expired ? "its entry (" + cause.entry + ") had expired" : "");

@@ -304,44 +304,64 @@ bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
 
 namespace {
 
-bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
-                   const schema::FrameSchema* frames, scenario::PluginTarget* out,
-                   std::string* error) {
-  std::vector<std::string> env = spec.env;
-  ConfigCommand command;
-  if (!ApplyPluginConfig(profile, spec, frames, out, &env, &command, error)) return false;
-  out->spawn.env = BuildEnvironment(profile, env);
-  if (!spec.dir.empty() && !profile.has_manifest())
-    return ResolveCommand(spec, command, out, error);
-  if (spec.dir.empty()) {
-    if (spec.argv.empty()) {
-      *error = "no plugin: give --plugin DIR or -- ARGV...";
-      return false;
-    }
-    out->spawn.argv = spec.argv;
-    const std::string& exe = spec.argv[0];
-    if (exe.empty()) {
-      *error = "-- '': the plugin program is an empty string";
-      return false;
-    }
-    if (exe.find('/') != std::string::npos && !CheckExecutable(exe, "the plugin executable", error))
-      return false;
-    // A bare name is looked up in the PATH the plugin will have, as the spawn would: one that is
-    // not there is bad input now, not an error in every scenario after the run.
-    std::string resolved, cwd = fs::current_path().string();
-    if (exe.find('/') == std::string::npos &&
-        !process::ResolveExecutable(exe, cwd, out->spawn.env, &resolved, error)) {
-      *error = "-- " + exe + ": " + *error;
-      return false;
-    }
-    // Without a manifest the command is the plugin's identity; a protocol with one has its
-    // own id format (its manifest schema's), which a placeholder meets and a program name may not.
-    out->id = !profile.has_manifest()    ? CommandPluginId(spec, spec.argv, "")
-              : spec.id_override.empty() ? "dev.fakehost.unnamed"
-                                         : spec.id_override;
-    out->dir = fs::current_path().string();
-    return true;
+// `-- ARGV`: the program as given, checked now (a path is executable, a bare name is on the
+// plugin's PATH); the working directory is the harness's.
+bool ResolveArgv(const protocol::Profile& profile, const PluginSpec& spec,
+                 scenario::PluginTarget* out, std::string* error) {
+  if (spec.argv.empty()) {
+    *error = "no plugin: give --plugin DIR or -- ARGV...";
+    return false;
   }
+  out->spawn.argv = spec.argv;
+  const std::string& exe = spec.argv[0];
+  if (exe.empty()) {
+    *error = "-- '': the plugin program is an empty string";
+    return false;
+  }
+  if (exe.find('/') != std::string::npos && !CheckExecutable(exe, "the plugin executable", error))
+    return false;
+  // A bare name is looked up in the PATH the plugin will have, as the spawn would: one that is
+  // not there is bad input now, not an error in every scenario after the run.
+  std::string resolved, cwd = fs::current_path().string();
+  if (exe.find('/') == std::string::npos &&
+      !process::ResolveExecutable(exe, cwd, out->spawn.env, &resolved, error)) {
+    *error = "-- " + exe + ": " + *error;
+    return false;
+  }
+  // Without a manifest the command is the plugin's identity; a protocol with one has its
+  // own id format (its manifest schema's), which a placeholder meets and a program name may not.
+  out->id = !profile.has_manifest()    ? CommandPluginId(spec, spec.argv, "")
+            : spec.id_override.empty() ? "dev.fakehost.unnamed"
+                                       : spec.id_override;
+  out->dir = fs::current_path().string();
+  return true;
+}
+
+// The manifest at `path` as a JSON object; null with `*error` (file:line:col when it does not
+// parse) otherwise.
+std::shared_ptr<rapidjson::Document> ReadManifest(const fs::path& path, std::string* error) {
+  std::string text;
+  if (!json::ReadFileCapped(path.string(), json::kInputFileCap, &text, error)) return nullptr;
+  auto manifest = std::make_shared<rapidjson::Document>();
+  json::ParseResult parsed = json::Parse(text, manifest.get());
+  if (!parsed.ok) {
+    json::LineCol lc = json::LocateOffset(text, parsed.error_offset);
+    std::string what = parsed.error.substr(0, parsed.error.rfind(" at byte "));
+    *error = path.string() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column) +
+             ": " + what;
+    return nullptr;
+  }
+  if (!manifest->IsObject()) {
+    *error = path.string() + ": expected a JSON object";
+    return nullptr;
+  }
+  return manifest;
+}
+
+// `--plugin DIR` of a protocol with manifests: the plugin is what its manifest says, started
+// in DIR.
+bool ResolveManifestDir(const protocol::Profile& profile, const PluginSpec& spec,
+                        scenario::PluginTarget* out, std::string* error) {
   std::error_code ec;
   fs::path dir = fs::absolute(spec.dir, ec);
   if (!fs::is_directory(dir, ec)) {
@@ -350,26 +370,12 @@ bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
   }
   dir = fs::canonical(dir, ec);
   fs::path manifest_path = dir / profile.manifest().file;
-  std::string text;
   if (!fs::exists(fs::symlink_status(manifest_path, ec))) {
     *error = "plugin directory " + spec.dir + " has no " + profile.manifest().file;
     return false;
   }
-  if (!json::ReadFileCapped(manifest_path.string(), json::kInputFileCap, &text, error))
-    return false;
-  auto manifest = std::make_shared<rapidjson::Document>();
-  json::ParseResult parsed = json::Parse(text, manifest.get());
-  if (!parsed.ok) {
-    json::LineCol lc = json::LocateOffset(text, parsed.error_offset);
-    std::string what = parsed.error.substr(0, parsed.error.rfind(" at byte "));
-    *error = manifest_path.string() + ":" + std::to_string(lc.line) + ":" +
-             std::to_string(lc.column) + ": " + what;
-    return false;
-  }
-  if (!manifest->IsObject()) {
-    *error = manifest_path.string() + ": expected a JSON object";
-    return false;
-  }
+  auto manifest = ReadManifest(manifest_path, error);
+  if (!manifest) return false;
   out->manifest = manifest;
   out->dir = dir.string();
   out->id = spec.id_override.empty() ? String(*manifest, profile.manifest().id) : spec.id_override;
@@ -382,6 +388,19 @@ bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
   if (!profile.manifest().entrypoint.empty())
     return ResolveEntrypoint(profile, dir, manifest_path.string(), *manifest, out, error);
   return ResolveExec(profile, dir, manifest_path.string(), *manifest, out, error);
+}
+
+bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
+                   const schema::FrameSchema* frames, scenario::PluginTarget* out,
+                   std::string* error) {
+  std::vector<std::string> env = spec.env;
+  ConfigCommand command;
+  if (!ApplyPluginConfig(profile, spec, frames, out, &env, &command, error)) return false;
+  out->spawn.env = BuildEnvironment(profile, env);
+  if (!spec.dir.empty() && !profile.has_manifest())
+    return ResolveCommand(spec, command, out, error);
+  if (spec.dir.empty()) return ResolveArgv(profile, spec, out, error);
+  return ResolveManifestDir(profile, spec, out, error);
 }
 
 }  // namespace
