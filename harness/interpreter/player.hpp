@@ -56,6 +56,7 @@ inline session::Session::Options SessionOptions(const PluginTarget& plugin,
   session::Session::Options options;
   options.manifest = plugin.manifest;
   options.spawn = play.spawn;
+  options.interrupted = play.interrupted;
   if (play.transcript_text_cap) options.transcript_text_cap = play.transcript_text_cap;
   return options;
 }
@@ -127,6 +128,10 @@ class Player {
     std::string nearest = {};
   };
   bool ExpectSees(ExpectSight& sight, const Inbound& in) const;
+  /// Reads the plugin's messages, oldest first, until ExpectSees takes one (taken from the
+  /// inbox: nullopt if none). `wanted`, the end of the wait, moves with the window.
+  std::optional<Inbound> AwaitExpected(ExpectSight& sight, const ExpectWindow& window,
+                                       Clock::time_point* wanted);
   /// The frame an expect step took, judged: its content, its time, its capture and the reply.
   bool JudgeFound(const Step& step, const Expect& expect, const ExpectSight& sight,
                   const Inbound& found, Clock::time_point start, const std::string& what);
@@ -134,6 +139,24 @@ class Player {
   bool ExpectMissed(const Step& step, const ExpectSight& sight, Clock::time_point wanted, Ms within,
                     const std::string& what);
   bool DoExpectNone(const Step& step, const ExpectNone& none);
+  /// An expect_none step's barrier request: its id, its frame and its deadline.
+  struct Barrier {
+    rapidjson::Document id = {};
+    std::size_t frame = 0;
+    Ms deadline{0};
+    bool AnsweredBy(const Inbound& in) const;
+  };
+  /// Sends the barrier request of the revision in play; false if a template of it failed.
+  bool SendBarrier(const Step& step, Barrier* barrier);
+  /// What an expect_none step saw: a frame none may send, or the barrier's answer (taken).
+  struct NoneSight {
+    std::optional<Inbound> offending = {};
+    bool barrier_answered = false;
+  };
+  /// Reads the plugin's messages after frame `judged_after`, oldest first, until one is
+  /// forbidden, the barrier is answered, or the wait ends.
+  NoneSight AwaitForbidden(const ExpectNone& none, const Patterns& patterns, const Barrier& barrier,
+                           std::size_t judged_after, Clock::time_point wanted);
   bool DoAnswer(const Step& step, const Answer& answer);
   bool DoExpectExit(const Step& step, const ExpectExit& exit);
   bool DoShutdown(const Step& step, const Shutdown& shutdown);

@@ -1,11 +1,11 @@
 // What the session does with the plugin's output: one pipeline per frame.
 //
 // parse -> classify -> correlate -> validate -> record -> (on the number Record gave the frame)
-// settle the reply, rules, schema finding -> answer -> deliver to the handler or the inbox.
-// Every rule runs on every frame; what is kept of a frame is bounded (see Session::Options):
-// plugin text in messages is abbreviated with its full size stated, the transcript keeps text
-// up to a budget and then summaries, the inbox releases documents no step can still want, and
-// findings past a number per check are counted rather than listed.
+// settle the reply, rules, schema finding -> answer -> deliver into the inbox, where steps pull it
+// (Session::Next). Every rule runs on every frame; what is kept of a frame is bounded (see
+// Session::Options): plugin text in messages is abbreviated with its full size stated, the
+// transcript keeps text up to a budget and then summaries, the inbox releases documents no step can
+// still want, and findings past a number per check are counted rather than listed.
 #include "harness/json/json.hpp"
 #include "harness/session/rules.hpp"
 #include "harness/session/session.hpp"
@@ -248,8 +248,7 @@ bool Session::Answer(const Inbound& in) {
 }
 
 void Session::Deliver(Inbound in) {
-  if (handler_ && handler_->OnMessage(in)) return;
-  for (std::size_t frame : inbox_.Keep(std::move(in)))
+  for (std::size_t frame : inbox_.Keep(std::move(in), unread_from_))
     Note(frame, "released unread: no step took it while the inbox held " +
                     std::to_string(options_.inbox_documents_cap) + " frames or " +
                     std::to_string(options_.inbox_bytes_cap) + " bytes");

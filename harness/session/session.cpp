@@ -151,6 +151,24 @@ Session::WaitEnd Session::RunUntil(const std::function<bool()>& done, Clock::tim
   return end;
 }
 
+std::optional<Inbound> Session::Next(Cursor& cursor, Clock::time_point until) {
+  // Messages that arrive while the step waits are kept even past the inbox's caps until it has
+  // read them: one read may bring more frames than the caps hold.
+  unread_from_ = cursor.from;
+  RunUntil([&] { return inbox_.After(cursor) || gone() || interrupted(); }, until);
+  unread_from_ = SIZE_MAX;
+  std::optional<Inbound> next = inbox_.After(cursor);
+  if (next) cursor.from = next->frame + 1;
+  return next;
+}
+
+std::optional<Inbound> Session::WaitFor(bool (*wanted)(const Inbound&), Clock::time_point until) {
+  Cursor cursor;
+  while (std::optional<Inbound> in = Next(cursor, until))
+    if (wanted(*in) && Take(in->frame)) return in;
+  return std::nullopt;
+}
+
 void Session::RunFor(Ms duration) {
   RunUntil([] { return false; }, Clock::now() + duration);
 }

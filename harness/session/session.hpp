@@ -7,12 +7,14 @@
 // rules (rules.hpp: not JSON, duplicate keys, bad envelopes, wrong or twice-answered reply ids,
 // frames before the handshake answer or after shutdown), validate against the protocol's schema
 // (validate.hpp), record in the transcript, and, for a plugin->host request, answer as the fake
-// host unless held; then the message goes to the handler a waiting step installed, or to the
-// inbox (inbox.hpp). Frames the host sends are built, validated, recorded and registered with
-// the correlator (send.cpp).
+// host unless held; then the message is kept in the inbox (inbox.hpp) until a step takes it.
+// Frames the host sends are built, validated, recorded and registered with the correlator
+// (send.cpp).
 //
-// The interpreter drives it synchronously: RunUntil() runs the event loop until a condition
-// holds, a deadline passes or the plugin is gone, so waits are driven by events, never polls.
+// The interpreter drives it synchronously, and its steps pull: Next() hands a waiting step the
+// next message it has not read, running the event loop until one arrives, the plugin is gone,
+// the run is interrupted or a deadline passes; Take() removes the one it wants. RunUntil() runs
+// the loop until a condition holds. Waits are driven by events, never polls.
 //
 // Memory is bounded whatever the plugin sends (Options): the checks run on every frame, but what
 // is kept of frames is capped. The transcript keeps payload text up to a per-session budget,
@@ -22,6 +24,7 @@
 // (record.hpp).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -99,6 +102,8 @@ class Session {
     /// The plugin's manifest (null: none), for the fake host: a profile may grant the
     /// capabilities a manifest declares (Flash).
     std::shared_ptr<const rapidjson::Document> manifest;
+    /// Set once the run is interrupted (null: never): Next and WaitFor end their wait then.
+    const std::atomic<bool>* interrupted = nullptr;
   };
 
   /// `schema` may be null (no validation). Both must outlive the session.
@@ -149,6 +154,17 @@ class Session {
   /// Runs the event loop until `done()` is true (checked after every event) or `deadline`
   /// passes. Callers that wait for frames include gone() in `done`.
   WaitEnd RunUntil(const std::function<bool()>& done, Clock::time_point deadline);
+  /// The oldest message no step has taken at or after `cursor`, which moves past it; runs the
+  /// event loop until there is one. Nullopt once the plugin is gone (and nothing is left to
+  /// read), the run is interrupted or `until` passes. The message stays in the inbox until a
+  /// step takes it.
+  std::optional<Inbound> Next(Cursor& cursor, Clock::time_point until);
+  /// Takes frame `frame`'s message out of the inbox, for good: no later step reads it.
+  bool Take(std::size_t frame) { return inbox_.Take(frame); }
+  /// The oldest message `wanted` accepts, taken (Next, then Take); nullopt as Next.
+  std::optional<Inbound> WaitFor(bool (*wanted)(const Inbound&), Clock::time_point until);
+  /// Set once the run is interrupted (Options::interrupted).
+  bool interrupted() const { return options_.interrupted && options_.interrupted->load(); }
   /// Lets time pass while still processing events.
   void RunFor(Ms duration);
   /// Runs a stop sequence (the profile's steps) and returns how the plugin ended.
@@ -157,10 +173,7 @@ class Session {
   process::StopResult Stop(const std::vector<protocol::StopStepSpec>& steps, bool graded = true);
 
   // --- state ----------------------------------------------------------------------------------
-  /// Plugin messages from now on go to `handler` first (nullptr: straight to the inbox); one
-  /// handler at a time, which must outlive its installation (see inbox.hpp).
-  void SetHandler(MessageHandler* handler) { handler_ = handler; }
-  /// Plugin messages no handler took; a step takes them from it (Inbox::Take).
+  /// Plugin messages no step took yet; a step reads them with Next and takes them with Take.
   Inbox& inbox() { return inbox_; }
   /// Entry i is frame number i, for every frame that has an entry (see Options).
   const std::vector<TranscriptEntry>& transcript() const { return transcript_.entries(); }
@@ -246,7 +259,7 @@ class Session {
   void Correlate(PluginFrame& f);
   /// Answer: the fake host's reply to a plugin->host request, unless held; true if it replied.
   bool Answer(const Inbound& in);
-  /// Deliver: to the handler, else into the inbox, releasing what no step can still want.
+  /// Deliver: into the inbox, releasing what no step can still want.
   void Deliver(Inbound in);
   void OnOversized(const wire::Oversized& o);
   void OnBadHeader(const wire::BadHeader& b);
@@ -330,7 +343,8 @@ class Session {
   TranscriptLog transcript_;
   FindingLog findings_;
   Inbox inbox_;
-  MessageHandler* handler_ = nullptr;
+  /// The cursor of the step waiting in Next: what it has not read yet is never released.
+  std::size_t unread_from_ = SIZE_MAX;
   Correlator correlator_;  // which request a reply answers
   Clock::time_point started_;
   bool stdout_eof_ = false;
