@@ -11,12 +11,12 @@ bool Before(const Inbound& message, std::size_t frame) { return message.frame < 
 
 }  // namespace
 
-std::vector<std::size_t> Inbox::Keep(Inbound message, std::size_t unread_from) {
+std::vector<std::size_t> Inbox::Keep(Inbound message) {
   bytes_ += message.bytes;
   messages_.push_back(std::move(message));
   std::vector<std::size_t> released;
   for (auto it = messages_.begin(); Over() && std::next(it) != messages_.end();) {
-    if (it->frame >= unread_from) break;  // the waiting step reads these next
+    if (it->frame >= unread_from_) break;  // the waiting step reads these next
     if (it->answers_request) {
       ++it;
       continue;

@@ -63,10 +63,12 @@ class Inbox {
   explicit Inbox(Caps caps) : caps_(caps) {}
 
   /// Keeps `message`. Past either cap the oldest go, but never the newest (a step waiting now
-  /// wants it most), nor a first answer to a host request (at most one per request), nor one at
-  /// or after `unread_from` (the waiting step's cursor: it has not read them yet): returns the
-  /// frame numbers released.
-  std::vector<std::size_t> Keep(Inbound message, std::size_t unread_from = SIZE_MAX);
+  /// wants it most), nor a first answer to a host request (at most one per request), nor one
+  /// the waiting step has not read yet (HoldUnread): returns the frame numbers released.
+  std::vector<std::size_t> Keep(Inbound message);
+  /// While a step waits at `cursor`, what it has not read is kept past the caps; nullptr: no
+  /// step waits.
+  void HoldUnread(const Cursor* cursor) { unread_from_ = cursor ? cursor->from : SIZE_MAX; }
   /// The oldest message at or after `cursor` (a copy: it stays until taken); nullopt when none.
   std::optional<Inbound> After(const Cursor& cursor) const;
   /// Removes frame `frame`'s message; false when it is not here (taken or released).
@@ -88,6 +90,7 @@ class Inbox {
   std::deque<Inbound> messages_;
   std::size_t bytes_ = 0;
   std::uint64_t released_ = 0;
+  std::size_t unread_from_ = SIZE_MAX;  // HoldUnread
 };
 
 }  // namespace fakehost::session
