@@ -78,8 +78,17 @@ class Player {
   /// Settles what can be settled without the plugin: false when the scenario does not apply,
   /// is untested or cannot be set up (the result says which).
   bool Prepare();
+  /// The revision to play under, put in play (Prepare's first part): false when the scenario
+  /// does not apply, or cites revisions the profile does not know (the result says which).
+  bool PrepareRevision();
   /// Spawns the plugin and plays the steps, then checks that every request had its answer.
   void PlaySteps();
+  /// Whether a host request is still owed its answer.
+  bool Unanswered() const;
+  /// Waits until every open request is answered or the last of their deadlines passes.
+  void AwaitOpenRequests();
+  /// A failure for every request still owed its answer.
+  void FailUnanswered();
   /// Stops the plugin if no `shutdown` step did (an ungraded teardown).
   void Teardown();
   /// Turns the session's findings, exit and transcript into the result, and grades it.
@@ -88,6 +97,14 @@ class Player {
   bool RunSteps(const std::vector<Step>& steps);
   bool RunStep(const Step& step);
   bool DoSend(const Step& step, const Send& send);
+  /// A `send: {trigger: NAME}` as the request it sends: the plugin's method and params, the
+  /// step's params merged in. False, with the scenario's bug reported, for a trigger it lacks.
+  bool ResolveTrigger(const Step& step, const Send& send, Send* resolved);
+  /// The deadline a send step's request carries (its deadline_ms, else the manifest's), put in
+  /// the profile's deadline member of `msg`. False, with the scenario's bug reported, for a bad
+  /// deadline_ms.
+  bool SendDeadline(const Step& step, const Send& send, rapidjson::Document* msg,
+                    std::optional<Ms>* deadline);
   /// A `send: {retry: CAPTURE}` as the request it resends: method, and params with the fake
   /// host's input answers and the state laid in (the profile's input_required). False, with the
   /// scenario's bug reported, when the capture answers no named request or asked for nothing.
@@ -95,6 +112,14 @@ class Player {
   /// Grows the string at the step's pad_at so `msg` is exactly pad_to bytes.
   bool PadFrame(const Step& step, const Send& send, rapidjson::Document* msg);
   bool DoSendRaw(const Step& step, const SendRaw& raw);
+  /// A send_raw step's bytes, framed as it asks (a claimed length noted in `note`); `honest`:
+  /// framed with their true length, so the plugin reads the messages in them.
+  std::string RawBytes(const SendRaw& raw, std::string* note, bool* honest) const;
+  /// The messages the profile's framing delimits in `bytes`, parsed (nullopt: not JSON).
+  std::vector<std::optional<rapidjson::Document>> MessagesIn(const std::string& bytes) const;
+  /// Names the requests of a send_raw step's `as:`, one per message written as frame `index`.
+  bool NameRawRequests(const Step& step, const SendRaw& raw, std::size_t index,
+                       const std::vector<std::optional<rapidjson::Document>>& messages);
   /// DoSendRaw for unframed bytes that repeat within every chunk: never built whole. False,
   /// with nothing written, for other bytes.
   bool DoSendRawRepeated(const SendRaw& raw);

@@ -11,13 +11,6 @@ namespace {
 
 using protocol::MessageKind;
 
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
-
 }  // namespace
 
 struct FramePipeline::PluginFrame {
@@ -32,13 +25,16 @@ struct FramePipeline::PluginFrame {
 };
 
 void FramePipeline::OnEvent(Event& event) {
-  std::visit(Overloaded{[this](wire::Frame& f) { OnFrame(f); },
-                        [this](wire::Oversized& o) { OnOversized(o); },
-                        [this](wire::BadHeader& b) { OnBadHeader(b); },
-                        [this](wire::TruncatedAtEof& t) { OnTruncated(t); },
-                        // The transport keeps what these say of the connection (Connection::gone).
-                        [](StdoutClosed&) {}, [](Exited&) {}, [](Drained&) {}},
-             event);
+  // StdoutClosed, Exited and Drained say nothing of a frame: the transport keeps what they say of
+  // the connection (Connection::gone).
+  if (auto* frame = std::get_if<wire::Frame>(&event))
+    OnFrame(*frame);
+  else if (auto* oversized = std::get_if<wire::Oversized>(&event))
+    OnOversized(*oversized);
+  else if (auto* bad = std::get_if<wire::BadHeader>(&event))
+    OnBadHeader(*bad);
+  else if (auto* cut = std::get_if<wire::TruncatedAtEof>(&event))
+    OnTruncated(*cut);
 }
 
 // Everything that words the frame's entry runs before Record; everything that needs the
@@ -232,25 +228,25 @@ void FramePipeline::NoteNoise(PluginFrame& f) {
   }
 }
 
-bool FramePipeline::Answer(const Inbound& in) {
+bool FramePipeline::Answer(const Inbound& request) {
   // An id that is neither an integer nor a string (1e400, true) cannot be echoed faithfully and
   // no protocol here accepts it: the schema check has already said so, and the host stays
   // silent rather than answer under an id the plugin never wrote.
-  json::IdKind k = json::ClassifyId(json::Find(*in.doc, "id"));
+  json::IdKind k = json::ClassifyId(json::Find(*request.doc, "id"));
   if (k != json::IdKind::kInteger && k != json::IdKind::kString) {
-    c_.Note(in.frame, "fake host: not answered: its id is neither an integer nor a string");
+    c_.Note(request.frame, "fake host: not answered: its id is neither an integer nor a string");
     return false;
   }
   protocol::HostResponder::Answer answer =
-      c_.host.Decide(in.method, json::Find(*in.doc, "params"), in.at);
-  c_.Note(in.frame, "fake host: " + answer.why);
+      c_.host.Decide(request.method, json::Find(*request.doc, "params"), request.at);
+  c_.Note(request.frame, "fake host: " + answer.why);
   if (answer.hold) return false;
-  sender_.Reply(in, answer.body);
+  sender_.Reply(request, answer.body);
   return true;
 }
 
-void FramePipeline::Deliver(Inbound in) {
-  for (std::size_t frame : inbox_.Keep(std::move(in)))
+void FramePipeline::Deliver(Inbound message) {
+  for (std::size_t frame : inbox_.Keep(std::move(message)))
     c_.Note(frame, "released unread: no step took it while the inbox held " +
                        std::to_string(c_.options.inbox_documents_cap) + " frames or " +
                        std::to_string(c_.options.inbox_bytes_cap) + " bytes");

@@ -63,9 +63,9 @@ class FramePipeline final {
   /// token's last value moves on.
   FrameFacts::Progress JudgeProgress(const rapidjson::Value& doc, std::size_t number);
   /// Answer: the fake host's reply to a plugin->host request, unless held; true if it replied.
-  bool Answer(const Inbound& in);
+  bool Answer(const Inbound& request);
   /// Deliver: into the inbox, releasing what no step can still want.
-  void Deliver(Inbound in);
+  void Deliver(Inbound message);
   void OnOversized(const wire::Oversized& o);
   void OnBadHeader(const wire::BadHeader& b);
   /// After an Oversized or a BadHeader: the stream is over when the framing cannot resync.
