@@ -56,6 +56,7 @@ inline session::Session::Options SessionOptions(const PluginTarget& plugin,
   session::Session::Options options;
   options.manifest = plugin.manifest;
   options.spawn = play.spawn;
+  options.interrupted = play.interrupted;
   if (play.transcript_text_cap) options.transcript_text_cap = play.transcript_text_cap;
   return options;
 }
@@ -77,8 +78,17 @@ class Player {
   /// Settles what can be settled without the plugin: false when the scenario does not apply,
   /// is untested or cannot be set up (the result says which).
   bool Prepare();
+  /// The revision to play under, put in play (Prepare's first part): false when the scenario
+  /// does not apply, or cites revisions the profile does not know (the result says which).
+  bool PrepareRevision();
   /// Spawns the plugin and plays the steps, then checks that every request had its answer.
   void PlaySteps();
+  /// Whether a host request is still owed its answer.
+  bool Unanswered() const;
+  /// Waits until every open request is answered or the last of their deadlines passes.
+  void AwaitOpenRequests();
+  /// A failure for every request still owed its answer.
+  void FailUnanswered();
   /// Stops the plugin if no `shutdown` step did (an ungraded teardown).
   void Teardown();
   /// Turns the session's findings, exit and transcript into the result, and grades it.
@@ -87,6 +97,14 @@ class Player {
   bool RunSteps(const std::vector<Step>& steps);
   bool RunStep(const Step& step);
   bool DoSend(const Step& step, const Send& send);
+  /// A `send: {trigger: NAME}` as the request it sends: the plugin's method and params, the
+  /// step's params merged in. False, with the scenario's bug reported, for a trigger it lacks.
+  bool ResolveTrigger(const Step& step, const Send& send, Send* resolved);
+  /// The deadline a send step's request carries (its deadline_ms, else the manifest's), put in
+  /// the profile's deadline member of `msg`. False, with the scenario's bug reported, for a bad
+  /// deadline_ms.
+  bool SendDeadline(const Step& step, const Send& send, rapidjson::Document* msg,
+                    std::optional<Ms>* deadline);
   /// A `send: {retry: CAPTURE}` as the request it resends: method, and params with the fake
   /// host's input answers and the state laid in (the profile's input_required). False, with the
   /// scenario's bug reported, when the capture answers no named request or asked for nothing.
@@ -94,6 +112,14 @@ class Player {
   /// Grows the string at the step's pad_at so `msg` is exactly pad_to bytes.
   bool PadFrame(const Step& step, const Send& send, rapidjson::Document* msg);
   bool DoSendRaw(const Step& step, const SendRaw& raw);
+  /// A send_raw step's bytes, framed as it asks (a claimed length noted in `note`); `honest`:
+  /// framed with their true length, so the plugin reads the messages in them.
+  std::string RawBytes(const SendRaw& raw, std::string* note, bool* honest) const;
+  /// The messages the profile's framing delimits in `bytes`, parsed (nullopt: not JSON).
+  std::vector<std::optional<rapidjson::Document>> MessagesIn(const std::string& bytes) const;
+  /// Names the requests of a send_raw step's `as:`, one per message written as frame `index`.
+  bool NameRawRequests(const Step& step, const SendRaw& raw, std::size_t index,
+                       const std::vector<std::optional<rapidjson::Document>>& messages);
   /// DoSendRaw for unframed bytes that repeat within every chunk: never built whole. False,
   /// with nothing written, for other bytes.
   bool DoSendRawRepeated(const SendRaw& raw);
@@ -127,6 +153,10 @@ class Player {
     std::string nearest = {};
   };
   bool ExpectSees(ExpectSight& sight, const Inbound& in) const;
+  /// Reads the plugin's messages, oldest first, until ExpectSees takes one (taken from the
+  /// inbox: nullopt if none). `wanted`, the end of the wait, moves with the window.
+  std::optional<Inbound> AwaitExpected(ExpectSight& sight, const ExpectWindow& window,
+                                       Clock::time_point* wanted);
   /// The frame an expect step took, judged: its content, its time, its capture and the reply.
   bool JudgeFound(const Step& step, const Expect& expect, const ExpectSight& sight,
                   const Inbound& found, Clock::time_point start, const std::string& what);
@@ -134,6 +164,24 @@ class Player {
   bool ExpectMissed(const Step& step, const ExpectSight& sight, Clock::time_point wanted, Ms within,
                     const std::string& what);
   bool DoExpectNone(const Step& step, const ExpectNone& none);
+  /// An expect_none step's barrier request: its id, its frame and its deadline.
+  struct Barrier {
+    rapidjson::Document id = {};
+    std::size_t frame = 0;
+    Ms deadline{0};
+    bool AnsweredBy(const Inbound& in) const;
+  };
+  /// Sends the barrier request of the revision in play; false if a template of it failed.
+  bool SendBarrier(const Step& step, Barrier* barrier);
+  /// What an expect_none step saw: a frame none may send, or the barrier's answer (taken).
+  struct NoneSight {
+    std::optional<Inbound> offending = {};
+    bool barrier_answered = false;
+  };
+  /// Reads the plugin's messages after frame `judged_after`, oldest first, until one is
+  /// forbidden, the barrier is answered, or the wait ends.
+  NoneSight AwaitForbidden(const ExpectNone& none, const Patterns& patterns, const Barrier& barrier,
+                           std::size_t judged_after, Clock::time_point wanted);
   bool DoAnswer(const Step& step, const Answer& answer);
   bool DoExpectExit(const Step& step, const ExpectExit& exit);
   bool DoShutdown(const Step& step, const Shutdown& shutdown);

@@ -50,29 +50,7 @@ bool Player::Prepare() {
   if (scenario_.hold_after_handshake) session_.HoldAfterHandshake();
   // The revision first: a plugin that does not speak any the scenario cites is the plainest
   // reason it does not apply.
-  if (const protocol::Revisions* revisions = profile_.revisions()) {
-    std::string why;
-    const std::string revision = RevisionToPlay(*revisions, &why);
-    if (!why.empty()) {
-      outcome_.EndEarly(Status::kSkip, "not applicable: " + why);
-      return false;
-    }
-    JudgeUnder(revision);
-    if (const protocol::Revision* r = revisions->Find(revision); r && !r->handshake) {
-      revision_settled_ = true;  // nothing to negotiate: every request says its revision
-      session_.WithoutHandshake();
-      session_.AnnouncedIn(plugin_.probe.answer);
-      if (options_.revision_schemas)
-        if (auto s = options_.revision_schemas->find(revision);
-            s != options_.revision_schemas->end())
-          session_.UseSchema(s->second);
-    }
-  } else if (!scenario_.cites.empty()) {
-    result_.failures.push_back(HarnessFailure(
-        "scenario", "the scenario cites sentences of revisions, but the " + profile_.name() +
-                        " profile knows no revisions (profile member revisions)"));
-    return false;  // graded an error: its failure is the harness's
-  }
+  if (!PrepareRevision()) return false;
   if (std::string unmet = Unmet(); !unmet.empty()) {
     outcome_.EndEarly(Status::kSkip, unmet);
     return false;
@@ -119,6 +97,33 @@ bool Player::Prepare() {
   return true;
 }
 
+bool Player::PrepareRevision() {
+  const protocol::Revisions* revisions = profile_.revisions();
+  if (!revisions) {
+    if (scenario_.cites.empty()) return true;
+    result_.failures.push_back(HarnessFailure(
+        "scenario", "the scenario cites sentences of revisions, but the " + profile_.name() +
+                        " profile knows no revisions (profile member revisions)"));
+    return false;  // graded an error: its failure is the harness's
+  }
+  std::string why;
+  const std::string revision = RevisionToPlay(*revisions, &why);
+  if (!why.empty()) {
+    outcome_.EndEarly(Status::kSkip, "not applicable: " + why);
+    return false;
+  }
+  JudgeUnder(revision);
+  if (const protocol::Revision* r = revisions->Find(revision); r && !r->handshake) {
+    revision_settled_ = true;  // nothing to negotiate: every request says its revision
+    session_.WithoutHandshake();
+    session_.AnnouncedIn(plugin_.probe.answer);
+    if (options_.revision_schemas)
+      if (auto s = options_.revision_schemas->find(revision); s != options_.revision_schemas->end())
+        session_.UseSchema(s->second);
+  }
+  return true;
+}
+
 void Player::PlaySteps() {
   process::SpawnSpec spawn = plugin_.spawn;
   std::string error;
@@ -142,20 +147,7 @@ void Player::PlaySteps() {
   result_.steps_run = step_number_;
   // Any miss already explains what is missing; a request it left open is not news.
   bool clean = result_.failures.empty();
-  if (completed && clean && !session_.exited() && !stopped_) {
-    // A request still open may be answered until its own deadline, counted from when it was
-    // sent, as the host counts it: wait for the last of those (at once when all are answered).
-    Clock::time_point last = Clock::now();
-    for (const auto& [key, req] : session_.requests())
-      if (req.Owed()) last = std::max(last, req.sent + req.deadline);
-    auto unanswered = [&] {
-      for (const auto& [key, req] : session_.requests())
-        if (req.Owed()) return true;
-      return false;
-    };
-    session_.RunUntil([&] { return !unanswered() || session_.gone() || Interrupted(); },
-                      Deadline(last));
-  }
+  if (completed && clean && !session_.exited() && !stopped_) AwaitOpenRequests();
   if (completed && RequiresAnnouncements() && !announcements_settled_) {
     // Nothing judged whether the scenario applies (no handshake answer with announcements was
     // read): it may have passed checks that were never meant for this plugin.
@@ -166,20 +158,38 @@ void Player::PlaySteps() {
   }
   // After a graded shutdown the host has abandoned whatever was still open, as a real host
   // does; before it, every request must have had its answer.
-  if (completed && clean && !stopped_) {
-    for (const auto& [key, req] : session_.requests()) {
-      if (!req.Owed()) continue;
-      Failure f;
-      f.check = "unanswered";
-      f.reason = session::Reason::kUnanswered;
-      f.message = "request #" + std::to_string(req.frame) + " (" + json::Abbreviate(req.method) +
-                  ", id " + req.id_text +
-                  ") was never answered; every request gets exactly one answer";
-      f.frame = req.frame;
-      result_.failures.push_back(std::move(f));
-    }
-  }
+  if (completed && clean && !stopped_) FailUnanswered();
   Teardown();
+}
+
+bool Player::Unanswered() const {
+  for (const auto& [key, req] : session_.requests())
+    if (req.Owed()) return true;
+  return false;
+}
+
+void Player::AwaitOpenRequests() {
+  // A request still open may be answered until its own deadline, counted from when it was
+  // sent, as the host counts it: wait for the last of those (at once when all are answered).
+  Clock::time_point last = Clock::now();
+  for (const auto& [key, req] : session_.requests())
+    if (req.Owed()) last = std::max(last, req.sent + req.deadline);
+  session_.RunUntil([this] { return !Unanswered() || session_.gone() || Interrupted(); },
+                    Deadline(last));
+}
+
+void Player::FailUnanswered() {
+  for (const auto& [key, req] : session_.requests()) {
+    if (!req.Owed()) continue;
+    Failure f;
+    f.check = "unanswered";
+    f.reason = session::Reason::kUnanswered;
+    f.message = "request #" + std::to_string(req.frame) + " (" + json::Abbreviate(req.method) +
+                ", id " + req.id_text +
+                ") was never answered; every request gets exactly one answer";
+    f.frame = req.frame;
+    result_.failures.push_back(std::move(f));
+  }
 }
 
 void Player::Teardown() {

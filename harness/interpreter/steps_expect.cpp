@@ -4,38 +4,6 @@
 #include "harness/json/json.hpp"
 
 namespace fakehost::scenario::player {
-namespace {
-
-// A waiting step's look at the plugin's messages: the inbox's backlog, oldest first, when the
-// step starts, then each message as the session delivers it, each once. `accept` takes the one
-// the step wants; it is not asked again once it has.
-class StepWatch : public session::MessageHandler {
- public:
-  StepWatch(session::Session& session, std::function<bool(const Inbound&)> accept)
-      : session_(session), accept_(std::move(accept)) {
-    taken_ = session_.inbox().Take(accept_);
-    session_.SetHandler(this);
-  }
-  ~StepWatch() override { session_.SetHandler(nullptr); }
-  StepWatch(const StepWatch&) = delete;
-  StepWatch& operator=(const StepWatch&) = delete;
-
-  bool OnMessage(const Inbound& message) override {
-    if (taken_ || !accept_(message)) return false;
-    taken_ = message;
-    return true;
-  }
-  /// The message `accept` took, if it took one.
-  std::optional<Inbound>& taken() { return taken_; }
-
- private:
-  session::Session& session_;
-  std::function<bool(const Inbound&)> accept_;
-  std::optional<Inbound> taken_;
-};
-
-}  // namespace
-
 Clock::time_point Player::ServingUntil(Clock::time_point since) const {
   Clock::time_point until = since;
   for (const auto& [key, req] : session_.requests()) {
@@ -112,21 +80,25 @@ bool Player::DoExpect(const Step& step, const Expect& expect) {
   ExpectSight sight{expect, patterns};
   if (const Named* named = bindings_.FindNamed(expect.after); !expect.after.empty() && named)
     sight.taken_after = named->frame;
-  StepWatch watch(session_, [&](const Inbound& in) { return ExpectSees(sight, in); });
-  std::optional<Inbound>& found = watch.taken();
   Clock::time_point wanted = window.Until(*this);
-  for (;;) {
-    session_.RunUntil(
-        [&] { return found || session_.gone() || Interrupted() || window.Until(*this) != wanted; },
-        Deadline(wanted));
-    // An answer to the request being served moves the end of the wait: wait on to the new end.
-    if (found || session_.gone() || Interrupted() || window.Until(*this) == wanted) break;
-    wanted = window.Until(*this);
-  }
+  std::optional<Inbound> found = AwaitExpected(sight, window, &wanted);
   const std::string what = Describe(expect.filter);
   if (found) return JudgeFound(step, expect, sight, *found, window.start, what);
   return ExpectMissed(step, sight, wanted, std::chrono::duration_cast<Ms>(wanted - window.base),
                       what);
+}
+
+std::optional<Inbound> Player::AwaitExpected(ExpectSight& sight, const ExpectWindow& window,
+                                             Clock::time_point* wanted) {
+  session::Cursor cursor;
+  for (;;) {
+    std::optional<Inbound> in = session_.Next(cursor, Deadline(*wanted));
+    if (in && ExpectSees(sight, *in) && session_.Take(in->frame)) return in;
+    // An answer to the request being served moves the end of the wait: wait on to the new end.
+    const Clock::time_point moved = window.Until(*this);
+    if (!in && (moved == *wanted || session_.gone() || Interrupted())) return std::nullopt;
+    *wanted = moved;
+  }
 }
 
 bool Player::JudgeFound(const Step& step, const Expect& expect, const ExpectSight& sight,
@@ -188,79 +160,81 @@ bool Player::DoExpectNone(const Step& step, const ExpectNone& none) {
   Checked(step);
   Patterns patterns;
   if (!InstantiatePatterns(none.filter, &patterns, step)) return false;
-  rapidjson::Document barrier_id;
-  std::size_t barrier_frame = 0;
-  Clock::time_point wanted;
-  if (none.barrier) {
-    // The revision in play may have its own barrier (MCP 2026-07-28 has no ping), and its
-    // requests their members.
-    const protocol::Revisions* revisions = profile_.revisions();
-    const protocol::Revision* revision = revisions ? revisions->Find(revision_) : nullptr;
-    const std::string& method =
-        revision && !revision->barrier.empty() ? revision->barrier : profile_.barrier_method();
-    rapidjson::Document msg;
-    msg.SetObject();
-    auto& a = msg.GetAllocator();
-    rapidjson::Value id = session_.NextId(method);
-    barrier_id.CopyFrom(id, barrier_id.GetAllocator());
-    msg.AddMember("id", id, a);
-    msg.AddMember("method", rapidjson::Value(method.c_str(), a), a);
-    if (!AddRevisionMembers(&msg, step)) return false;
-    barrier_frame = session_.Send(std::move(msg), false);
-    wanted = Clock::now() + profile_.DeadlineFor(method);
-  } else {
-    wanted = Clock::now() + none.window;
-  }
+  Barrier barrier;
+  if (none.barrier && !SendBarrier(step, &barrier)) return false;
+  const Clock::time_point wanted = Clock::now() + (none.barrier ? barrier.deadline : none.window);
   // since: NAME judges only what came after NAME's answer (after NAME, while it is unanswered).
   std::size_t judged_after = 0;
   if (const Named* named = bindings_.FindNamed(none.since); !none.since.empty() && named) {
     const session::PendingRequest* req = session_.RequestByFrame(named->frame);
     judged_after = req && req->answer_frame ? *req->answer_frame : named->frame;
   }
-  std::optional<Inbound> offending;
-  bool barrier_answered = false;
-  StepWatch watch(session_, [&](const Inbound& in) {
-    if (offending || barrier_answered) return false;
-    if (in.frame <= judged_after) return false;
-    if (none.barrier && in.kind == MessageKind::kResponse) {
-      const rapidjson::Value* id = json::Find(*in.doc, "id");
-      if (id && json::StrictEqual(*id, barrier_id)) {
-        barrier_answered = true;
-        return true;
-      }
+  const NoneSight sight = AwaitForbidden(none, patterns, barrier, judged_after, wanted);
+  std::string what = Describe(none.filter);
+  if (sight.offending) {
+    return Miss(step, Reason::kForbiddenFrame, what + " arrived, but none may",
+                "no " + what.substr(what.find(' ') + 1), Summarise(*sight.offending),
+                sight.offending->frame);
+  }
+  if (!none.barrier || sight.barrier_answered || Interrupted()) return true;
+  std::string text = profile_.barrier_method() + " id " + json::ToCompact(barrier.id) +
+                     " (frame #" + std::to_string(barrier.frame) + ")";
+  if (std::optional<Reason> gone = session_.GoneReason())
+    return Miss(step, *gone,
+                "before the barrier " + text + " was answered, " + session_.Describe(*gone) +
+                    ", so the absence of " + what + " could not be shown");
+  return Miss(step, Reason::kDeadlinePassed,
+              "the barrier " + text + " was not answered within " +
+                  MsText(profile_.DeadlineFor(profile_.barrier_method())) + ", so the absence of " +
+                  what + " could not be shown");
+}
+
+bool Player::SendBarrier(const Step& step, Barrier* barrier) {
+  // The revision in play may have its own barrier (MCP 2026-07-28 has no ping), and its
+  // requests their members.
+  const protocol::Revisions* revisions = profile_.revisions();
+  const protocol::Revision* revision = revisions ? revisions->Find(revision_) : nullptr;
+  const std::string& method =
+      revision && !revision->barrier.empty() ? revision->barrier : profile_.barrier_method();
+  rapidjson::Document msg;
+  msg.SetObject();
+  auto& a = msg.GetAllocator();
+  rapidjson::Value id = session_.NextId(method);
+  barrier->id.CopyFrom(id, barrier->id.GetAllocator());
+  msg.AddMember("id", id, a);
+  msg.AddMember("method", rapidjson::Value(method.c_str(), a), a);
+  if (!AddRevisionMembers(&msg, step)) return false;
+  barrier->frame = session_.Send(std::move(msg), false);
+  barrier->deadline = profile_.DeadlineFor(method);
+  return true;
+}
+
+bool Player::Barrier::AnsweredBy(const Inbound& in) const {
+  if (in.kind != MessageKind::kResponse) return false;
+  const rapidjson::Value* got = json::Find(*in.doc, "id");
+  return got && json::StrictEqual(*got, id);
+}
+
+Player::NoneSight Player::AwaitForbidden(const ExpectNone& none, const Patterns& patterns,
+                                         const Barrier& barrier, std::size_t judged_after,
+                                         Clock::time_point wanted) {
+  session::Cursor cursor;
+  while (std::optional<Inbound> in = session_.Next(cursor, Deadline(wanted))) {
+    if (in->frame <= judged_after) continue;
+    if (none.barrier && barrier.AnsweredBy(*in)) {
+      session_.Take(in->frame);
+      return {.offending = std::nullopt, .barrier_answered = true};
     }
     // Left to the inbox: a later step may still expect it (a should-level "not yet" followed
     // by a must-level "eventually"). One that matches only if what an operator could not judge
     // holds is not shown to be forbidden: the scenario is untested, not failed.
     std::vector<std::string> unjudged;
-    if (Check(none.filter, patterns, in, nullptr, &unjudged) == Fit::kYes) {
-      if (unjudged.empty())
-        offending = in;
-      else
-        outcome_.Untested("step " + std::to_string(step_number_) + ": " + Summarise(in) +
-                          " may be what none may send: " + unjudged.front());
-    }
-    return false;
-  });
-  session_.RunUntil(
-      [&] { return offending || barrier_answered || session_.gone() || Interrupted(); },
-      Deadline(wanted));
-  std::string what = Describe(none.filter);
-  if (offending) {
-    return Miss(step, Reason::kForbiddenFrame, what + " arrived, but none may",
-                "no " + what.substr(what.find(' ') + 1), Summarise(*offending), offending->frame);
+    if (Check(none.filter, patterns, *in, nullptr, &unjudged) != Fit::kYes) continue;
+    if (unjudged.empty()) return {.offending = std::move(in), .barrier_answered = false};
+    outcome_.Untested("step " + std::to_string(step_number_) + ": " + Summarise(*in) +
+                      " may be what none may send: " + unjudged.front());
   }
-  if (!none.barrier || barrier_answered || Interrupted()) return true;
-  std::string barrier = profile_.barrier_method() + " id " + json::ToCompact(barrier_id) +
-                        " (frame #" + std::to_string(barrier_frame) + ")";
-  if (std::optional<Reason> gone = session_.GoneReason())
-    return Miss(step, *gone,
-                "before the barrier " + barrier + " was answered, " + session_.Describe(*gone) +
-                    ", so the absence of " + what + " could not be shown");
-  return Miss(step, Reason::kDeadlinePassed,
-              "the barrier " + barrier + " was not answered within " +
-                  MsText(profile_.DeadlineFor(profile_.barrier_method())) + ", so the absence of " +
-                  what + " could not be shown");
+  return {};
 }
 
 }  // namespace fakehost::scenario::player

@@ -9,8 +9,8 @@
 
 namespace fakehost::scenario::player {
 
-// Over 60 lines: a trigger's request, the id, the deadline and the padding, applied in the order
-// the frame needs them.
+// A trigger's request, the id, the deadline and the padding, applied in the order the frame needs
+// them.
 bool Player::DoSend(const Step& step, const Send& send) {
   rapidjson::Document msg;
   std::string error;
@@ -20,20 +20,7 @@ bool Player::DoSend(const Step& step, const Send& send) {
     if (!ResolveRetry(step, send, &resolved)) return false;
     s = &resolved;
   } else if (!send.trigger.empty()) {
-    auto t = plugin_.triggers.find(send.trigger);
-    if (t == plugin_.triggers.end() || !t->second)
-      return ScenarioBug(step, "the plugin gives no trigger '" + send.trigger + "'");
-    resolved = send;
-    const rapidjson::Value* method = json::Find(*t->second, "method");
-    resolved.method = method && method->IsString() ? method->GetString() : "";
-    auto doc = std::make_shared<rapidjson::Document>();
-    if (const rapidjson::Value* params = json::Find(*t->second, "params"))
-      doc->CopyFrom(*params, doc->GetAllocator());
-    if (send.params) {
-      if (!doc->IsObject()) doc->SetObject();
-      json::MergeInto(*send.params, doc.get(), doc->GetAllocator());
-    }
-    resolved.params = doc->IsNull() ? nullptr : doc;
+    if (!ResolveTrigger(step, send, &resolved)) return false;
     s = &resolved;
   }
   rapidjson::Value auto_id;
@@ -47,24 +34,7 @@ bool Player::DoSend(const Step& step, const Send& send) {
   if (const rapidjson::Value* params = json::Find(msg, "params"); params && !send.as.empty())
     sent_params.CopyFrom(*params, sent_params.GetAllocator());
   std::optional<Ms> deadline;
-  if (send.deadline_ms) {
-    rapidjson::Document d;
-    if (!Instantiate(send.deadline_ms, &d, step)) return false;
-    if (!d.IsInt64() || d.GetInt64() <= 0 || d.GetInt64() > 3600000)
-      return ScenarioBug(step, "deadline_ms is " + json::ToCompact(d) +
-                                   ", not a number of milliseconds from 1 to 3600000");
-    deadline = Ms(d.GetInt64());
-  } else if (!send.invalid) {
-    // What the real host waits for this request, as the manifest sets it (a Flash command's
-    // timeout_ms), when the step does not say: a trigger's perform gets its entry's deadline.
-    deadline = profile_.ManifestDeadlineFor(msg, plugin_.manifest.get());
-  }
-  // The request member that carries the deadline (Flash: deadline_ms) gets this one instead.
-  if (const std::string& member = profile_.deadline_member();
-      deadline && !member.empty() && !json::Find(msg, member))
-    msg.AddMember(rapidjson::Value(member.c_str(), msg.GetAllocator()),
-                  rapidjson::Value(static_cast<std::int64_t>(deadline->count())),
-                  msg.GetAllocator());
+  if (!SendDeadline(step, send, &msg, &deadline)) return false;
   msg = protocol::HostFrame(profile_, std::move(msg));  // padding counts the whole frame
   if (send.pad_to && !PadFrame(step, send, &msg)) return false;
   Named named;
@@ -76,6 +46,47 @@ bool Player::DoSend(const Step& step, const Send& send) {
   named.sent = Clock::now();
   named.frame = session_.Send(std::move(msg), send.invalid);
   if (!send.as.empty()) bindings_.Name(send.as, std::move(named));
+  return true;
+}
+
+bool Player::ResolveTrigger(const Step& step, const Send& send, Send* resolved) {
+  auto t = plugin_.triggers.find(send.trigger);
+  if (t == plugin_.triggers.end() || !t->second)
+    return ScenarioBug(step, "the plugin gives no trigger '" + send.trigger + "'");
+  *resolved = send;
+  const rapidjson::Value* method = json::Find(*t->second, "method");
+  resolved->method = method && method->IsString() ? method->GetString() : "";
+  auto doc = std::make_shared<rapidjson::Document>();
+  if (const rapidjson::Value* params = json::Find(*t->second, "params"))
+    doc->CopyFrom(*params, doc->GetAllocator());
+  if (send.params) {
+    if (!doc->IsObject()) doc->SetObject();
+    json::MergeInto(*send.params, doc.get(), doc->GetAllocator());
+  }
+  resolved->params = doc->IsNull() ? nullptr : doc;
+  return true;
+}
+
+bool Player::SendDeadline(const Step& step, const Send& send, rapidjson::Document* msg,
+                          std::optional<Ms>* deadline) {
+  if (send.deadline_ms) {
+    rapidjson::Document d;
+    if (!Instantiate(send.deadline_ms, &d, step)) return false;
+    if (!d.IsInt64() || d.GetInt64() <= 0 || d.GetInt64() > 3600000)
+      return ScenarioBug(step, "deadline_ms is " + json::ToCompact(d) +
+                                   ", not a number of milliseconds from 1 to 3600000");
+    *deadline = Ms(d.GetInt64());
+  } else if (!send.invalid) {
+    // What the real host waits for this request, as the manifest sets it (a Flash command's
+    // timeout_ms), when the step does not say: a trigger's perform gets its entry's deadline.
+    *deadline = profile_.ManifestDeadlineFor(*msg, plugin_.manifest.get());
+  }
+  // The request member that carries the deadline (Flash: deadline_ms) gets this one instead.
+  if (const std::string& member = profile_.deadline_member();
+      *deadline && !member.empty() && !json::Find(*msg, member))
+    msg->AddMember(rapidjson::Value(member.c_str(), msg->GetAllocator()),
+                   rapidjson::Value(static_cast<std::int64_t>((*deadline)->count())),
+                   msg->GetAllocator());
   return true;
 }
 
@@ -113,43 +124,13 @@ bool Player::PadFrame(const Step& step, const Send& send, rapidjson::Document* m
 // frame is held once (bench/run_cost measures the peak).
 bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   if (DoSendRawRepeated(raw)) return true;
-  std::string body;
-  body.reserve(raw.bytes.size() * raw.repeat + wire::kFrameHeadroom);
-  for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
-  const std::size_t size = body.size();
+  std::string note;
+  bool honest = false;
+  std::string bytes = RawBytes(raw, &note, &honest);
   // Bytes framed honestly are read as the plugin will read them: each message the framing
   // delimits in them (two NDJSON lines in one write are two) is a request it may owe an answer.
-  const bool honest = raw.framed && (!raw.length || *raw.length == size);
-  std::string bytes;
-  std::string note;
-  // A claimed length is written by a framing whose frames announce one; the others frame the
-  // bytes honestly (an NDJSON line has no length to lie about).
-  std::optional<std::string> claimed;
-  if (raw.framed && raw.length)
-    claimed = profile_.framing().EncodeClaiming(std::move(body), *raw.length);
-  if (claimed) {
-    bytes = std::move(*claimed);
-    if (*raw.length != size)
-      note = "header announces " + std::to_string(*raw.length) + " bytes, " + std::to_string(size) +
-             " follow";
-  } else if (raw.framed) {
-    bytes = profile_.framing().Encode(std::move(body));
-  } else {
-    bytes = std::move(body);
-  }
   std::vector<std::optional<rapidjson::Document>> messages;  // nullopt: not JSON
-  if (honest) {
-    std::vector<wire::Event> events;
-    profile_.framing().MakeDecoder(profile_.max_payload())->Feed(bytes, &events);
-    for (wire::Event& event : events) {
-      auto* frame = std::get_if<wire::Frame>(&event);
-      if (!frame) continue;
-      rapidjson::Document doc;
-      const bool ok = json::Parse(frame->payload, &doc).ok;
-      frame->payload = std::string();  // held once more only while it is parsed
-      messages.emplace_back(ok ? std::optional<rapidjson::Document>(std::move(doc)) : std::nullopt);
-    }
-  }
+  if (honest) messages = MessagesIn(bytes);
   std::size_t index;
   if (raw.chunk == 0 || raw.chunk >= bytes.size()) {
     index = session_.SendRaw(std::move(bytes), std::move(note), hard_deadline_);
@@ -164,6 +145,47 @@ bool Player::DoSendRaw(const Step& step, const SendRaw& raw) {
   if (raw.framed && messages.empty()) session_.TrackRawRequest(index, nullptr);
   for (const auto& message : messages)
     session_.TrackRawRequest(index, message ? &*message : nullptr);
+  return NameRawRequests(step, raw, index, messages);
+}
+
+std::string Player::RawBytes(const SendRaw& raw, std::string* note, bool* honest) const {
+  std::string body;
+  body.reserve(raw.bytes.size() * raw.repeat + wire::kFrameHeadroom);
+  for (std::uint64_t i = 0; i < raw.repeat; ++i) body += raw.bytes;
+  const std::size_t size = body.size();
+  *honest = raw.framed && (!raw.length || *raw.length == size);
+  // A claimed length is written by a framing whose frames announce one; the others frame the
+  // bytes honestly (an NDJSON line has no length to lie about).
+  std::optional<std::string> claimed;
+  if (raw.framed && raw.length)
+    claimed = profile_.framing().EncodeClaiming(std::move(body), *raw.length);
+  if (claimed) {
+    if (*raw.length != size)
+      *note = "header announces " + std::to_string(*raw.length) + " bytes, " +
+              std::to_string(size) + " follow";
+    return std::move(*claimed);
+  }
+  if (raw.framed) return profile_.framing().Encode(std::move(body));
+  return body;
+}
+
+std::vector<std::optional<rapidjson::Document>> Player::MessagesIn(const std::string& bytes) const {
+  std::vector<std::optional<rapidjson::Document>> messages;
+  std::vector<wire::Event> events;
+  profile_.framing().MakeDecoder(profile_.max_payload())->Feed(bytes, &events);
+  for (wire::Event& event : events) {
+    auto* frame = std::get_if<wire::Frame>(&event);
+    if (!frame) continue;
+    rapidjson::Document doc;
+    const bool ok = json::Parse(frame->payload, &doc).ok;
+    frame->payload = std::string();  // held once more only while it is parsed
+    messages.emplace_back(ok ? std::optional<rapidjson::Document>(std::move(doc)) : std::nullopt);
+  }
+  return messages;
+}
+
+bool Player::NameRawRequests(const Step& step, const SendRaw& raw, std::size_t index,
+                             const std::vector<std::optional<rapidjson::Document>>& messages) {
   if (raw.as.empty()) return true;
   if (raw.as.size() != messages.size())
     return ScenarioBug(step, "send_raw names " + std::to_string(raw.as.size()) +

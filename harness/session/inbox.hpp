@@ -1,13 +1,12 @@
-// The plugin's messages as a session hands them on: pushed to a handler as they arrive, and
-// kept, bounded, for a later step to take.
+// The plugin's messages as a session keeps them for the steps: every message that passed the
+// pipeline (checked, recorded, answered by the fake host when it answers) is kept here, bounded,
+// until a step takes it.
 //
-// As clangd's JSON transport calls its MessageHandler with each decoded message, a Session calls
-// the MessageHandler installed (Session::SetHandler) with each plugin message once the message
-// has passed the pipeline (checked, recorded, answered by the fake host when it answers). A
-// handler that takes the message keeps what it needs of it; one it leaves goes to the Inbox,
-// which hands its messages out owned (Take), never by reference, and releases the oldest past
-// a count and a byte budget. So a step that waits looks at each message once: the inbox's
-// backlog when it starts, then each message as it arrives, never again after every event.
+// Steps pull: a waiting step reads the inbox through a Cursor (Session::Next), oldest first,
+// each message once, and takes (Session::Take) the one it wants; the rest stay for later steps.
+// Messages are handed out owned, never by reference. Past a count and a byte budget the oldest
+// are released, but never one the step waiting now has not read yet, so a burst of frames in
+// one read cannot slip past it.
 #pragma once
 
 #include <chrono>
@@ -47,15 +46,14 @@ struct Inbound {
   bool answers_unreadable = false;
 };
 
-/// What a session calls with each plugin message, in the order they arrived.
-class MessageHandler {
- public:
-  virtual ~MessageHandler() = default;
-  /// True if the handler takes `message` (copying what it keeps); false leaves it to the inbox.
-  virtual bool OnMessage(const Inbound& message) = 0;
+/// Where a waiting step has read the inbox up to: it reads next the oldest message whose frame
+/// number is `from` or later.
+struct Cursor {
+  std::size_t from = 0;
 };
 
-/// Plugin messages no handler took, oldest first, within a count and a byte budget.
+/// Plugin messages no step took, oldest first (by frame number), within a count and a byte
+/// budget.
 class Inbox {
  public:
   struct Caps {
@@ -65,9 +63,16 @@ class Inbox {
   explicit Inbox(Caps caps) : caps_(caps) {}
 
   /// Keeps `message`. Past either cap the oldest go, but never the newest (a step waiting now
-  /// wants it most) nor a first answer to a host request (at most one per request): returns the
-  /// frame numbers released.
+  /// wants it most), nor a first answer to a host request (at most one per request), nor one
+  /// the waiting step has not read yet (HoldUnread): returns the frame numbers released.
   std::vector<std::size_t> Keep(Inbound message);
+  /// While a step waits at `cursor`, what it has not read is kept past the caps; nullptr: no
+  /// step waits.
+  void HoldUnread(const Cursor* cursor) { unread_from_ = cursor ? cursor->from : SIZE_MAX; }
+  /// The oldest message at or after `cursor` (a copy: it stays until taken); nullopt when none.
+  std::optional<Inbound> After(const Cursor& cursor) const;
+  /// Removes frame `frame`'s message; false when it is not here (taken or released).
+  bool Take(std::size_t frame);
   /// The oldest message `accept` accepts, removed from the inbox; nullopt when it accepts none.
   /// `accept` sees the messages oldest first, and none after the one it accepts.
   std::optional<Inbound> Take(const std::function<bool(const Inbound&)>& accept);
@@ -85,6 +90,7 @@ class Inbox {
   std::deque<Inbound> messages_;
   std::size_t bytes_ = 0;
   std::uint64_t released_ = 0;
+  std::size_t unread_from_ = SIZE_MAX;  // HoldUnread
 };
 
 }  // namespace fakehost::session

@@ -57,6 +57,24 @@ std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
            facts.frame, Reason::kNotAMessage}};
 }
 
+namespace {
+
+// The host sent the invalid frame, and a real host drops this answer as one to an unknown id: a
+// warning, where an id never sent in any form is a failure.
+std::vector<Finding> NoiseAsIntegerRule(const protocol::Profile& profile, const FrameFacts& facts,
+                                        const rapidjson::Value& id) {
+  return {{Severity::kShould, "reply-to-invalid-request",
+           profile.CheckMessage("reply-to-invalid-request",
+                                {{"frame", std::to_string(facts.frame)},
+                                 {"id", IdText(id)},
+                                 {"request", std::to_string(facts.reply->noise_frame)},
+                                 {"request_id", facts.reply->noise_id}},
+                                facts.revision),
+           facts.frame}};
+}
+
+}  // namespace
+
 // One finding per way a reply's id can be wrong, each with the ids and methods it quotes.
 std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFacts& facts) {
   if (!facts.reply || !facts.classified) return {};
@@ -105,16 +123,7 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
                                            {"first", std::to_string(*req->answer_frame)}},
                                           facts.revision));
     case Correlator::Case::kAnswersNoiseAsInteger:
-      // The host sent the invalid frame, and a real host drops this answer as one to an unknown
-      // id: a warning, where an id never sent in any form is a failure.
-      return {{Severity::kShould, "reply-to-invalid-request",
-               profile.CheckMessage("reply-to-invalid-request",
-                                    {{"frame", n},
-                                     {"id", IdText(id)},
-                                     {"request", std::to_string(facts.reply->noise_frame)},
-                                     {"request_id", facts.reply->noise_id}},
-                                    facts.revision),
-               facts.frame}};
+      return NoiseAsIntegerRule(profile, facts, id);
     case Correlator::Case::kAnswers:
     case Correlator::Case::kEchoesNoise:  // allowed, not judged
     case Correlator::Case::kAnswersUnreadable:

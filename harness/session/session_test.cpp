@@ -23,20 +23,6 @@ using testing::Rig;
 
 bool Any(const Inbound&) { return true; }
 
-// A handler that takes the messages `wants` accepts and remembers every one it was offered.
-class Recording : public MessageHandler {
- public:
-  explicit Recording(std::function<bool(const Inbound&)> wants) : wants_(std::move(wants)) {}
-  bool OnMessage(const Inbound& message) override {
-    offered.push_back(message);
-    return wants_(message);
-  }
-  std::vector<Inbound> offered;
-
- private:
-  std::function<bool(const Inbound&)> wants_;
-};
-
 TEST(Session, EncodesAHandshakeWithTheProfilesFramingAndRecordsIt) {
   Rig rig("rim-v1");
   std::size_t frame = rig.SendHandshake();
@@ -329,27 +315,80 @@ TEST(Session, ReleasesTheOldestUntakenFramesPastTheInboxCap) {
   EXPECT_EQ(rig.session().transcript()[0].notes.back().rfind("released unread", 0), 0u);
 }
 
-// Messages are pushed, not scanned: the handler is offered each message once, in order, under
-// the frame number its entry was recorded with; what it leaves, and only that, reaches the inbox.
-TEST(Session, PushesEachMessageToItsHandlerOnceAndKeepsWhatItLeaves) {
+// Steps pull, nothing is scanned twice: a cursor reads each message once, in order, under the
+// frame number its entry was recorded with, as it arrives; what the step takes leaves the inbox,
+// and only that. Once the plugin is gone and everything is read, Next ends the wait.
+TEST(Session, ACursorReadsEachMessageOnceAndTheInboxKeepsWhatIsNotTaken) {
   Rig rig("rim-v1");
-  Recording handler([](const Inbound& in) { return in.kind == protocol::MessageKind::kResponse; });
-  rig.session().SetHandler(&handler);
   rig.SendHandshake();
   rig.Push(kRimAccepted);
   rig.Push(R"({"jsonrpc":"2.0","method":"rim.principal.changed","params":{}})");
   rig.child().PushStderr("noise\n");
+  std::vector<Inbound> read;
+  Cursor cursor;
+  const Clock::time_point until = Clock::now() + std::chrono::seconds(10);
+  while (read.size() < 2) {
+    std::optional<Inbound> in = rig.session().Next(cursor, until);
+    ASSERT_TRUE(in);
+    read.push_back(*in);
+    if (in->kind == protocol::MessageKind::kResponse) {
+      EXPECT_TRUE(rig.session().Take(in->frame));
+    }
+  }
   ASSERT_TRUE(rig.Drain());
-  rig.session().SetHandler(nullptr);
-  ASSERT_EQ(handler.offered.size(), 2u);
-  EXPECT_EQ(handler.offered[0].frame, 1u);
-  EXPECT_EQ(handler.offered[0].kind, protocol::MessageKind::kResponse);
-  EXPECT_EQ(handler.offered[1].frame, 2u);
-  for (const Inbound& in : handler.offered)
-    EXPECT_EQ(rig.session().transcript().at(in.frame).index, in.frame);
+  EXPECT_FALSE(rig.session().Next(cursor, until)) << "gone, and nothing left unread";
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].frame, 1u);
+  EXPECT_EQ(read[0].kind, protocol::MessageKind::kResponse);
+  EXPECT_EQ(read[1].frame, 2u);
+  for (const Inbound& in : read) EXPECT_EQ(rig.session().transcript().at(in.frame).index, in.frame);
   ASSERT_EQ(rig.session().inbox().size(), 1u) << "the response was taken";
+  EXPECT_FALSE(rig.session().Take(1)) << "taken once";
   EXPECT_EQ(rig.session().inbox().Take(Any)->method, "rim.principal.changed");
   EXPECT_FALSE(rig.session().inbox().Take(Any));
+}
+
+// A burst larger than the inbox's caps, in one read, while a step waits: the step still reads
+// every frame of it (the caps release only what the waiting step has read); later frames, with
+// nobody waiting, are released as before.
+TEST(Session, AWaitingStepReadsABurstLargerThanTheInboxCaps) {
+  Session::Options options;
+  options.inbox_documents_cap = 2;
+  Rig rig("flash-v1", options);
+  std::string burst;
+  for (int i = 0; i < 5; ++i)
+    burst += rig.profile().framing().Encode(
+        R"({"method":"log","params":{"level":"info","message":"n)" + std::to_string(i) + R"("}})");
+  rig.child().PushStdout(burst);
+  Cursor cursor;
+  const Clock::time_point until = Clock::now() + std::chrono::seconds(10);
+  std::vector<std::size_t> frames;
+  for (int i = 0; i < 5; ++i) {
+    std::optional<Inbound> in = rig.session().Next(cursor, until);
+    ASSERT_TRUE(in) << i;
+    frames.push_back(in->frame);
+  }
+  EXPECT_EQ(frames, (std::vector<std::size_t>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(rig.session().inbox_released(), 0u);
+  rig.Push(R"({"method":"log","params":{"level":"info","message":"later"}})");
+  ASSERT_TRUE(rig.Drain());
+  EXPECT_EQ(rig.session().inbox().size(), 2u);
+  EXPECT_EQ(rig.session().inbox_released(), 4u);
+}
+
+// WaitFor takes the first message it wants, past those it does not, and leaves those.
+TEST(Session, WaitForTakesTheFirstWantedMessageAndLeavesTheRest) {
+  Rig rig("rim-v1");
+  rig.SendHandshake();
+  rig.Push(R"({"jsonrpc":"2.0","method":"rim.principal.changed","params":{}})");
+  rig.Push(kRimAccepted);
+  std::optional<Inbound> reply = rig.session().WaitFor(
+      [](const Inbound& in) { return in.kind == protocol::MessageKind::kResponse; },
+      Clock::now() + std::chrono::seconds(10));
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->frame, 2u);
+  ASSERT_EQ(rig.session().inbox().size(), 1u);
+  EXPECT_EQ(rig.session().inbox().Take(Any)->frame, 1u);
 }
 
 TEST(Session, RunUntilReturnsAtItsDeadlineWhenNothingHappens) {

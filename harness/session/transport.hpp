@@ -1,15 +1,16 @@
 // The session's pipe to the plugin: a process and a framing codec, emitting typed events.
 //
 // Transport knows bytes, frames and the process's life, nothing of JSON or of the protocol's
-// rules. What the plugin does reaches the session as Events, in order, from the io_context the
-// session runs: decoded frames and framing faults (in stream order), then StdoutClosed, and,
-// from the process, Exited and, once stdout holds nothing unread, Drained. The process comes from a
-// ChildFactory, so a test can give the session a fake one
-// (harness/session/test_support/fake_child.hpp).
+// rules. What the plugin does reaches the session's frame pipeline (frames.hpp) as Events, in
+// order, from the io_context the session runs, by one concrete call (FramePipeline::OnEvent):
+// decoded frames and framing faults (in stream order), then StdoutClosed, and, from the
+// process, Exited and, once stdout holds nothing unread, Drained. It keeps what those say of the
+// connection (stdout closed, drained, the framing lost). The process comes from a ChildFactory,
+// so a test can give the session a fake one (harness/session/test_support/fake_child.hpp).
 #pragma once
 
 #include <cstdint>
-#include <functional>
+#include <functional>  // ChildFactory
 #include <memory>
 #include <string>
 #include <variant>
@@ -21,6 +22,8 @@
 #include "harness/wire/framing.hpp"
 
 namespace fakehost::session {
+
+class FramePipeline;
 
 /// Makes the plugin's process: process::Child::Spawn, or a fake in tests. On failure returns
 /// nullptr and sets `*error`. The Child must report through `callbacks` as Child's contract says
@@ -41,9 +44,6 @@ using Event = std::variant<wire::Frame, wire::Oversized, wire::BadHeader, wire::
 
 class Transport {
  public:
-  /// Called for every event; it may write to the plugin but must not destroy the Transport.
-  using Sink = std::function<void(Event&)>;
-
   /// `io` must outlive the Transport. `factory` empty means process::Child::Spawn.
   Transport(boost::asio::io_context& io, const wire::Framing& framing, std::uint64_t max_payload,
             ChildFactory factory);
@@ -51,14 +51,22 @@ class Transport {
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
 
-  /// Starts the plugin; events go to `sink` from then on. False with a message if it cannot be
-  /// started.
-  bool Start(const process::SpawnSpec& spec, Sink sink, std::string* error);
+  /// Starts the plugin; events go to `sink` from then on (it may write to the plugin but must
+  /// not destroy the Transport, and must outlive it or its Close). False with a message if it
+  /// cannot be started.
+  bool Start(const process::SpawnSpec& spec, FramePipeline& sink, std::string* error);
   /// Kills and reaps the plugin now (no event follows); idempotent.
   void Close();
 
   /// The running (or exited) plugin, or nullptr before a successful Start and after Close.
   process::Child* child() const { return child_.get(); }
+  /// The plugin closed its stdout (StdoutClosed was delivered).
+  bool stdout_closed() const { return stdout_closed_; }
+  /// The plugin exited and whatever it wrote before has been read (Drained was delivered).
+  bool drained() const { return drained_; }
+  /// A framing fault the framing cannot resync after (wire::Resync::kStreamLost) was delivered:
+  /// nothing after it can be read.
+  bool framing_lost() const { return framing_lost_; }
 
  private:
   /// Drained once the exit is seen and the pipe holds no unread byte (behind the reads queued).
@@ -67,15 +75,20 @@ class Transport {
   void OnStdoutEof();
   void OnExit();
   void Deliver();
+  /// Hands `event` to the sink, noting first what it says of the connection.
+  void Emit(Event& event);
 
   boost::asio::io_context& io_;
   std::unique_ptr<wire::Decoder> decoder_;
+  wire::Resync resync_;
   ChildFactory factory_;
-  Sink sink_;
+  FramePipeline* sink_ = nullptr;
   std::vector<wire::Event> decoded_;  // reused between reads
   std::unique_ptr<process::Child> child_;
   bool exited_ = false;
   bool drained_ = false;
+  bool stdout_closed_ = false;
+  bool framing_lost_ = false;
 };
 
 }  // namespace fakehost::session
