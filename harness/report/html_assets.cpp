@@ -2,9 +2,11 @@
 
 namespace fakehost::report {
 
-// Over 60 lines: one raw string holding the HTML report's whole stylesheet, kept in one piece.
-std::string_view HtmlStyle() {
-  return R"CSS(:root{--fail:#c62828;--error:#8e24aa;--warn:#ef6c00;--pass:#2e7d32;--skip:#00838f;
+namespace {
+
+// The HTML report's whole stylesheet: data, one raw string.
+constexpr std::string_view kStyle =
+    R"CSS(:root{--fail:#c62828;--error:#8e24aa;--warn:#ef6c00;--pass:#2e7d32;--skip:#00838f;
 --notrun:#616161;--xfail:#1565c0;--line:#9e9e9e;--bg:#fafafa}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,sans-serif;margin:0;background:var(--bg);color:#212121}
@@ -80,11 +82,9 @@ margin:6px 0;padding:6px 10px}
 .cause h3{margin:0 0 4px}
 .shared-ref{color:#546e7a}
 )CSS";
-}
 
-// Over 60 lines: one raw string holding the HTML report's whole script, kept in one piece.
-std::string_view HtmlScript() {
-  return R"JS((function () {
+// The HTML report's whole script: data, one raw string.
+constexpr std::string_view kScript = R"JS((function () {
   'use strict';
   var t0 = performance.now();
   var data = JSON.parse(document.getElementById('fakehost-data').textContent);
@@ -398,6 +398,10 @@ std::string_view HtmlScript() {
   document.body.setAttribute('data-rendered', String(rows.length));
 })();
 )JS";
-}
+
+}  // namespace
+
+std::string_view HtmlStyle() { return kStyle; }
+std::string_view HtmlScript() { return kScript; }
 
 }  // namespace fakehost::report
