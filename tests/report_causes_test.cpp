@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -60,7 +61,18 @@ std::string Dump(const Played& r) {
 struct JsonFailure {
   std::string check, reason, message;
   std::optional<std::size_t> caused_by;
+  std::uint64_t step = 0;
+  std::string step_kind;
+  int line = 0;  ///< of its location ("file:line:col"), 0 when it has none
 };
+
+// The line of a location "file:line:col".
+int LineOf(const std::string& location) {
+  const std::size_t col = location.rfind(':');
+  const std::size_t line = col == std::string::npos ? col : location.rfind(':', col - 1);
+  if (line == std::string::npos) return 0;
+  return std::atoi(location.substr(line + 1, col - line - 1).c_str());
+}
 
 // The failures of the report's only scenario, and how its plugin ended.
 std::vector<JsonFailure> Failures(const std::string& json, std::string* exit_description) {
@@ -73,9 +85,14 @@ std::vector<JsonFailure> Failures(const std::string& json, std::string* exit_des
   if (const rapidjson::Value* d = json::Resolve(s, "/exit/description"); d && d->IsString())
     *exit_description = d->GetString();
   for (const auto& f : json::Find(s, "failures")->GetArray()) {
-    JsonFailure got{json::Find(f, "check")->GetString(), json::Find(f, "reason")->GetString(),
-                    json::Find(f, "message")->GetString(), std::nullopt};
+    JsonFailure got;
+    got.check = json::Find(f, "check")->GetString();
+    got.reason = json::Find(f, "reason")->GetString();
+    got.message = json::Find(f, "message")->GetString();
     if (const rapidjson::Value* c = json::Find(f, "caused_by")) got.caused_by = c->GetUint64();
+    if (const rapidjson::Value* n = json::Find(f, "step")) got.step = n->GetUint64();
+    if (const rapidjson::Value* k = json::Find(f, "step_kind")) got.step_kind = k->GetString();
+    if (const rapidjson::Value* at = json::Find(f, "location")) got.line = LineOf(at->GetString());
     out.push_back(std::move(got));
   }
   return out;
@@ -84,6 +101,14 @@ std::vector<JsonFailure> Failures(const std::string& json, std::string* exit_des
 // The start of a message as an annotation quotes it (before anything it escapes).
 std::string Start(const std::string& message) {
   return message.substr(0, std::min<std::size_t>(message.find_first_of("%\r\n"), 40));
+}
+
+// The step every format names as the one the cause broke ("step 2 expect (line 20)"): the
+// scenario's second step, the expect of the handshake's answer, written on line 20.
+void ExpectTheHandshakeAnswerStep(const JsonFailure& f) {
+  EXPECT_EQ(f.step, 2u);
+  EXPECT_EQ(f.step_kind, "expect");
+  EXPECT_EQ(f.line, 20);
 }
 
 TEST(StrayStdoutReport, ShowsTheFramingErrorOnceWithTheStepItBroke) {
@@ -97,6 +122,7 @@ TEST(StrayStdoutReport, ShowsTheFramingErrorOnceWithTheStepItBroke) {
   EXPECT_EQ(failures[0].check, "step");
   EXPECT_EQ(failures[0].reason, "framing-lost");
   EXPECT_EQ(failures[0].caused_by, 1u);
+  ExpectTheHandshakeAnswerStep(failures[0]);
   EXPECT_EQ(failures[1].check, "framing");
   EXPECT_EQ(failures[1].reason, "framing-lost");
   EXPECT_EQ(failures[1].caused_by, std::nullopt);
@@ -135,6 +161,7 @@ TEST(StrayStdoutReport, ShowsAPluginThatDiedInAFrameOnceWithTheStepItBroke) {
   EXPECT_TRUE(failures[0].reason == "plugin-exited" || failures[0].reason == "stdout-closed")
       << failures[0].reason;
   EXPECT_EQ(failures[0].caused_by, 1u);
+  ExpectTheHandshakeAnswerStep(failures[0]);
   EXPECT_EQ(failures[1].check, "framing");
   EXPECT_EQ(failures[1].reason, "cut-short");
   EXPECT_EQ(Count(r.markdown, "\n- **"), 1u) << Dump(r);
