@@ -319,4 +319,24 @@ std::string Abbreviate(std::string_view text, std::size_t max) {
          " bytes)";
 }
 
+namespace {
+
+// A document and the allocator it draws from, which it does not own: they live and die together.
+struct SizedDocument {
+  explicit SizedDocument(std::size_t chunk) : allocator(chunk), doc(&allocator) {}
+  rapidjson::MemoryPoolAllocator<> allocator;
+  rapidjson::Document doc;
+};
+
+}  // namespace
+
+std::shared_ptr<rapidjson::Document> NewDocument(std::size_t payload_bytes) {
+  // A parsed value takes about twice its text (16-byte values, 32-byte members); the allocator
+  // asks for a chunk of at least what one allocation needs, so a large payload is never refused.
+  constexpr std::size_t kLeast = 256, kMost = 64 * 1024;  // RapidJSON's own chunk
+  const std::size_t chunk = std::clamp(payload_bytes * 2, kLeast, kMost);
+  auto owner = std::make_shared<SizedDocument>(chunk);
+  return std::shared_ptr<rapidjson::Document>(owner, &owner->doc);
+}
+
 }  // namespace fakehost::json

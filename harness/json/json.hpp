@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,12 @@ struct ParseResult {
 /// (never RapidJSON's full-precision path, which crashes on long decimals); any valid JSON number
 /// parses, 1e400 and 400-digit integers included, and ParseResult::lexemes keeps what arrived.
 ParseResult Parse(std::string_view text, rapidjson::Document* doc, const ParseLimits& limits = {});
+
+/// A fresh Document for a value of about `payload_bytes` bytes of JSON, which it holds for as
+/// long as anyone shares it: its allocator grows in chunks sized to that payload, not in
+/// RapidJSON's 64 KiB, so a kept small message costs about its size (an inbox of 256 two-line
+/// notifications held 16 MiB of empty chunks).
+std::shared_ptr<rapidjson::Document> NewDocument(std::size_t payload_bytes);
 
 /// Compact serialisation. Returns false (and leaves `out` unspecified) for NaN/Inf.
 bool ToCompact(const rapidjson::Value& value, std::string* out);

@@ -322,4 +322,21 @@ TEST(Parse, KeepsEmbeddedNulCharacters) {
 }
 
 }  // namespace
+// A kept message costs about its size: a small one draws no 64 KiB chunk (an inbox of 256 of
+// them held 16 MiB), and a large one still parses whole.
+TEST(NewDocument, SizesItsAllocatorToThePayload) {
+  const std::string small = R"({"method":"log","params":{"level":"info"}})";
+  std::shared_ptr<rapidjson::Document> doc = json::NewDocument(small.size());
+  ASSERT_TRUE(json::Parse(small, doc.get()).ok);
+  EXPECT_LE(doc->GetAllocator().Capacity(), 1024u);
+  EXPECT_EQ(json::StringMember((*doc)["params"], "level"), "info");
+
+  std::string large = "[";
+  for (int i = 0; i < 100000; ++i) large += (i ? ",\"" : "\"") + std::to_string(i) + "\"";
+  large += "]";
+  doc = json::NewDocument(large.size());
+  ASSERT_TRUE(json::Parse(large, doc.get()).ok);
+  EXPECT_EQ(doc->Size(), 100000u);
+}
+
 }  // namespace fakehost::json

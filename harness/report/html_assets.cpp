@@ -103,7 +103,7 @@ constexpr std::string_view kScript = R"JS((function () {
   function add(parent, child) { parent.appendChild(child); return child; }
   function dur(ms) { return ms < 1000 ? Math.round(ms) + ' ms' : (ms / 1000).toFixed(2) + ' s'; }
   // An entry's bytes as received: `text`, or `base64` when they are not UTF-8 (decoded with
-  // U+FFFD for each byte that is not).
+  // U+FFFD for each sequence that is not).
   function payload(e) {
     if (e.base64 === undefined) return e.text;
     var bin = atob(e.base64), bytes = new Uint8Array(bin.length);

@@ -198,8 +198,8 @@ void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
   ReadValue(in, v, at, field.name, &(owner->*field.member), field.required);
 }
 
-// `text` holds the bytes themselves; `base64` the bytes that are not UTF-8. Neither: no bytes
-// (an entry an older report kept without its payload cannot say more).
+// `text` holds the bytes themselves; `base64` the bytes that are not UTF-8; one of them, as the
+// report schema has it (every fakehost wrote `text` at least).
 template <typename Owner>
 void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
                const session::BytesField<Owner>& field) {
@@ -207,10 +207,14 @@ void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
   std::string base64;
   in.String(v, at, field.text_name, bytes);
   in.String(v, at, field.base64_name, &base64);
-  if (!in.ok() || !in.Get(v, at, field.base64_name, false)) return;
-  if (in.Get(v, at, field.text_name, false))
-    return in.Fail(at, std::string("holds both ") + field.text_name + " and " + field.base64_name +
-                           " (one or the other)");
+  if (!in.ok()) return;
+  const bool text = in.Get(v, at, field.text_name, false);
+  const bool binary = in.Get(v, at, field.base64_name, false);
+  if (text == binary)
+    return in.Fail(at, (text ? std::string("holds both ") + field.text_name + " and "
+                             : std::string("holds neither ") + field.text_name + " nor ") +
+                           field.base64_name + " (one or the other)");
+  if (!binary) return;
   if (!text::FromBase64(base64, bytes)) in.Fail(at + "/" + field.base64_name, "not base64");
 }
 
@@ -427,6 +431,11 @@ std::string NotAnEntry(const Value& line) {
 }  // namespace
 
 bool ParseTranscriptLine(std::string_view line, session::TranscriptEntry* out, std::string* error) {
+  if (line.size() > kTranscriptLineCap) {
+    *error = "1: a line of " + std::to_string(line.size()) + " bytes, over the " +
+             std::to_string(kTranscriptLineCap >> 20) + " MiB a transcript line may hold";
+    return false;
+  }
   rapidjson::Document doc;
   json::ParseResult parsed = json::Parse(line, &doc);
   if (!parsed.ok) {

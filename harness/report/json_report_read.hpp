@@ -23,11 +23,16 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
 /// The same for the file at `path` (errors start with the path).
 bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* error);
 
+/// The longest transcript line read: the longest a run writes is one payload at the frame limit
+/// (10 MiB) as base64 (13.3 MiB) with its notes; reading a line takes about three times it.
+inline constexpr std::size_t kTranscriptLineCap = 32 * 1024 * 1024;
+
 /// Reads one line of a `run --transcripts` file (the report's entry, the same fields, walked by
 /// the same field table) into `*out`: the one reader of transcript lines (`validate`, `scenario
 /// from-transcript`). False with "COLUMN: why" for the caller to put after "FILE:LINE:": not
 /// JSON, not an object with an index, a direction and a kind the report schema names, a line of
-/// an older fakehost (`frame`, `raw_base64` or `validation`), or a field not as it is written.
+/// an older fakehost (`frame`, `raw_base64` or `validation`), a field not as it is written, or a
+/// line over kTranscriptLineCap.
 bool ParseTranscriptLine(std::string_view line, session::TranscriptEntry* out, std::string* error);
 
 }  // namespace fakehost::report

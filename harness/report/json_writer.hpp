@@ -26,17 +26,10 @@ inline void Str(Writer& w, std::string_view s) {
 
 /// Whether `bytes` are UTF-8 as the JSON reader checks it (json::Parse validates encoding with
 /// RapidJSON's own decoder: no overlong forms, no surrogates, nothing past U+10FFFF), so that a
-/// string written from them reads back as the same bytes. A std::string, for the NUL after its
-/// last byte: a sequence cut short there fails on it instead of reading on.
-inline bool IsJsonUtf8(const std::string& bytes) {
-  struct Discard {
-    void Put(char) {}
-  } ignored;
-  rapidjson::StringStream in(bytes.c_str());
-  while (in.Tell() < bytes.size())
-    if (!rapidjson::UTF8<>::Validate(in, ignored)) return false;
-  return true;
-}
+/// string written from them reads back as the same bytes. Checked by text::IsValidUtf8, which
+/// stops at the end of the bytes: RapidJSON's validator reads a cut sequence's continuation
+/// bytes past it.
+inline bool IsJsonUtf8(std::string_view bytes) { return text::IsValidUtf8(bytes); }
 
 inline void Key(Writer& w, const char* k) { w.Key(k); }
 

@@ -120,6 +120,18 @@ TEST(TranscriptLine, RefusesALineOfAnOlderFakehostOnce) {
   }
 }
 
+// A line is read whole, so its length is capped before it is parsed (file:line says which).
+TEST(TranscriptLine, RefusesALineOverItsCapBeforeParsingIt) {
+  std::string line = R"({"index":0,"direction":"plugin-to-host","t_ms":1,"kind":"raw","size":1,)";
+  line += R"("text":")" + std::string(kTranscriptLineCap, 'a') + R"("})";
+  TranscriptEntry e;
+  std::string error;
+  EXPECT_FALSE(ParseTranscriptLine(line, &e, &error));
+  EXPECT_EQ(
+      error.rfind("1: a line of " + std::to_string(line.size()) + " bytes, over the 32 MiB", 0), 0u)
+      << error.substr(0, 200);
+}
+
 TEST(TranscriptLine, RefusesALineNotAsItIsWritten) {
   const std::string start = R"({"index":0,"direction":"plugin-to-host","t_ms":1,"kind":"raw")";
   struct Case {
@@ -128,10 +140,11 @@ TEST(TranscriptLine, RefusesALineNotAsItIsWritten) {
   for (const Case& c : std::vector<Case>{
            {start + R"(,"size":2,"text":"{}","base64":"e30="})",
             "1: not a transcript line: /: holds both text and base64"},
+           {start + R"(,"size":2})", "1: not a transcript line: /: holds neither text nor base64"},
            {start + R"(,"size":2,"base64":"e3!="})", "1: not a transcript line: /base64: "},
            {start + R"(,"text":"{}"})", "1: not a transcript line: /size: missing"},
            {start + R"(,"size":-1})", "1: not a transcript line: /size: expected an integer"},
-           {start + R"(,"size":1,"violations":[{"pointer":"/a"}]})",
+           {start + R"(,"size":1,"text":"a","violations":[{"pointer":"/a"}]})",
             "1: not a transcript line: /violations/0/message: missing"},
            {R"({"index":0,"direction":"up","kind":"raw"})", "1: not a transcript line (a JSON"},
            {R"({"index":0,"direction":"up")", "28: missing a comma"},

@@ -28,7 +28,14 @@ TranscriptEntry Conversation::NewEntry(Direction direction, EntryKind kind, std:
   entry.kind = kind;
   entry.size = size;
   entry.clipped = text.size() > options.transcript_text_cap;
-  entry.text = std::string(text.substr(0, options.transcript_text_cap));
+  // A cut inside a character would make a UTF-8 payload's first bytes not UTF-8 (so written as
+  // base64): it moves back to the character's first byte, at most three bytes.
+  std::size_t cut = std::min(text.size(), options.transcript_text_cap);
+  for (int back = 0; back < 3 && cut > 0 && cut < text.size() &&
+                     (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80;
+       ++back)
+    --cut;
+  entry.text = std::string(text.substr(0, cut));
   return entry;
 }
 

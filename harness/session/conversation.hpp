@@ -67,7 +67,8 @@ struct SessionOptions {
   /// (Entry() returns nullptr for it).
   std::size_t transcript_entries_cap = 2000;
   /// Decoded plugin frames no step has taken yet: past either cap the oldest are released
-  /// (a first answer to a host request, at most one per request, is kept).
+  /// (a first answer to a host request, at most one per request, is kept, and what a waiting
+  /// step has not read, up to Inbox::kUnreadHeld times the caps).
   std::size_t inbox_documents_cap = 256;
   std::size_t inbox_bytes_cap = 8 * 1024 * 1024;
   /// Findings listed per check id; later ones are counted in one more finding of that check.

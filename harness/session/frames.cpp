@@ -49,11 +49,11 @@ void FramePipeline::OnFrame(wire::Frame& frame) {
     const std::size_t line = c_.transcript.next_frame();
     for (rapidjson::SizeType i = 0; i < n; ++i) {
       PluginFrame element;
-      element.doc = std::make_shared<rapidjson::Document>();
-      element.doc->CopyFrom((*f.doc)[i], element.doc->GetAllocator());
       // Not the bytes received (the batch's line is not kept whole): the element written
       // again, its numbers as they arrived; the note says so.
       const std::string text = json::ToCompact((*f.doc)[i], f.parsed.lexemes);
+      element.doc = json::NewDocument(text.size());
+      element.doc->CopyFrom((*f.doc)[i], element.doc->GetAllocator());
       element.entry = c_.NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, text, text.size());
       element.entry.notes.push_back("element " + std::to_string(i + 1) + " of " +
                                     std::to_string(n) + " of a JSON-RPC batch that starts at #" +
@@ -163,7 +163,7 @@ FramePipeline::PluginFrame FramePipeline::Parse(wire::Frame& frame) {
   PluginFrame f;
   f.entry = c_.NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, frame.payload,
                         frame.payload.size());
-  f.doc = std::make_shared<rapidjson::Document>();
+  f.doc = json::NewDocument(frame.payload.size());
   f.parsed = json::Parse(frame.payload, f.doc.get());
   f.in.doc = f.doc;
   f.in.at = Clock::now();
@@ -250,7 +250,7 @@ bool FramePipeline::Answer(const Inbound& request) {
 
 void FramePipeline::Deliver(Inbound message) {
   for (std::size_t frame : inbox_.Keep(std::move(message)))
-    c_.Note(frame, "released unread: no step took it while the inbox held " +
+    c_.Note(frame, "released untaken: no step took it while the inbox held " +
                        std::to_string(c_.options.inbox_documents_cap) + " frames or " +
                        std::to_string(c_.options.inbox_bytes_cap) + " bytes");
 }

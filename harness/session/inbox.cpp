@@ -16,7 +16,8 @@ std::vector<std::size_t> Inbox::Keep(Inbound message) {
   messages_.push_back(std::move(message));
   std::vector<std::size_t> released;
   for (auto it = messages_.begin(); Over() && std::next(it) != messages_.end();) {
-    if (it->frame >= unread_from_) break;  // the waiting step reads these next
+    // The waiting step reads these next, unless they flood past what is held for it.
+    if (it->frame >= unread_from_ && !Over(kUnreadHeld)) break;
     if (it->answers_request) {
       ++it;
       continue;

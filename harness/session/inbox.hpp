@@ -63,9 +63,14 @@ class Inbox {
   explicit Inbox(Caps caps) : caps_(caps) {}
 
   /// Keeps `message`. Past either cap the oldest go, but never the newest (a step waiting now
-  /// wants it most), nor a first answer to a host request (at most one per request), nor one
-  /// the waiting step has not read yet (HoldUnread): returns the frame numbers released.
+  /// wants it most), nor a first answer to a host request (at most one per request), nor, up to
+  /// kUnreadHeld times the caps, one the waiting step has not read yet (HoldUnread): returns the
+  /// frame numbers released.
   std::vector<std::size_t> Keep(Inbound message);
+  /// How far past its caps the inbox holds what a waiting step has not read: one read of the
+  /// plugin's stdout (or one batch) may bring more frames than the caps, each of which the step
+  /// must see; past this a flood is released like any other, so memory stays bounded whatever
+  /// the plugin sends (the released frames' entries say so).
   /// While a step waits at `cursor`, what it has not read is kept past the caps; nullptr: no
   /// step waits.
   void HoldUnread(const Cursor* cursor) { unread_from_ = cursor ? cursor->from : SIZE_MAX; }
@@ -82,9 +87,12 @@ class Inbox {
   /// Messages released before anyone took them.
   std::uint64_t released() const { return released_; }
   const Caps& caps() const { return caps_; }
+  static constexpr std::size_t kUnreadHeld = 4;
 
  private:
-  bool Over() const { return messages_.size() > caps_.documents || bytes_ > caps_.bytes; }
+  bool Over(std::size_t times = 1) const {
+    return messages_.size() > times * caps_.documents || bytes_ > times * caps_.bytes;
+  }
 
   Caps caps_;
   std::deque<Inbound> messages_;

@@ -26,7 +26,8 @@
 // is kept of frames is capped. The transcript keeps payload text up to a per-session budget,
 // then summaries (direction, kind, size, verdict), then, past an entry cap, only a tally; the
 // inbox keeps the decoded documents a step may still take, up to a count and a byte budget, and
-// releases the oldest past them; findings are listed up to a number per check, then counted
+// releases the oldest past them (what a waiting step has not read yet, only past
+// Inbox::kUnreadHeld times them); findings are listed up to a number per check, then counted
 // (record.hpp).
 #pragma once
 

@@ -312,7 +312,7 @@ TEST(Session, ReleasesTheOldestUntakenFramesPastTheInboxCap) {
   EXPECT_EQ(rig.session().inbox_released(), 3u);
   EXPECT_EQ(rig.session().inbox().Take(Any)->frame, 3u);
   EXPECT_EQ(rig.session().inbox().Take(Any)->frame, 4u);
-  EXPECT_EQ(rig.session().transcript()[0].notes.back().rfind("released unread", 0), 0u);
+  EXPECT_EQ(rig.session().transcript()[0].notes.back().rfind("released untaken", 0), 0u);
 }
 
 // Steps pull, nothing is scanned twice: a cursor reads each message once, in order, under the
@@ -374,6 +374,44 @@ TEST(Session, AWaitingStepReadsABurstLargerThanTheInboxCaps) {
   ASSERT_TRUE(rig.Drain());
   EXPECT_EQ(rig.session().inbox().size(), 2u);
   EXPECT_EQ(rig.session().inbox_released(), 4u);
+}
+
+// What the waiting step has not read is held past the caps only so far: a flood in one read is
+// released like any other past kUnreadHeld times the caps, oldest first, so the inbox stays
+// bounded while a step waits for something that never comes.
+TEST(Session, AFloodWhileAStepWaitsIsHeldOnlyUpToItsCeiling) {
+  Session::Options options;
+  options.inbox_documents_cap = 2;
+  Rig rig("flash-v1", options);
+  std::string flood;
+  for (int i = 0; i < 20; ++i)
+    flood += rig.profile().framing().Encode(
+        R"({"method":"log","params":{"level":"info","message":"n)" + std::to_string(i) + R"("}})");
+  rig.child().PushStdout(flood);
+  Cursor cursor;
+  std::optional<Inbound> first =
+      rig.session().Next(cursor, Clock::now() + std::chrono::seconds(10));
+  const std::size_t held = Inbox::kUnreadHeld * options.inbox_documents_cap;
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->frame, 20u - held);
+  EXPECT_EQ(rig.session().inbox().size(), held);
+  EXPECT_EQ(rig.session().inbox_released(), 20u - held);
+  EXPECT_EQ(rig.session().transcript()[0].notes.back().rfind("released untaken", 0), 0u);
+}
+
+// A payload clipped to the text cap keeps whole characters: cut inside one, a UTF-8 payload's
+// first bytes would not be UTF-8, and the transcript would hold them as base64.
+TEST(Session, AClippedPayloadEndsOnACharacterBoundary) {
+  Session::Options options;
+  options.transcript_text_cap = 9;
+  Rig rig("rim-v1", options);
+  const std::string payload = "[\"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\"]";  // ["ééééé"]
+  rig.Push(payload);
+  ASSERT_TRUE(rig.Drain());
+  const TranscriptEntry& entry = rig.session().transcript().at(0);
+  EXPECT_TRUE(entry.clipped);
+  EXPECT_EQ(entry.size, payload.size());
+  EXPECT_EQ(entry.text, payload.substr(0, 8));
 }
 
 // WaitFor takes the first message it wants, past those it does not, and leaves those.

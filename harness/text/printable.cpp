@@ -65,6 +65,15 @@ std::string ValidUtf8(std::string_view text) {
   return out;
 }
 
+bool IsValidUtf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = ValidSequence(text, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 std::string YamlSafeJson(std::string_view json) {
   std::string valid = ValidUtf8(json);
   std::string_view s = valid;

@@ -15,6 +15,9 @@ namespace fakehost::text {
 
 /// Valid UTF-8: every invalid sequence becomes U+FFFD.
 std::string ValidUtf8(std::string_view text);
+/// Whether `text` is UTF-8 as RFC 3629 has it (no overlong forms, no surrogates, nothing past
+/// U+10FFFF): the rules JSON parsing applies, so such bytes written as a JSON string read back.
+bool IsValidUtf8(std::string_view text);
 
 /// The one neutraliser every printer uses for text it did not write. Valid UTF-8, with:
 ///  - control characters (C0 but '\n' when `keep_newlines`, DEL, C1) as \xNN;

@@ -86,5 +86,19 @@ TEST(YamlSafeJson, EscapesWhatYamlRefusesAndKeepsTheRest) {
   EXPECT_EQ(YamlSafeJson("{\"k\":1}"), "{\"k\":1}");
 }
 
+// The bytes after the text are never read: a sequence cut at its end is invalid even when the
+// buffer goes on with the continuation bytes it lacks (a transcript entry is cut at a byte cap).
+TEST(IsValidUtf8, JudgesOnlyItsOwnBytes) {
+  const std::string buffer = "ab\xF1\x80\x80\x80";
+  EXPECT_TRUE(IsValidUtf8(buffer));
+  EXPECT_FALSE(IsValidUtf8(std::string_view(buffer).substr(0, 3)));
+  EXPECT_FALSE(IsValidUtf8(std::string_view(buffer).substr(0, 5)));
+  EXPECT_TRUE(IsValidUtf8("\xE2\x82\xAC and \xF0\x9F\x98\x80"));
+  EXPECT_FALSE(IsValidUtf8("\xED\xA0\x80"));      // a surrogate
+  EXPECT_FALSE(IsValidUtf8("\xC0\xAF"));          // overlong
+  EXPECT_FALSE(IsValidUtf8("\xF4\x90\x80\x80"));  // past U+10FFFF
+  EXPECT_TRUE(IsValidUtf8(std::string_view("a\0b", 3)));
+}
+
 }  // namespace
 }  // namespace fakehost::text
