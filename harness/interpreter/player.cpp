@@ -4,7 +4,7 @@
 #include "harness/json/json.hpp"
 #include "harness/scenario/template.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 
 std::string MsText(Ms ms) { return std::to_string(ms.count()) + " ms"; }
 std::string MsText(double ms) { return std::to_string(static_cast<long long>(ms + 0.5)) + " ms"; }
@@ -42,11 +42,11 @@ bool Player::Miss(const Step& step, session::Reason reason, std::string message,
 }
 
 std::string Player::NoteText(const std::string& note) const {
-  if (!HasVariables(note)) return note;
+  if (!scenario::HasVariables(note)) return note;
   rapidjson::Document in, out;
   in.SetString(note.c_str(), static_cast<rapidjson::SizeType>(note.size()), in.GetAllocator());
   std::string error;
-  if (!Substitute(
+  if (!scenario::Substitute(
           in, [this](std::string_view p) { return Lookup(p); }, out.GetAllocator(), &out, &error))
     return note;
   return out.IsString() ? std::string(out.GetString(), out.GetStringLength())
@@ -65,7 +65,7 @@ bool Player::Instantiate(const JsonPtr& templ, rapidjson::Document* out, const S
     return true;
   }
   std::string error;
-  if (!Substitute(
+  if (!scenario::Substitute(
           *templ, [this](std::string_view p) { return Lookup(p); }, out->GetAllocator(), out,
           &error))
     return ScenarioBug(step, error);
@@ -111,11 +111,14 @@ Fit Player::Check(const Filter& filter, const Patterns& p, const Inbound& in,
   }
   bool ok = true;
   const rapidjson::Value& doc = *in.doc;
-  MatchDeadline bounded(hard_deadline_);  // no frame's match outlasts the scenario
-  if (p.has_result) ok &= Match(p.result, json::Find(doc, "result"), why, "/result", untested);
-  if (p.has_error) ok &= Match(p.error, json::Find(doc, "error"), why, "/error", untested);
-  if (p.has_params) ok &= Match(p.params, json::Find(doc, "params"), why, "/params", untested);
-  if (p.has_message) ok &= Match(p.message, &doc, why, "", untested);
+  scenario::MatchDeadline bounded(hard_deadline_);  // no frame's match outlasts the scenario
+  if (p.has_result)
+    ok &= scenario::Match(p.result, json::Find(doc, "result"), why, "/result", untested);
+  if (p.has_error)
+    ok &= scenario::Match(p.error, json::Find(doc, "error"), why, "/error", untested);
+  if (p.has_params)
+    ok &= scenario::Match(p.params, json::Find(doc, "params"), why, "/params", untested);
+  if (p.has_message) ok &= scenario::Match(p.message, &doc, why, "", untested);
   return ok ? Fit::kYes : Fit::kWrongContent;
 }
 
@@ -180,7 +183,7 @@ bool Player::DoForEach(const Step& step, const ForEach& each) {
         if (!json::Find(item, std::string_view(d.name.GetString(), d.name.GetStringLength())))
           item.AddMember(rapidjson::Value(d.name, item.GetAllocator()),
                          rapidjson::Value(d.value, item.GetAllocator()), item.GetAllocator());
-    if (each.where && !Match(where, &item, nullptr)) continue;
+    if (each.where && !scenario::Match(where, &item, nullptr)) continue;
     ++matched;
     // How many items there are is the plugin's, not the scenario's: each one gets the whole
     // hard limit again, so a plugin with many commands, each inside its deadline, is not cut
@@ -267,4 +270,4 @@ bool Player::RunSteps(const std::vector<Step>& steps) {
   return true;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

@@ -25,9 +25,36 @@
 #include "harness/scenario/matcher.hpp"
 #include "harness/session/session.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 
+// The scenario model's names, which the player's files use on nearly every line. Listed once
+// here, in the header internal to the player, so that a reader sees which names come from the
+// scenario layer; the interpreter's public headers qualify them in full.
 using protocol::MessageKind;
+using scenario::Answer;
+using scenario::Cite;
+using scenario::CloseStdin;
+using scenario::Expect;
+using scenario::ExpectExit;
+using scenario::ExpectNone;
+using scenario::Failure;
+using scenario::Filter;
+using scenario::ForEach;
+using scenario::JsonPtr;
+using scenario::KillParent;
+using scenario::Level;
+using scenario::Mismatch;
+using scenario::Ms;
+using scenario::Requirement;
+using scenario::Scenario;
+using scenario::ScenarioResult;
+using scenario::Send;
+using scenario::SendRaw;
+using scenario::Shutdown;
+using scenario::Signal;
+using scenario::Sleep;
+using scenario::Status;
+using scenario::Step;
 using session::Inbound;
 using session::Reason;
 
@@ -308,4 +335,4 @@ class Player {
   }
 };
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

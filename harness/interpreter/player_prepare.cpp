@@ -10,7 +10,7 @@
 #include "harness/scenario/template.hpp"
 #include "harness/text/template.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 namespace {
 
 // The trigger a step sends, or "": only a send asks the plugin to act as a trigger promises.
@@ -75,7 +75,7 @@ bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
     rapidjson::Document value;
     const rapidjson::Value pattern(
         rapidjson::StringRef(templ.data(), static_cast<rapidjson::SizeType>(templ.size())));
-    if (!Substitute(
+    if (!scenario::Substitute(
             pattern, [this](std::string_view p) { return Lookup(p); }, value.GetAllocator(), &value,
             error)) {
       *error = "profile plugin_env " + name + ": " + *error;
@@ -427,4 +427,4 @@ bool Player::SendsMissingTrigger(const Step& step) const {
   return sends;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

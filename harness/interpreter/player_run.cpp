@@ -7,8 +7,7 @@
 #include "harness/interpreter/player.hpp"
 #include "harness/json/json.hpp"
 
-namespace fakehost::scenario {
-namespace player {
+namespace fakehost::interpreter {
 namespace {
 
 template <typename T>
@@ -258,13 +257,11 @@ std::string Player::StandInAnswerReason(std::size_t step_failures) const {
          where + ":\n  host:\n    replies:" + yaml;
 }
 
-}  // namespace player
-
 ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
                     const schema::FrameSchema* schema, const PluginTarget& plugin,
                     const PlayOptions& options) {
-  player::Player p(scenario, profile, schema, plugin, options);
+  Player p(scenario, profile, schema, plugin, options);
   return p.Run();
 }
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

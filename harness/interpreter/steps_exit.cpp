@@ -3,7 +3,7 @@
 
 #include "harness/os/signals.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 
 bool Player::DoExpectExit(const Step& step, const ExpectExit& expect) {
   Checked(step);
@@ -78,4 +78,4 @@ bool Player::DoShutdown(const Step& step, const Shutdown& shutdown) {
   return true;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

@@ -3,7 +3,7 @@
 
 #include "harness/json/json.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 Clock::time_point Player::ServingUntil(Clock::time_point since) const {
   Clock::time_point until = since;
   for (const auto& [key, req] : session_.requests()) {
@@ -237,4 +237,4 @@ Player::NoneSight Player::AwaitForbidden(const ExpectNone& none, const Patterns&
   return {};
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

@@ -5,7 +5,7 @@
 // new id (MCP 2026-07-28's multi round-trip requests, the profile's input_required).
 #include "harness/interpreter/player.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 
 bool Player::ResolveRetry(const Step& step, const Send& send, Send* resolved) {
   const protocol::Profile::InputRequired* input = profile_.input_required();
@@ -54,4 +54,4 @@ bool Player::ResolveRetry(const Step& step, const Send& send, Send* resolved) {
   return true;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

@@ -7,7 +7,7 @@
 #include "harness/json/json.hpp"
 #include "harness/wire/framing.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 
 // A trigger's request, the id, the deadline and the padding, applied in the order the frame needs
 // them.
@@ -245,12 +245,13 @@ bool Player::DoAnswer(const Step& step, const Answer& answer) {
   return true;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter
 
-namespace fakehost::scenario {
+namespace fakehost::interpreter {
 
-bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::Value& auto_id,
-                      rapidjson::Document* out, std::string* error) {
+bool BuildSendMessage(const Send& send, const scenario::Lookup& lookup,
+                      const rapidjson::Value& auto_id, rapidjson::Document* out,
+                      std::string* error) {
   out->SetObject();
   auto& a = out->GetAllocator();
   switch (send.id_mode) {
@@ -262,7 +263,7 @@ bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::V
       break;
     case Send::IdMode::kExplicit: {
       rapidjson::Value id;
-      if (send.id && !Substitute(*send.id, lookup, a, &id, error)) return false;
+      if (send.id && !scenario::Substitute(*send.id, lookup, a, &id, error)) return false;
       out->AddMember("id", id, a);
       break;
     }
@@ -272,12 +273,12 @@ bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::V
   out->AddMember("method", rapidjson::Value(send.method.c_str(), a), a);
   if (send.params) {
     rapidjson::Value params;
-    if (!Substitute(*send.params, lookup, a, &params, error)) return false;
+    if (!scenario::Substitute(*send.params, lookup, a, &params, error)) return false;
     out->AddMember("params", params, a);
   }
   if (send.members) {
     rapidjson::Value members;
-    if (!Substitute(*send.members, lookup, a, &members, error)) return false;
+    if (!scenario::Substitute(*send.members, lookup, a, &members, error)) return false;
     for (auto& m : members.GetObject())
       if (!json::Find(*out, std::string_view(m.name.GetString(), m.name.GetStringLength())))
         out->AddMember(rapidjson::Value(m.name, a), rapidjson::Value(m.value, a), a);
@@ -285,4 +286,4 @@ bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::V
   return true;
 }
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter
