@@ -19,6 +19,13 @@ std::string TriggerSentBy(const Step& step) {
   return send ? send->trigger : std::string();
 }
 
+// Whether a manifest value declares nothing. A present object declares its surface even when it
+// is {} (Flash's `query: {}` and `hints: {}` declare an evaluator and a hints provider).
+bool IsEmptyValue(const rapidjson::Value& v) {
+  return v.IsNull() || (v.IsBool() && !v.GetBool()) || (v.IsArray() && v.Empty()) ||
+         (v.IsString() && v.GetStringLength() == 0);
+}
+
 }  // namespace
 
 void Player::BuildVars() {
@@ -328,48 +335,6 @@ std::string Player::RevisionToPlay(const protocol::Revisions& revisions, std::st
     return {};
   }
   return revisions.offer;
-}
-
-bool Player::AddRevisionMembers(rapidjson::Document* msg, const Step& step) {
-  const protocol::Revisions* revisions = profile_.revisions();
-  const protocol::Revision* revision = revisions ? revisions->Find(revision_) : nullptr;
-  if (!revision || !msg->IsObject() || !json::Find(*msg, "id")) return true;  // requests only
-  auto& a = msg->GetAllocator();
-  for (const auto& [pointer, members] : revision->request_members) {
-    // Walk to the object at the pointer, making the objects on the way that are missing.
-    rapidjson::Value* at = msg;
-    for (std::size_t from = 1; at && from <= pointer.size();) {
-      std::size_t to = pointer.find('/', from);
-      if (to == std::string::npos) to = pointer.size();
-      const std::string name = pointer.substr(from, to - from);
-      if (!at->IsObject()) {
-        at = nullptr;
-        break;
-      }
-      if (!json::Find(*at, name))
-        at->AddMember(rapidjson::Value(name.c_str(), a), rapidjson::Value(rapidjson::kObjectType),
-                      a);
-      at = const_cast<rapidjson::Value*>(json::Find(*at, name));
-      from = to + 1;
-    }
-    if (!at || !at->IsObject()) continue;  // the step wrote something else there: its choice
-    auto templ = std::make_shared<rapidjson::Document>();
-    templ->CopyFrom(*members, templ->GetAllocator());
-    rapidjson::Document filled;
-    if (!Instantiate(templ, &filled, step)) return false;
-    // Member by member, what the request has wins whole: clientCapabilities {} declares none,
-    // not the engine's capabilities merged into it.
-    for (auto& member : filled.GetObject())
-      if (!json::Find(*at, json::View(member.name)))
-        at->AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
-  }
-  return true;
-}
-
-Level Player::StepLevel(const Step& step) const {
-  if (step.level_given || scenario_.cites.empty()) return step.level;
-  const Cite* cite = scenario_.CiteFor(revision_);
-  return cite ? cite->level : scenario_.level;
 }
 
 bool Player::SettleRevision() {
