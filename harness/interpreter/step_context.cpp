@@ -1,9 +1,14 @@
 // A step's services over its context: the miss it records, its templates filled in, how a frame
 // fits its filter (see step_context.hpp).
+
 #include "harness/interpreter/step_context.hpp"
 
+#include "harness/interpreter/bindings.hpp"
+#include "harness/interpreter/outcome.hpp"
 #include "harness/json/json.hpp"
+#include "harness/protocol/profile.hpp"
 #include "harness/scenario/template.hpp"
+#include "harness/session/session.hpp"
 
 namespace fakehost::interpreter {
 
@@ -120,34 +125,37 @@ Level StepContext::StepLevel() const {
   return cite ? cite->level : scenario.level;
 }
 
-Fit StepContext::Check(const Filter& filter, const Patterns& p, const Inbound& in,
+Fit StepContext::Check(const Filter& filter, const Patterns& p, const Inbound& message,
                        std::vector<Mismatch>* why, std::vector<std::string>* untested) const {
   switch (filter.kind) {
     case Filter::Kind::kReplyTo: {
-      if (in.kind != MessageKind::kResponse) return Fit::kNo;
+      if (message.kind != MessageKind::kResponse) return Fit::kNo;
       const Named* named = bindings.FindNamed(filter.name);
-      const rapidjson::Value* id = json::Find(*in.doc, "id");
+      const rapidjson::Value* id = json::Find(*message.doc, "id");
       if (!named || !id || !json::StrictEqual(*id, named->id)) return Fit::kNo;
       break;
     }
     case Filter::Kind::kResponse:
       // An answer to nothing the host is owed (a line that is no message, a request with an id
       // the protocol does not accept) is noted, never taken or judged as a response.
-      if (in.kind != MessageKind::kResponse || in.answers_unreadable || in.echoes_noise)
+      if (message.kind != MessageKind::kResponse || message.answers_unreadable ||
+          message.echoes_noise)
         return Fit::kNo;
       break;
     case Filter::Kind::kRequest:
-      if (in.kind != MessageKind::kRequest || (in.method != filter.name && filter.name != "*"))
+      if (message.kind != MessageKind::kRequest ||
+          (message.method != filter.name && filter.name != "*"))
         return Fit::kNo;
       break;
     case Filter::Kind::kNotification:
-      if (in.kind != MessageKind::kNotification || in.method != filter.name) return Fit::kNo;
+      if (message.kind != MessageKind::kNotification || message.method != filter.name)
+        return Fit::kNo;
       break;
     case Filter::Kind::kAny:
       break;
   }
   bool ok = true;
-  const rapidjson::Value& doc = *in.doc;
+  const rapidjson::Value& doc = *message.doc;
   scenario::MatchDeadline bounded(limit.deadline);  // no frame's match outlasts the scenario
   if (p.has_result)
     ok &= scenario::Match(p.result, json::Find(doc, "result"), why, "/result", untested);
@@ -181,13 +189,13 @@ std::string StepContext::Describe(const Filter& filter) const {
   return "a frame";
 }
 
-std::string StepContext::Summarise(const Inbound& in) const {
-  const session::TranscriptEntry* e = session.Entry(in.frame);
+std::string StepContext::Summarise(const Inbound& message) const {
+  const session::TranscriptEntry* e = session.Entry(message.frame);
   if (!e)  // tallied without an entry: the document still says what it was
-    return "#" + std::to_string(in.frame) + " " + protocol::MessageKindName(in.kind) +
-           (in.method.empty() ? "" : " " + json::Abbreviate(in.method)) + ": " +
-           json::Abbreviate(json::ToCompact(*in.doc), 300);
-  std::string s = "#" + std::to_string(in.frame) + " " + session::EntryKindName(e->kind);
+    return "#" + std::to_string(message.frame) + " " + protocol::MessageKindName(message.kind) +
+           (message.method.empty() ? "" : " " + json::Abbreviate(message.method)) + ": " +
+           json::Abbreviate(json::ToCompact(*message.doc), 300);
+  std::string s = "#" + std::to_string(message.frame) + " " + session::EntryKindName(e->kind);
   if (!e->method.empty()) s += " " + e->method;
   if (!e->id.empty()) s += " id " + e->id;
   return s + ": " + json::Abbreviate(e->text, 300);

@@ -130,10 +130,10 @@ struct StepContext {
   /// the request `msg` does not have. False (a scenario bug recorded) if a template fails.
   bool AddRevisionMembers(rapidjson::Document* msg);
   /// `untested` (may be null) gets what a matcher operator could not judge (matcher.hpp).
-  Fit Check(const Filter& filter, const Patterns& patterns, const Inbound& in,
+  Fit Check(const Filter& filter, const Patterns& patterns, const Inbound& message,
             std::vector<Mismatch>* why, std::vector<std::string>* untested = nullptr) const;
   std::string Describe(const Filter& filter) const;
-  std::string Summarise(const Inbound& in) const;
+  std::string Summarise(const Inbound& message) const;
 
  private:
   /// The level of a step that names none: the scenario's, under the revision in play.

@@ -1,8 +1,13 @@
 // Steps that wait for the plugin's frames: expect and expect_none. Each pulls the plugin's
 // messages with Session::Next and judges them as they come.
-#include "harness/interpreter/steps.hpp"
 
+#include "harness/interpreter/bindings.hpp"
+#include "harness/interpreter/outcome.hpp"
+#include "harness/interpreter/step_context.hpp"
+#include "harness/interpreter/steps.hpp"
 #include "harness/json/json.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/session/session.hpp"
 
 namespace fakehost::interpreter {
 namespace {
@@ -81,15 +86,15 @@ bool ExpectWindowOf(StepContext& ctx, const Expect& expect, ExpectWindow* w) {
 }
 
 // The step's look at one message: whether it takes it, and what it saw in it.
-bool ExpectSees(const StepContext& ctx, ExpectSight& sight, const Inbound& in) {
+bool ExpectSees(const StepContext& ctx, ExpectSight& sight, const Inbound& message) {
   const Expect& expect = sight.expect;
   std::vector<Mismatch> why;
   std::vector<std::string> unjudged;
-  const Fit fit = ctx.Check(expect.filter, sight.patterns, in, &why, &unjudged);
-  if (in.frame <= sight.taken_after) {
+  const Fit fit = ctx.Check(expect.filter, sight.patterns, message, &why, &unjudged);
+  if (message.frame <= sight.taken_after) {
     if (fit == Fit::kYes && sight.nearest.empty())
       sight.nearest =
-          ctx.Summarise(in) + " — sent before " + expect.after + ", so not in answer to it";
+          ctx.Summarise(message) + " — sent before " + expect.after + ", so not in answer to it";
     return false;
   }
   if (fit == Fit::kYes ||
@@ -100,7 +105,7 @@ bool ExpectSees(const StepContext& ctx, ExpectSight& sight, const Inbound& in) {
     return true;
   }
   if (fit == Fit::kWrongContent && sight.nearest.empty())
-    sight.nearest = ctx.Summarise(in) + " — " + Join(why);
+    sight.nearest = ctx.Summarise(message) + " — " + Join(why);
   return false;
 }
 
@@ -110,11 +115,13 @@ std::optional<Inbound> AwaitExpected(StepContext& ctx, ExpectSight& sight,
                                      const ExpectWindow& window, Clock::time_point* wanted) {
   session::Cursor cursor;
   for (;;) {
-    std::optional<Inbound> in = ctx.session.Next(cursor, ctx.limit.Cap(*wanted));
-    if (in && ExpectSees(ctx, sight, *in) && ctx.session.Take(in->frame)) return in;
+    std::optional<Inbound> message = ctx.session.Next(cursor, ctx.limit.Cap(*wanted));
+    if (message && ExpectSees(ctx, sight, *message) && ctx.session.Take(message->frame))
+      return message;
     // An answer to the request being served moves the end of the wait: wait on to the new end.
     const Clock::time_point moved = window.Until(ctx);
-    if (!in && (moved == *wanted || ctx.session.gone() || ctx.Interrupted())) return std::nullopt;
+    if (!message && (moved == *wanted || ctx.session.gone() || ctx.Interrupted()))
+      return std::nullopt;
     *wanted = moved;
   }
 }
@@ -182,7 +189,7 @@ struct Barrier {
   rapidjson::Document id = {};
   std::size_t frame = 0;
   Ms deadline{0};
-  bool AnsweredBy(const Inbound& in) const;
+  bool AnsweredBy(const Inbound& message) const;
 };
 
 // What an expect_none step saw: a frame none may send, or the barrier's answer (taken).
@@ -212,9 +219,9 @@ bool SendBarrier(StepContext& ctx, Barrier* barrier) {
   return true;
 }
 
-bool Barrier::AnsweredBy(const Inbound& in) const {
-  if (in.kind != MessageKind::kResponse) return false;
-  const rapidjson::Value* got = json::Find(*in.doc, "id");
+bool Barrier::AnsweredBy(const Inbound& message) const {
+  if (message.kind != MessageKind::kResponse) return false;
+  const rapidjson::Value* got = json::Find(*message.doc, "id");
   return got && json::StrictEqual(*got, id);
 }
 
@@ -224,19 +231,19 @@ NoneSight AwaitForbidden(StepContext& ctx, const ExpectNone& none, const Pattern
                          const Barrier& barrier, std::size_t judged_after,
                          Clock::time_point wanted) {
   session::Cursor cursor;
-  while (std::optional<Inbound> in = ctx.session.Next(cursor, ctx.limit.Cap(wanted))) {
-    if (in->frame <= judged_after) continue;
-    if (none.barrier && barrier.AnsweredBy(*in)) {
-      ctx.session.Take(in->frame);
+  while (std::optional<Inbound> message = ctx.session.Next(cursor, ctx.limit.Cap(wanted))) {
+    if (message->frame <= judged_after) continue;
+    if (none.barrier && barrier.AnsweredBy(*message)) {
+      ctx.session.Take(message->frame);
       return {.offending = std::nullopt, .barrier_answered = true};
     }
     // Left to the inbox: a later step may still expect it (a should-level "not yet" followed
     // by a must-level "eventually"). One that matches only if what an operator could not judge
     // holds is not shown to be forbidden: the scenario is untested, not failed.
     std::vector<std::string> unjudged;
-    if (ctx.Check(none.filter, patterns, *in, nullptr, &unjudged) != Fit::kYes) continue;
-    if (unjudged.empty()) return {.offending = std::move(in), .barrier_answered = false};
-    ctx.outcome.Untested("step " + std::to_string(ctx.number) + ": " + ctx.Summarise(*in) +
+    if (ctx.Check(none.filter, patterns, *message, nullptr, &unjudged) != Fit::kYes) continue;
+    if (unjudged.empty()) return {.offending = std::move(message), .barrier_answered = false};
+    ctx.outcome.Untested("step " + std::to_string(ctx.number) + ": " + ctx.Summarise(*message) +
                          " may be what none may send: " + unjudged.front());
   }
   return {};

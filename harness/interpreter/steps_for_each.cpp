@@ -1,6 +1,9 @@
 // for_each: its steps played once per item of a list, the manifest's or one the plugin returned,
 // through the Player's step loop.
+#include "harness/interpreter/bindings.hpp"
+#include "harness/interpreter/outcome.hpp"
 #include "harness/interpreter/player.hpp"
+#include "harness/interpreter/step_context.hpp"
 #include "harness/interpreter/steps.hpp"
 #include "harness/json/json.hpp"
 

@@ -1,8 +1,11 @@
 // Steps about the plugin process and the time between frames: close_stdin, kill_parent, signal,
 // sleep, expect_exit and shutdown.
-#include "harness/interpreter/steps.hpp"
 
+#include "harness/interpreter/step_context.hpp"
+#include "harness/interpreter/steps.hpp"
 #include "harness/os/signals.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/session/session.hpp"
 
 namespace fakehost::interpreter {
 

@@ -3,9 +3,13 @@
 // each as it answers the plugin's own requests (the profile's replies, the plugin's fakehost.yaml
 // `host: replies:`), and the retry carries those answers and echoes the answer's state, under a
 // new id (MCP 2026-07-28's multi round-trip requests, the profile's input_required).
-#include "harness/interpreter/steps.hpp"
 
+#include "harness/interpreter/bindings.hpp"
+#include "harness/interpreter/step_context.hpp"
+#include "harness/interpreter/steps.hpp"
 #include "harness/json/json.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/session/session.hpp"
 
 namespace fakehost::interpreter {
 

@@ -1,10 +1,14 @@
 // Steps that send: send, send_raw, answer.
 #include <cstring>
 
+#include "harness/interpreter/bindings.hpp"
+#include "harness/interpreter/outcome.hpp"
+#include "harness/interpreter/step_context.hpp"
 #include "harness/interpreter/steps.hpp"
-#include "harness/protocol/host_frame.hpp"
-
 #include "harness/json/json.hpp"
+#include "harness/protocol/host_frame.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/session/session.hpp"
 #include "harness/wire/framing.hpp"
 
 namespace fakehost::interpreter {
