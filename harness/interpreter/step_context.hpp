@@ -91,6 +91,8 @@ struct HardLimit {
   std::string Text() const { return "the scenario reached its hard limit of " + MsText(limit); }
 };
 
+/// One step's view of the play, made by Player::ContextFor: its references are the Player's, and
+/// it lives while the step runs.
 struct StepContext {
   const Scenario& scenario;
   const protocol::Profile& profile;
