@@ -33,7 +33,7 @@ struct World {
   std::unique_ptr<protocol::Profile> profile;
   std::unique_ptr<schema::FrameSchema> schema;
   scenario::Scenario scenario;
-  scenario::PluginTarget plugin;
+  interpreter::PluginTarget plugin;
   bool ok = false;
 
   World() {
@@ -65,8 +65,8 @@ void BM_HandshakeHeartbeatShutdown(benchmark::State& state) {
   }
   process::InitProcessEnvironment();
   for (auto _ : state) {
-    scenario::ScenarioResult r =
-        scenario::Play(w.scenario, *w.profile, w.schema.get(), w.plugin, scenario::PlayOptions{});
+    scenario::ScenarioResult r = interpreter::Play(w.scenario, *w.profile, w.schema.get(), w.plugin,
+                                                   interpreter::PlayOptions{});
     if (r.status != scenario::Status::kPass) state.SkipWithError("the scenario did not pass");
   }
 }

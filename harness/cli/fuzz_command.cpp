@@ -123,7 +123,7 @@ bool ReadOptions(const FuzzFlags& f, fuzz::FuzzOptions* o, std::ostream& err) {
 
 // The plugin to fuzz: one that is spawned, with the protocol's limits.
 bool FindPlugin(const FuzzFlags& f, const protocol::Profile& profile,
-                scenario::PluginTarget* plugin, std::ostream& err) {
+                interpreter::PluginTarget* plugin, std::ostream& err) {
   std::string error;
   if (!run::ResolvePlugin(profile, run::PluginSpec{f.plugin_dir, f.argv, {}, f.plugin_id, f.config},
                           plugin, &error)) {
@@ -145,7 +145,7 @@ bool FindPlugin(const FuzzFlags& f, const protocol::Profile& profile,
 // What sessions are made of: the handshake fragment, the schema's frames and the plugin's
 // triggers.
 bool MakeCatalog(const std::string& data_dir, const protocol::Profile& profile,
-                 const schema::FrameSchema& schema, const scenario::PluginTarget& plugin,
+                 const schema::FrameSchema& schema, const interpreter::PluginTarget& plugin,
                  fuzz::Catalog* catalog, std::ostream& err) {
   std::string error;
   std::vector<std::string> fragment_dirs = {
@@ -181,7 +181,7 @@ int Fuzz(FuzzFlags& f, const Context& ctx) {
     err << "fakehost: fuzzing needs the protocol's frame schema\n";
     return kBadInput;
   }
-  scenario::PluginTarget plugin;
+  interpreter::PluginTarget plugin;
   if (!FindPlugin(f, *profile, &plugin, err)) return kBadInput;
   fuzz::Catalog catalog;
   if (!MakeCatalog(ctx.data_dir, *profile, *schema, plugin, &catalog, err)) return kBadInput;

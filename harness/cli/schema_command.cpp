@@ -9,10 +9,10 @@
 
 #include "harness/cli/cli.hpp"
 #include "harness/cli/command.hpp"
+#include "harness/interpreter/interpreter.hpp"
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/run/runner.hpp"
-#include "harness/interpreter/interpreter.hpp"
 #include "harness/schema/diff.hpp"
 #include "harness/schema/schema.hpp"
 #include "harness/session/session.hpp"
@@ -115,7 +115,7 @@ std::vector<HostFrameCase> SuiteHostFrames(const std::string& suite_dir,
       rapidjson::Value id(profile.IdsFor(send.method).start);
       // A trigger's request is the plugin's own (its fakehost.yaml), known only in a run.
       if (send.invalid || !send.trigger.empty() ||
-          !scenario::BuildSendMessage(send, lookup, id, &message, &error)) {
+          !interpreter::BuildSendMessage(send, lookup, id, &message, &error)) {
         ++*unchecked;
         return;
       }

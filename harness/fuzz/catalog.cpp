@@ -58,7 +58,7 @@ std::vector<std::pair<std::string, std::string>> ScenarioOnlyVariables(
   std::set<std::string> heads;
   for (const rapidjson::Value* r : requests)
     if (r) VariableHeads(*r, &heads);
-  // What scenario::Player::BuildVars fills without a scenario's help.
+  // What interpreter::Player::BuildVars fills without a scenario's help.
   std::set<std::string> known = {"plugin", "host", "scenario", "manifest", "item", "item_args"};
   for (const auto& m : profile.vars().GetObject()) known.emplace(json::View(m.name));
   std::vector<std::pair<std::string, std::string>> out;

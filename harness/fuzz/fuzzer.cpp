@@ -45,7 +45,7 @@ bool WriteFile(const std::string& path, const std::string& text) {
 }  // namespace
 
 Fuzzer::Fuzzer(const protocol::Profile& profile, const schema::FrameSchema* schema,
-               const scenario::PluginTarget& plugin, const Catalog& catalog, FuzzOptions options)
+               const interpreter::PluginTarget& plugin, const Catalog& catalog, FuzzOptions options)
     : profile_(profile),
       schema_(schema),
       plugin_(plugin),
@@ -71,7 +71,7 @@ scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& given) {
     r.status = scenario::Status::kError;
     return r;
   }
-  scenario::PlayOptions play;
+  interpreter::PlayOptions play;
   play.timeout = options_.session_timeout;
   // As every command plays: an exception is this session's harness error, not the fuzzer's end.
   scenario::ScenarioResult r = run::PlayScenario(sc, profile_, schema_, plugin_, play);

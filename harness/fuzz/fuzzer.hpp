@@ -75,7 +75,7 @@ class Fuzzer {
  public:
   /// Everything must outlive the fuzzer.
   Fuzzer(const protocol::Profile& profile, const schema::FrameSchema* schema,
-         const scenario::PluginTarget& plugin, const Catalog& catalog, FuzzOptions options);
+         const interpreter::PluginTarget& plugin, const Catalog& catalog, FuzzOptions options);
   FuzzResult Run();
   /// Plays one plan as a scenario (counted in the stats).
   scenario::ScenarioResult Play(const Plan& plan, const Header& header = {});
@@ -88,7 +88,7 @@ class Fuzzer {
 
   const protocol::Profile& profile_;
   const schema::FrameSchema* schema_;
-  const scenario::PluginTarget& plugin_;
+  const interpreter::PluginTarget& plugin_;
   const Catalog& catalog_;
   FuzzOptions options_;
   FuzzStats stats_;

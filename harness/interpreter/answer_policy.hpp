@@ -12,11 +12,11 @@
 #include "harness/protocol/host.hpp"
 #include "harness/scenario/model.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::interpreter {
 
 /// The scenario's holds and replies, each with its reason. Where the `host:` block and a step
 /// both name a method, the step's hold wins: the step answers it. Where several steps do, the
 /// first written gives the reason.
-protocol::AnswerPolicy AnswerPolicyFor(const Scenario& scenario);
+protocol::AnswerPolicy AnswerPolicyFor(const scenario::Scenario& scenario);
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

@@ -7,16 +7,17 @@
 #include "harness/json/json.hpp"
 #include "harness/scenario/loader.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::interpreter {
 namespace {
 
 // Loads a scenario whose `host:` block (may be "") comes before its steps, which start on
 // line 5 when there is no host block.
-Scenario Load(const std::string& host, const std::string& steps) {
-  Scenario scenario;
-  std::vector<LoadError> errors;
-  EXPECT_TRUE(LoadScenarioText("title: T\nspec: S\nrequirement: R\n" + host + "steps:\n" + steps,
-                               "s.yaml", "s", {}, &scenario, &errors))
+scenario::Scenario Load(const std::string& host, const std::string& steps) {
+  scenario::Scenario scenario;
+  std::vector<scenario::LoadError> errors;
+  EXPECT_TRUE(
+      scenario::LoadScenarioText("title: T\nspec: S\nrequirement: R\n" + host + "steps:\n" + steps,
+                                 "s.yaml", "s", {}, &scenario, &errors))
       << (errors.empty() ? "" : errors[0].ToString());
   return scenario;
 }
@@ -91,4 +92,4 @@ TEST(AnswerPolicyFor, AStepThatAnswersAMethodWinsOverTheHostBlockAndTheFirstStep
 }
 
 }  // namespace
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

@@ -4,7 +4,7 @@
 
 #include "harness/json/json.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 namespace {
 
 // Arguments for a manifest item declaring `arguments: [{name, type, required}]` (RIM §9):
@@ -106,4 +106,4 @@ const rapidjson::Value* Bindings::Lookup(std::string_view path) const {
   return v;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

@@ -14,7 +14,7 @@
 #include "harness/json/rapidjson.hpp"
 #include "harness/session/session.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 
 using Clock = session::Clock;
 using Ms = std::chrono::milliseconds;
@@ -68,4 +68,4 @@ class Bindings {
   rapidjson::Document item_args_;
 };
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

@@ -26,7 +26,7 @@ namespace fakehost::schema {
 class FrameSchema;
 }
 
-namespace fakehost::scenario {
+namespace fakehost::interpreter {
 
 /// The plugin under test, resolved once per run.
 struct PluginTarget {
@@ -46,15 +46,15 @@ struct PluginTarget {
   std::vector<std::string> scenario_env = {};
   /// From the plugin's fakehost.yaml: NAME -> {method, params}, the request that makes the
   /// plugin act as the trigger NAME says (templates, filled in when sent).
-  std::map<std::string, JsonPtr> triggers;
+  std::map<std::string, scenario::JsonPtr> triggers;
   /// Triggers the plugin cannot have (fakehost.yaml NAME: {none: "why"}): NAME -> why. The
   /// scenarios that send one are not applicable, with that reason.
   std::map<std::string, std::string> triggers_none;
   /// fakehost.yaml `host: replies:`: METHOD -> the fake host's answer in place of the profile's.
-  std::map<std::string, JsonPtr, std::less<>> host_replies;
+  std::map<std::string, scenario::JsonPtr, std::less<>> host_replies;
   /// fakehost.yaml's config: (Flash: FLASH_PLUGIN_CONFIG) for scenarios that give none; may be
   /// null.
-  JsonPtr config;
+  scenario::JsonPtr config;
   std::string config_file;  ///< the fakehost.yaml read, "" if none (for messages)
   /// Why its host never spawns this plugin, so that no scenario applies to it (a Flash
   /// manifest-only plugin: "the host never spawns a manifest-only plugin"); "" when it does.
@@ -89,7 +89,7 @@ struct PlayOptions {
   /// The frame schemas of the revisions that have their own (profile known[].schema), by
   /// revision; may be null.
   const std::map<std::string, const schema::FrameSchema*>* revision_schemas = nullptr;
-  Ms timeout{0};  ///< hard limit override; 0: the scenario's, else the profile's
+  scenario::Ms timeout{0};  ///< hard limit override; 0: the scenario's, else the profile's
   /// Payload bytes the transcript keeps per frame; 0: the session's default. A play that reads
   /// the plugin's answers back from its transcript (run::DeriveTriggers) keeps them whole.
   std::size_t transcript_text_cap = 0;
@@ -103,11 +103,12 @@ struct PlayOptions {
 /// The message a `send`/`notify` step sends, before the profile's envelope (protocol::HostFrame):
 /// id (`auto_id` when the step leaves it to the host), method, params with variables filled
 /// in by `lookup`. False with `*error` when a variable is unknown.
-bool BuildSendMessage(const Send& send, const Lookup& lookup, const rapidjson::Value& auto_id,
-                      rapidjson::Document* out, std::string* error);
+bool BuildSendMessage(const scenario::Send& send, const scenario::Lookup& lookup,
+                      const rapidjson::Value& auto_id, rapidjson::Document* out,
+                      std::string* error);
 
-ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
-                    const schema::FrameSchema* schema, const PluginTarget& plugin,
-                    const PlayOptions& options);
+scenario::ScenarioResult Play(const scenario::Scenario& scenario, const protocol::Profile& profile,
+                              const schema::FrameSchema* schema, const PluginTarget& plugin,
+                              const PlayOptions& options);
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

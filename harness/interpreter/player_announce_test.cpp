@@ -2,7 +2,7 @@
 // {not_announced: ...} settled on that answer, and for_each over a list the plugin returned.
 #include "harness/interpreter/player_test_support.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::interpreter {
 namespace {
 
 using namespace player_testing;  // NOLINT: the fixture and the scripted plugins
@@ -163,4 +163,4 @@ TEST_F(AnnouncedPlayerTest, AForEachOverACapturedFrameWithoutTheListMisses) {
 }
 
 }  // namespace
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

@@ -10,13 +10,20 @@
 #include "harness/scenario/template.hpp"
 #include "harness/text/template.hpp"
 
-namespace fakehost::scenario::player {
+namespace fakehost::interpreter {
 namespace {
 
 // The trigger a step sends, or "": only a send asks the plugin to act as a trigger promises.
 std::string TriggerSentBy(const Step& step) {
   const auto* send = std::get_if<Send>(&step.body);
   return send ? send->trigger : std::string();
+}
+
+// Whether a manifest value declares nothing. A present object declares its surface even when it
+// is {} (Flash's `query: {}` and `hints: {}` declare an evaluator and a hints provider).
+bool IsEmptyValue(const rapidjson::Value& v) {
+  return v.IsNull() || (v.IsBool() && !v.GetBool()) || (v.IsArray() && v.Empty()) ||
+         (v.IsString() && v.GetStringLength() == 0);
 }
 
 }  // namespace
@@ -75,7 +82,7 @@ bool Player::PluginEnvironment(process::SpawnSpec* spawn, std::string* error) {
     rapidjson::Document value;
     const rapidjson::Value pattern(
         rapidjson::StringRef(templ.data(), static_cast<rapidjson::SizeType>(templ.size())));
-    if (!Substitute(
+    if (!scenario::Substitute(
             pattern, [this](std::string_view p) { return Lookup(p); }, value.GetAllocator(), &value,
             error)) {
       *error = "profile plugin_env " + name + ": " + *error;
@@ -330,48 +337,6 @@ std::string Player::RevisionToPlay(const protocol::Revisions& revisions, std::st
   return revisions.offer;
 }
 
-bool Player::AddRevisionMembers(rapidjson::Document* msg, const Step& step) {
-  const protocol::Revisions* revisions = profile_.revisions();
-  const protocol::Revision* revision = revisions ? revisions->Find(revision_) : nullptr;
-  if (!revision || !msg->IsObject() || !json::Find(*msg, "id")) return true;  // requests only
-  auto& a = msg->GetAllocator();
-  for (const auto& [pointer, members] : revision->request_members) {
-    // Walk to the object at the pointer, making the objects on the way that are missing.
-    rapidjson::Value* at = msg;
-    for (std::size_t from = 1; at && from <= pointer.size();) {
-      std::size_t to = pointer.find('/', from);
-      if (to == std::string::npos) to = pointer.size();
-      const std::string name = pointer.substr(from, to - from);
-      if (!at->IsObject()) {
-        at = nullptr;
-        break;
-      }
-      if (!json::Find(*at, name))
-        at->AddMember(rapidjson::Value(name.c_str(), a), rapidjson::Value(rapidjson::kObjectType),
-                      a);
-      at = const_cast<rapidjson::Value*>(json::Find(*at, name));
-      from = to + 1;
-    }
-    if (!at || !at->IsObject()) continue;  // the step wrote something else there: its choice
-    auto templ = std::make_shared<rapidjson::Document>();
-    templ->CopyFrom(*members, templ->GetAllocator());
-    rapidjson::Document filled;
-    if (!Instantiate(templ, &filled, step)) return false;
-    // Member by member, what the request has wins whole: clientCapabilities {} declares none,
-    // not the engine's capabilities merged into it.
-    for (auto& member : filled.GetObject())
-      if (!json::Find(*at, json::View(member.name)))
-        at->AddMember(rapidjson::Value(member.name, a), rapidjson::Value(member.value, a), a);
-  }
-  return true;
-}
-
-Level Player::StepLevel(const Step& step) const {
-  if (step.level_given || scenario_.cites.empty()) return step.level;
-  const Cite* cite = scenario_.CiteFor(revision_);
-  return cite ? cite->level : scenario_.level;
-}
-
 bool Player::SettleRevision() {
   const protocol::Revisions* revisions = profile_.revisions();
   if (revision_settled_ || !revisions || !session_.handshake_answered()) return true;
@@ -427,4 +392,4 @@ bool Player::SendsMissingTrigger(const Step& step) const {
   return sends;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

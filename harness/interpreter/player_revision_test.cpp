@@ -4,7 +4,7 @@
 // than --revision asks for.
 #include "harness/interpreter/player_test_support.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::interpreter {
 namespace {
 
 using namespace player_testing;  // NOLINT: the fixture and the scripted plugins
@@ -233,4 +233,4 @@ TEST_F(HandshakelessPlayerTest, AHandshakeScenarioIsNotApplicableToAPluginListin
 }
 
 }  // namespace
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

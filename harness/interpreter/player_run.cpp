@@ -7,8 +7,7 @@
 #include "harness/interpreter/player.hpp"
 #include "harness/json/json.hpp"
 
-namespace fakehost::scenario {
-namespace player {
+namespace fakehost::interpreter {
 namespace {
 
 template <typename T>
@@ -79,9 +78,9 @@ bool Player::Prepare() {
                            "answer a plugin announces what it has)"));
     return false;  // graded an error: its failure is the harness's
   }
-  hard_limit_ = options_.timeout.count()    ? options_.timeout
-                : scenario_.timeout.count() ? scenario_.timeout
-                                            : profile_.scenario_timeout();
+  limit_.limit = options_.timeout.count()    ? options_.timeout
+                 : scenario_.timeout.count() ? scenario_.timeout
+                                             : profile_.scenario_timeout();
   if (HasStep<KillParent>(scenario_.steps) && !stand_in_.Start()) {
     result_.failures.push_back(
         HarnessFailure("stand-in", "could not start a stand-in host process for kill_parent"));
@@ -139,15 +138,15 @@ void Player::PlaySteps() {
   // The hard limit is the plugin's time: it starts once the plugin runs, so the time this
   // machine took to prepare and spawn it (a loaded runner, --jobs in the thousands) is not
   // counted against the plugin.
-  hard_deadline_ = Clock::now() + hard_limit_;
-  hard_ceiling_ = Clock::now() + std::max(hard_limit_, profile_.scenario_timeout_max());
+  limit_.deadline = Clock::now() + limit_.limit;
+  limit_.ceiling = Clock::now() + std::max(limit_.limit, profile_.scenario_timeout_max());
   bool completed = RunSteps(scenario_.steps);
   // The handshake may have been the last step: its answer still settles the scenario.
   if (completed && (!SettleRevision() || !SettleAnnouncements())) completed = false;
   result_.steps_run = step_number_;
   // Any miss already explains what is missing; a request it left open is not news.
   bool clean = result_.failures.empty();
-  if (completed && clean && !session_.exited() && !stopped_) AwaitOpenRequests();
+  if (completed && clean && !session_.exited() && !result_.exit.graded) AwaitOpenRequests();
   if (completed && RequiresAnnouncements() && !announcements_settled_) {
     // Nothing judged whether the scenario applies (no handshake answer with announcements was
     // read): it may have passed checks that were never meant for this plugin.
@@ -158,7 +157,7 @@ void Player::PlaySteps() {
   }
   // After a graded shutdown the host has abandoned whatever was still open, as a real host
   // does; before it, every request must have had its answer.
-  if (completed && clean && !stopped_) FailUnanswered();
+  if (completed && clean && !result_.exit.graded) FailUnanswered();
   Teardown();
 }
 
@@ -175,7 +174,7 @@ void Player::AwaitOpenRequests() {
   for (const auto& [key, req] : session_.requests())
     if (req.Owed()) last = std::max(last, req.sent + req.deadline);
   session_.RunUntil([this] { return !Unanswered() || session_.gone() || Interrupted(); },
-                    Deadline(last));
+                    limit_.Cap(last));
 }
 
 void Player::FailUnanswered() {
@@ -196,7 +195,7 @@ void Player::Teardown() {
   if (session_.exited()) return;
   const auto* teardown = profile_.StopSequence("teardown");
   process::StopResult r = session_.Stop(*teardown, /*graded=*/false);
-  if (!stopped_) {
+  if (!result_.exit.graded) {
     result_.exit.stop_stage = r.exited_before ? "" : "teardown: " + r.stage_label;
     result_.exit.stop_ms = static_cast<double>(r.elapsed.count());
   }
@@ -227,7 +226,7 @@ void Player::Assemble() {
   if (!end.interrupted && Grade(result_.failures, options_.strict) == Status::kFail)
     end.stand_in = StandInAnswerReason(step_failures);
   if (scenario_.host_replies.count("*") && session_.host().wildcard_answers() == 0)
-    end.wildcard_unused = WildcardUnused();
+    end.wildcard_unused = WildcardUnused(plugin_);
   outcome_.Apply(end, &result_);
 }
 
@@ -258,13 +257,11 @@ std::string Player::StandInAnswerReason(std::size_t step_failures) const {
          where + ":\n  host:\n    replies:" + yaml;
 }
 
-}  // namespace player
-
 ScenarioResult Play(const Scenario& scenario, const protocol::Profile& profile,
                     const schema::FrameSchema* schema, const PluginTarget& plugin,
                     const PlayOptions& options) {
-  player::Player p(scenario, profile, schema, plugin, options);
+  Player p(scenario, profile, schema, plugin, options);
   return p.Run();
 }
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

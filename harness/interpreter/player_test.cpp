@@ -2,7 +2,7 @@
 // about a plugin is decided here; these tests pin it without an end-to-end run.
 #include "harness/interpreter/player_test_support.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::interpreter {
 namespace {
 
 using namespace player_testing;  // NOLINT: the fixture and the scripted plugins
@@ -143,7 +143,7 @@ TEST_F(PlayerTest, APluginThatCannotStartIsAHarnessErrorNotAFailure) {
                                &scenario, &errors));
   PlayOptions options;
   options.spawn = session::testing::FailingChildFactory("no such file");
-  ScenarioResult r = scenario::Play(scenario, *profile_, schema_.get(), target_, options);
+  ScenarioResult r = interpreter::Play(scenario, *profile_, schema_.get(), target_, options);
   EXPECT_EQ(r.status, Status::kError);
   ASSERT_FALSE(r.failures.empty());
   EXPECT_TRUE(r.failures[0].harness_error);
@@ -367,4 +367,4 @@ TEST_F(PlayerTest, ExpectAfterANamedSendTakesOnlyTheFramesSentAfterIt) {
 }
 
 }  // namespace
-}  // namespace fakehost::scenario
+}  // namespace fakehost::interpreter

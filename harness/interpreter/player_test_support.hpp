@@ -22,8 +22,17 @@
 #include "harness/session/test_support/fake_child.hpp"
 #include "harness/wire/codec.hpp"
 
-namespace fakehost::scenario::player_testing {
+namespace fakehost::interpreter::player_testing {
 
+// The scenario layer's names the player's tests load and judge scenarios with.
+using scenario::Failure;
+using scenario::Level;
+using scenario::LoadContext;
+using scenario::LoadError;
+using scenario::LoadScenarioText;
+using scenario::Scenario;
+using scenario::ScenarioResult;
+using scenario::Status;
 using session::Reason;
 using session::testing::FakeChild;
 
@@ -94,7 +103,7 @@ class PlayerTest : public ::testing::Test {
       Run(script);
       return child;
     };
-    return scenario::Play(scenario, *profile_, schema_.get(), target_, options);
+    return interpreter::Play(scenario, *profile_, schema_.get(), target_, options);
   }
 
   // The plugin's side: decode what reaches its stdin, answer each message by `script`, exit on
@@ -224,4 +233,4 @@ inline bool IsCommand(const rapidjson::Document& m) {
   return method && method->IsString() && std::string(method->GetString()) == "rim.command.execute";
 }
 
-}  // namespace fakehost::scenario::player_testing
+}  // namespace fakehost::interpreter::player_testing

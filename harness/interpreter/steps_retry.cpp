@@ -3,24 +3,30 @@
 // each as it answers the plugin's own requests (the profile's replies, the plugin's fakehost.yaml
 // `host: replies:`), and the retry carries those answers and echoes the answer's state, under a
 // new id (MCP 2026-07-28's multi round-trip requests, the profile's input_required).
-#include "harness/interpreter/player.hpp"
 
-namespace fakehost::scenario::player {
+#include "harness/interpreter/bindings.hpp"
+#include "harness/interpreter/step_context.hpp"
+#include "harness/interpreter/steps.hpp"
+#include "harness/json/json.hpp"
+#include "harness/protocol/profile.hpp"
+#include "harness/session/session.hpp"
 
-bool Player::ResolveRetry(const Step& step, const Send& send, Send* resolved) {
-  const protocol::Profile::InputRequired* input = profile_.input_required();
+namespace fakehost::interpreter {
+
+bool ResolveRetry(StepContext& ctx, const Send& send, Send* resolved) {
+  const protocol::Profile::InputRequired* input = ctx.profile.input_required();
   if (!input)
-    return ScenarioBug(step, "retry: the " + profile_.name() +
-                                 " profile has no input_required (how an answer asks for input)");
-  const rapidjson::Document* capture = bindings_.Captured(send.retry);
-  if (!capture) return ScenarioBug(step, "retry: no frame was captured as '" + send.retry + "'");
+    return ctx.ScenarioBug("retry: the " + ctx.profile.name() +
+                           " profile has no input_required (how an answer asks for input)");
+  const rapidjson::Document* capture = ctx.bindings.Captured(send.retry);
+  if (!capture) return ctx.ScenarioBug("retry: no frame was captured as '" + send.retry + "'");
   const rapidjson::Document& answer = *capture;
   // The request it answered: the named send whose id the answer carries.
   const rapidjson::Value* id = json::Find(answer, "id");
-  const Named* original = id ? bindings_.NamedWithId(*id) : nullptr;
+  const Named* original = id ? ctx.bindings.NamedWithId(*id) : nullptr;
   if (!original)
-    return ScenarioBug(step, "retry: '" + send.retry +
-                                 "' answers no request this scenario sent and named with as:");
+    return ctx.ScenarioBug("retry: '" + send.retry +
+                           "' answers no request this scenario sent and named with as:");
   *resolved = send;
   resolved->retry.clear();
   resolved->method = original->method;
@@ -36,7 +42,7 @@ bool Player::ResolveRetry(const Step& step, const Send& send, Send* resolved) {
     for (const auto& request : asked->GetObject()) {
       const rapidjson::Value* method = json::Find(request.value, "method");
       if (!method || !method->IsString()) continue;
-      protocol::HostResponder::Answer reply = session_.host().Decide(
+      protocol::HostResponder::Answer reply = ctx.session.host().Decide(
           json::View(*method), json::Find(request.value, "params"), Clock::now());
       // An error or a held request leaves the key out: the plugin sees the input missing.
       const rapidjson::Value* result = reply.hold ? nullptr : json::Find(reply.body, "result");
@@ -54,4 +60,4 @@ bool Player::ResolveRetry(const Step& step, const Send& send, Send* resolved) {
   return true;
 }
 
-}  // namespace fakehost::scenario::player
+}  // namespace fakehost::interpreter

@@ -8,7 +8,7 @@
 // the host computes (Flash's host.ping echo and in-memory host.storage_get/host.storage_set).
 // The plugin's fakehost.yaml (`host: replies:`) replaces the profile's reply for a method; a
 // scenario may override any method with its own reply or hold it unanswered (an AnswerPolicy,
-// built by scenario::AnswerPolicyFor).
+// built by interpreter::AnswerPolicyFor).
 //
 // Stand-ins: a profile reply marked `"stand_in": "why"` carries data the fake host cannot
 // really give (a made-up process table, a fetch body). The responder records each method it

@@ -104,8 +104,8 @@ scenario::JsonPtr CallRequest(const Tool& t, const rapidjson::Value& arguments,
 class Deriver {
  public:
   Deriver(const protocol::Profile& profile, const schema::FrameSchema* schema,
-          const scenario::PlayOptions& options, const std::vector<std::string>& fragment_dirs,
-          scenario::PluginTarget* target)
+          const interpreter::PlayOptions& options, const std::vector<std::string>& fragment_dirs,
+          interpreter::PluginTarget* target)
       : profile_(profile), schema_(schema), fragment_dirs_(fragment_dirs), target_(*target) {
     play_ = options;
     play_.strict = false;
@@ -487,8 +487,8 @@ class Deriver {
   const protocol::Profile& profile_;
   const schema::FrameSchema* schema_;
   const std::vector<std::string>& fragment_dirs_;
-  scenario::PluginTarget& target_;
-  scenario::PlayOptions play_;
+  interpreter::PluginTarget& target_;
+  interpreter::PlayOptions play_;
   Settings settings_;
   bool modern_ = false;
   scenario::ScenarioResult lists_, calls_;
@@ -515,9 +515,9 @@ std::set<std::string> TriggersSent(const std::vector<const scenario::Scenario*>&
 }
 
 void DeriveTriggers(const protocol::Profile& profile, const schema::FrameSchema* schema,
-                    const scenario::PlayOptions& options,
+                    const interpreter::PlayOptions& options,
                     const std::vector<std::string>& fragment_dirs,
-                    const std::set<std::string>& needed, scenario::PluginTarget* target) {
+                    const std::set<std::string>& needed, interpreter::PluginTarget* target) {
   if (!json::Find(profile.document(), "derive") || !target->never_spawned.empty()) return;
   std::set<std::string> missing;
   for (const std::string& name : needed)

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/protocol/profile.hpp"
 #include "harness/interpreter/interpreter.hpp"
+#include "harness/protocol/profile.hpp"
 #include "harness/scenario/model.hpp"
 
 namespace fakehost::schema {
@@ -34,8 +34,8 @@ std::set<std::string> TriggersSent(const std::vector<const scenario::Scenario*>&
 /// the rest were not made, and, for a plugin without a manifest whose id the user did not give,
 /// its id and version from the name it announced. `fragment_dirs` holds the handshake fragment.
 void DeriveTriggers(const protocol::Profile& profile, const schema::FrameSchema* schema,
-                    const scenario::PlayOptions& options,
+                    const interpreter::PlayOptions& options,
                     const std::vector<std::string>& fragment_dirs,
-                    const std::set<std::string>& needed, scenario::PluginTarget* target);
+                    const std::set<std::string>& needed, interpreter::PluginTarget* target);
 
 }  // namespace fakehost::run

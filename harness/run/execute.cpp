@@ -42,7 +42,7 @@ class NullBuffer : public std::streambuf {
 // A plugin as the pool holds it: prepared once, then played by many workers at once.
 struct PluginSlot {
   PluginRun run;
-  scenario::PluginTarget target;
+  interpreter::PluginTarget target;
   /// Handed out before the plugin's first play: the manifest check's result, and the not-run
   /// results of a plugin that is not played.
   std::vector<scenario::ScenarioResult> head;
@@ -71,7 +71,7 @@ struct Settled {
   ExpectedFailures baseline;
   ApplyOptions expect;
   process::Limits limits;
-  scenario::PlayOptions play;
+  interpreter::PlayOptions play;
   int jobs = 1;
 };
 

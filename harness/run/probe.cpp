@@ -42,16 +42,16 @@ scenario::Scenario ProbeScenario(const protocol::RevisionProbe& probe) {
 }  // namespace
 
 void ProbeRevisions(const protocol::Profile& profile, const schema::FrameSchema* schema,
-                    const scenario::PlayOptions& options, scenario::PluginTarget* target) {
+                    const interpreter::PlayOptions& options, interpreter::PluginTarget* target) {
   const protocol::Revisions* revisions = profile.revisions();
   if (!revisions || !revisions->probe || !target->never_spawned.empty()) return;
   const protocol::RevisionProbe& probe = *revisions->probe;
-  scenario::PlayOptions play = options;
+  interpreter::PlayOptions play = options;
   play.strict = false;
   play.revision = revisions->NewestWithoutHandshake();  // the modern revision it prefers
   const scenario::Scenario s = ProbeScenario(probe);
   const scenario::ScenarioResult r = PlayScenario(s, profile, schema, *target, play);
-  scenario::PluginTarget::Probe& out = target->probe;
+  interpreter::PluginTarget::Probe& out = target->probe;
   out = {};
   out.done = true;
   if (std::shared_ptr<rapidjson::Document> parsed = look::AnswerTo(r, probe.method)) {

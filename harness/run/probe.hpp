@@ -3,8 +3,8 @@
 // 2026-07-28 stdio binding's backward-compatibility probe), and keeps the answer for the run.
 #pragma once
 
-#include "harness/protocol/profile.hpp"
 #include "harness/interpreter/interpreter.hpp"
+#include "harness/protocol/profile.hpp"
 
 namespace fakehost::run {
 
@@ -13,7 +13,7 @@ namespace fakehost::run {
 /// `error_listed`; anything else (another error, no answer within `within_ms`, a plugin that
 /// exits) lists nothing. A profile without a probe, or a plugin never spawned, is not probed.
 void ProbeRevisions(const protocol::Profile& profile, const schema::FrameSchema* schema,
-                    const scenario::PlayOptions& options, scenario::PluginTarget* target);
+                    const interpreter::PlayOptions& options, interpreter::PluginTarget* target);
 
 /// The list in `answer` (a result or an error frame) by the probe's rules, and whether the
 /// answer had one; split out for the tests.

@@ -81,7 +81,7 @@ bool CheckExecutable(const std::string& path, const std::string& what, std::stri
 // RIM §2: the host executes <plugin dir>/<entrypoint> directly, with no interpreter.
 bool ResolveEntrypoint(const protocol::Profile& profile, const fs::path& dir,
                        const std::string& manifest_path, const rapidjson::Value& manifest,
-                       scenario::PluginTarget* out, std::string* error) {
+                       interpreter::PluginTarget* out, std::string* error) {
   std::string entry = String(manifest, profile.manifest().entrypoint);
   if (entry.empty()) {
     *error = manifest_path + ": no entrypoint at " + profile.manifest().entrypoint;
@@ -114,7 +114,7 @@ bool ResolveEntrypoint(const protocol::Profile& profile, const fs::path& dir,
 // never spawned"), so it resolves with nothing to spawn and every scenario is not applicable.
 bool ResolveExec(const protocol::Profile& profile, const fs::path& dir,
                  const std::string& manifest_path, const rapidjson::Value& manifest,
-                 scenario::PluginTarget* out, std::string* error) {
+                 interpreter::PluginTarget* out, std::string* error) {
   const rapidjson::Value* exec = json::Resolve(manifest, profile.manifest().exec);
   if (!exec) {
     out->never_spawned = std::string(kNeverSpawnedManifestOnly) + " (" + profile.manifest().file +
@@ -170,7 +170,7 @@ struct ConfigCommand {
 // The plugin's fakehost.yaml (given, or beside the manifest): its environment, triggers,
 // configuration and command. Its environment comes before --env, so a flag overrides the file.
 bool ApplyPluginConfig(const protocol::Profile& profile, const PluginSpec& spec,
-                       const schema::FrameSchema* frames, scenario::PluginTarget* out,
+                       const schema::FrameSchema* frames, interpreter::PluginTarget* out,
                        std::vector<std::string>* env, ConfigCommand* command, std::string* error) {
   std::string path = spec.config_path;
   std::error_code ec;
@@ -232,7 +232,7 @@ std::string CommandPluginId(const PluginSpec& spec, const std::vector<std::strin
 // plugin, run in the file's directory. A relative program with a '/' is a path from there, a bare
 // one is looked up in the PATH the plugin will have.
 bool ResolveCommand(const PluginSpec& spec, const ConfigCommand& command,
-                    scenario::PluginTarget* out, std::string* error) {
+                    interpreter::PluginTarget* out, std::string* error) {
   std::error_code ec;
   fs::path dir = fs::absolute(spec.dir, ec);
   if (!fs::is_directory(dir, ec)) {
@@ -270,7 +270,7 @@ bool ResolveCommand(const PluginSpec& spec, const ConfigCommand& command,
 }
 
 bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
-                   const schema::FrameSchema* frames, scenario::PluginTarget* out,
+                   const schema::FrameSchema* frames, interpreter::PluginTarget* out,
                    std::string* error);
 
 }  // namespace
@@ -278,7 +278,7 @@ bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
 // The id a user gave (--plugin-id, then fakehost.yaml plugin_id:) wins over the manifest's or
 // the command's, and over what the plugin announces in its handshake (run::DeriveTriggers).
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
-                   scenario::PluginTarget* out, std::string* error,
+                   interpreter::PluginTarget* out, std::string* error,
                    const schema::FrameSchema* frames) {
   if (!ResolveTarget(profile, spec, frames, out, error)) return false;
   // execve's whole budget (ARG_MAX: the strings and their pointers): a command and environment
@@ -307,7 +307,7 @@ namespace {
 // `-- ARGV`: the program as given, checked now (a path is executable, a bare name is on the
 // plugin's PATH); the working directory is the harness's.
 bool ResolveArgv(const protocol::Profile& profile, const PluginSpec& spec,
-                 scenario::PluginTarget* out, std::string* error) {
+                 interpreter::PluginTarget* out, std::string* error) {
   if (spec.argv.empty()) {
     *error = "no plugin: give --plugin DIR or -- ARGV...";
     return false;
@@ -361,7 +361,7 @@ std::shared_ptr<rapidjson::Document> ReadManifest(const fs::path& path, std::str
 // `--plugin DIR` of a protocol with manifests: the plugin is what its manifest says, started
 // in DIR.
 bool ResolveManifestDir(const protocol::Profile& profile, const PluginSpec& spec,
-                        scenario::PluginTarget* out, std::string* error) {
+                        interpreter::PluginTarget* out, std::string* error) {
   std::error_code ec;
   fs::path dir = fs::absolute(spec.dir, ec);
   if (!fs::is_directory(dir, ec)) {
@@ -391,7 +391,7 @@ bool ResolveManifestDir(const protocol::Profile& profile, const PluginSpec& spec
 }
 
 bool ResolveTarget(const protocol::Profile& profile, const PluginSpec& spec,
-                   const schema::FrameSchema* frames, scenario::PluginTarget* out,
+                   const schema::FrameSchema* frames, interpreter::PluginTarget* out,
                    std::string* error) {
   std::vector<std::string> env = spec.env;
   ConfigCommand command;

@@ -31,7 +31,7 @@ scenario::Scenario Spawning() {
 
 TEST(ResolvePlugin, AManifestOnlyFlashPluginResolvesWithNothingToSpawn) {
   auto profile = Flash();
-  scenario::PluginTarget target;
+  interpreter::PluginTarget target;
   std::string error;
   ASSERT_TRUE(ResolvePlugin(
       *profile, {FAKEHOST_SOURCE_DIR "/fixtures/flash-v1/manifest-only", {}, {}, {}, {}}, &target,
@@ -45,7 +45,7 @@ TEST(ResolvePlugin, AManifestOnlyFlashPluginResolvesWithNothingToSpawn) {
 
 TEST(ResolvePlugin, APluginWithExecIsSpawned) {
   auto profile = Flash();
-  scenario::PluginTarget target;
+  interpreter::PluginTarget target;
   std::string error;
   ASSERT_TRUE(ResolvePlugin(*profile,
                             {FAKEHOST_SOURCE_DIR "/fixtures/flash-v1/reference", {}, {}, {}, {}},
@@ -57,7 +57,7 @@ TEST(ResolvePlugin, APluginWithExecIsSpawned) {
 
 TEST(PlayScenario, NoScenarioAppliesToAPluginItsHostNeverSpawns) {
   auto profile = Flash();
-  scenario::PluginTarget target;
+  interpreter::PluginTarget target;
   target.never_spawned = "the host never spawns a manifest-only plugin (manifest.json has no exec)";
   // A spawn would fail (no argv) and make the scenario an error: the result says it never ran.
   scenario::ScenarioResult r = PlayScenario(Spawning(), *profile, nullptr, target, {});

@@ -108,8 +108,8 @@ std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenar
 
 scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
                                       const schema::FrameSchema* schema,
-                                      const scenario::PluginTarget& plugin,
-                                      const scenario::PlayOptions& options) {
+                                      const interpreter::PluginTarget& plugin,
+                                      const interpreter::PlayOptions& options) {
   scenario::ScenarioResult r;
   if (options.interrupted && options.interrupted->load()) {
     r = scenario::ResultFor(s, scenario::Status::kNotRun);
@@ -122,7 +122,7 @@ scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protoco
     return r;
   }
   try {
-    r = scenario::Play(s, profile, schema, plugin, options);
+    r = interpreter::Play(s, profile, schema, plugin, options);
   } catch (const std::exception& e) {
     // A harness bug or an exhausted resource: this scenario is an error, the run goes on.
     r = scenario::ResultFor(s, scenario::Status::kError);

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "harness/interpreter/interpreter.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/result/run_report.hpp"
-#include "harness/interpreter/interpreter.hpp"
 #include "harness/scenario/model.hpp"
 
 namespace fakehost::schema {
@@ -49,7 +49,7 @@ inline constexpr const char* kNeverSpawnedManifestOnly =
 /// `command:` of a --config file. With `frames`, fakehost.yaml's `host: replies:` are checked
 /// against the frame schema too (CheckPluginConfig).
 bool ResolvePlugin(const protocol::Profile& profile, const PluginSpec& spec,
-                   scenario::PluginTarget* out, std::string* error,
+                   interpreter::PluginTarget* out, std::string* error,
                    const schema::FrameSchema* frames = nullptr);
 
 /// Loads every scenario below each of `suite_dirs`, in id order. A scenario's `use:` fragments
@@ -87,8 +87,8 @@ std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenar
 /// every command plays a scenario (run::Execute for run and certify, the fuzzer for each session).
 scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
                                       const schema::FrameSchema* schema,
-                                      const scenario::PluginTarget& plugin,
-                                      const scenario::PlayOptions& options);
+                                      const interpreter::PluginTarget& plugin,
+                                      const interpreter::PlayOptions& options);
 
 /// `--limit-cpu SECONDS` and `--limit-memory MIB` (0: none; absent: the profile's).
 struct LimitFlags {

@@ -5,10 +5,10 @@
 // fuzzer's plans write their steps by these keys.
 //
 // A new step kind is its struct in model.hpp, its row in step_kinds.cpp, its reader
-// (reader_steps.cpp), its body in the player (player.cpp's RunStep and a steps_*.cpp), and its
-// shape in schema/scenario.schema.json (and its section in docs/scenarios.md). Readers that care
-// about one kind only (the answer policy: answer and expect; the schema check and the trigger
-// list: send) ask for that kind, so a new one does not touch them.
+// (reader_steps.cpp), its body in the interpreter (its PlayStep declared in steps.hpp, defined
+// in a steps_*.cpp), and its shape in schema/scenario.schema.json (and its section in
+// docs/scenarios.md). Readers that care about one kind only (the answer policy: answer and expect;
+// the schema check and the trigger list: send) ask for that kind, so a new one does not touch them.
 #pragma once
 
 #include <span>
