@@ -65,9 +65,9 @@ void BM_HandshakeHeartbeatShutdown(benchmark::State& state) {
   }
   process::InitProcessEnvironment();
   for (auto _ : state) {
-    scenario::ScenarioResult r = interpreter::Play(w.scenario, *w.profile, w.schema.get(), w.plugin,
-                                                   interpreter::PlayOptions{});
-    if (r.status != scenario::Status::kPass) state.SkipWithError("the scenario did not pass");
+    result::ScenarioResult r = interpreter::Play(w.scenario, *w.profile, w.schema.get(), w.plugin,
+                                                 interpreter::PlayOptions{});
+    if (r.status != result::Status::kPass) state.SkipWithError("the scenario did not pass");
   }
 }
 BENCHMARK(BM_HandshakeHeartbeatShutdown)

@@ -2,7 +2,7 @@
 // connection and the step waiting for the handshake answer misses; a plugin that dies in the
 // middle of a frame leaves that step waiting too. Each report shows the cause once with the step
 // it broke, and the JSON keeps both failures, each with the typed reason the grouping reads
-// (`reason`, session::Reason): no assertion here reads the session's, the interpreter's or the
+// (`reason`, result::Reason): no assertion here reads the session's, the interpreter's or the
 // profile's wording. Across scenarios too: an MCP server's start-up banner that fails every
 // scenario is one block and one annotation.
 #include <gtest/gtest.h>

@@ -21,8 +21,8 @@ constexpr const char* kXfail = "handshake/accepts-offered-version";  // fails in
 constexpr const char* kStale = "envelope/null-id-gets-no-answer";    // passes in the fixture
 
 // The fixture run with a baseline listing one failing and one passing scenario.
-run::RunReport WithBaseline() {
-  run::RunReport report = ReportFixture();
+result::RunReport WithBaseline() {
+  result::RunReport report = ReportFixture();
   run::ExpectedFailures baseline;
   std::vector<scenario::LoadError> errors;
   EXPECT_TRUE(run::ParseExpectedFailures(std::string("- id: ") + kXfail +
@@ -30,13 +30,13 @@ run::RunReport WithBaseline() {
                                              "- id: " + kStale + "\n  reason: was broken\n",
                                          "/ci/xfail.yaml", &baseline, &errors));
   run::ApplyExpectedFailures(baseline, {false, "2026-12-02"}, &report.scenarios);
-  run::Summarise(&report);
+  result::Summarise(&report);
   return report;
 }
 
 // The stale entry's failure as the run layer wrote it: the reports are checked to carry it,
 // not to word it (expected_failures.cpp does).
-std::string StaleMessage(const run::RunReport& report) {
+std::string StaleMessage(const result::RunReport& report) {
   for (const auto& s : report.scenarios)
     if (s.id == kStale && !s.failures.empty()) return s.failures[0].message;
   ADD_FAILURE() << "no failure on " << kStale;
@@ -51,7 +51,7 @@ std::string Slice(const std::string& text, const std::string& from, const std::s
 }
 
 TEST(ExpectedFailureReports, TheSummaryCountsXfailAndStaleApart) {
-  run::RunReport r = WithBaseline();
+  result::RunReport r = WithBaseline();
   EXPECT_EQ(r.summary.xfailed, 1);
   EXPECT_EQ(r.summary.stale, 1);
   EXPECT_EQ(r.summary.failed, 0);
@@ -60,7 +60,7 @@ TEST(ExpectedFailureReports, TheSummaryCountsXfailAndStaleApart) {
 }
 
 TEST(ExpectedFailureReports, TheJsonReportNamesTheEntryAndKeepsTheFailures) {
-  run::RunReport r = WithBaseline();
+  result::RunReport r = WithBaseline();
   std::string json = report::JsonReport(r);
   EXPECT_NE(json.find("\"xfailed\":1,\"stale\":1"), std::string::npos) << json;
   std::string xfail =
@@ -100,7 +100,7 @@ TEST(ExpectedFailureReports, JUnitPassesAnXfailAndFailsAStaleEntry) {
 }
 
 TEST(ExpectedFailureReports, MarkdownHasTheirColumnsSectionsAndAnAnnotationAtTheEntry) {
-  run::RunReport r = WithBaseline();
+  result::RunReport r = WithBaseline();
   std::string md = report::MarkdownReport(r);
   EXPECT_NE(md.find("❌ **1 errored, 1 stale** of 6 scenarios"), std::string::npos) << md;
   EXPECT_NE(md.find("| expected failures | stale | total |\n"), std::string::npos) << md;
@@ -167,7 +167,7 @@ TEST(ExpectedFailureReports, TheHtmlReportDrawsThemInAHeadlessBrowser) {
 }
 
 TEST(ExpectedFailureReports, TheConsoleTagsThemAndCountsThem) {
-  run::RunReport r = WithBaseline();
+  result::RunReport r = WithBaseline();
   std::ostringstream out;
   auto console = report::MakeConsoleReporter(out, {false, 6});
   for (const auto& s : r.scenarios) console->ScenarioEnded(s);

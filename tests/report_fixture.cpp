@@ -6,30 +6,30 @@
 
 namespace fakehost::testing {
 
-using scenario::Level;
-using scenario::Status;
-using session::Direction;
+using result::Direction;
+using result::Level;
+using result::Status;
 
 namespace {
 
-session::TranscriptEntry Frame(std::size_t i, Direction d, double t, std::string kind,
-                               std::string method, std::string id, std::string text) {
-  session::TranscriptEntry e;
+result::TranscriptEntry Frame(std::size_t i, Direction d, double t, std::string kind,
+                              std::string method, std::string id, std::string text) {
+  result::TranscriptEntry e;
   e.index = i;
   e.direction = d;
   e.t_ms = t;
-  EXPECT_TRUE(session::ParseEntryKind(kind, &e.kind)) << kind;
+  EXPECT_TRUE(result::ParseEntryKind(kind, &e.kind)) << kind;
   e.method = std::move(method);
   e.id = std::move(id);
   e.size = text.size();
   e.text = std::move(text);
-  if (e.kind != session::EntryKind::kRaw && e.kind != session::EntryKind::kNotJson)
+  if (e.kind != result::EntryKind::kRaw && e.kind != result::EntryKind::kNotJson)
     e.schema_def = "Frame";
   return e;
 }
 
-scenario::ScenarioResult Base(const std::string& id, const std::string& title, Status status) {
-  scenario::ScenarioResult r;
+result::ScenarioResult Base(const std::string& id, const std::string& title, Status status) {
+  result::ScenarioResult r;
   r.id = id;
   r.title = title;
   r.spec = "§7 Negotiation rules";
@@ -43,7 +43,7 @@ scenario::ScenarioResult Base(const std::string& id, const std::string& title, S
   return r;
 }
 
-void Handshake(scenario::ScenarioResult* r, const std::string& plugin_id) {
+void Handshake(result::ScenarioResult* r, const std::string& plugin_id) {
   r->transcript.push_back(
       Frame(0, Direction::kHostToPlugin, 1.1, "request", "rim.handshake", "1",
             R"({"jsonrpc":"2.0","id":1,"method":"rim.handshake","params":{"protocolVersion":1}})"));
@@ -53,8 +53,8 @@ void Handshake(scenario::ScenarioResult* r, const std::string& plugin_id) {
   r->exit = {true, "exit code 0", 0, std::nullopt, 9.5, "close-stdin", 3.2, false};
 }
 
-scenario::Failure Miss(Level level, std::size_t step, int line, std::string message) {
-  scenario::Failure f;
+result::Failure Miss(Level level, std::size_t step, int line, std::string message) {
+  result::Failure f;
   f.level = level;
   f.check = "step";
   f.step = step;
@@ -90,14 +90,14 @@ struct Texts {
   }
 };
 
-scenario::ScenarioResult Passed() {
+result::ScenarioResult Passed() {
   auto pass = Base("envelope/null-id-gets-no-answer", "A null id gets no answer", Status::kPass);
   Handshake(&pass, "dev.fakehost.reference");
   return pass;
 }
 
 // A MUST missed on a frame's content, and stray bytes on stdout that are no frame.
-scenario::ScenarioResult Failed(const std::string& hostile) {
+result::ScenarioResult Failed(const std::string& hostile) {
   const Texts h{hostile};
   auto fail = Base("handshake/accepts-offered-version", h("Accepts a version it was offered"),
                    Status::kFail);
@@ -117,14 +117,14 @@ scenario::ScenarioResult Failed(const std::string& hostile) {
   m.expected = h("\"dev.fakehost.reference\"");
   m.actual = h("\"dev.fakehost.other\"");
   m.frame = 1;
-  m.reason = session::Reason::kWrongContent;
+  m.reason = result::Reason::kWrongContent;
   fail.failures.push_back(m);
-  scenario::Failure stray;
+  result::Failure stray;
   stray.check = "stray-stdout";
   stray.message = hostile.empty() ? "bytes on stdout that are not a frame (§3)"
                                   : hostile + std::string(1 << 20, 'M');
   stray.frame = 2;
-  stray.reason = session::Reason::kNotAMessage;
+  stray.reason = result::Reason::kNotAMessage;
   fail.failures.push_back(stray);
   fail.stderr_tail = h("loading manifest\nwarning: id mismatch\n");
   fail.exit = {true, h("exit code 3"), 3, std::nullopt, 12.0, "", 0, false};
@@ -132,7 +132,7 @@ scenario::ScenarioResult Failed(const std::string& hostile) {
 }
 
 // A SHOULD missed: the plugin outlived its refusal and was killed.
-scenario::ScenarioResult Warned(const std::string& hostile) {
+result::ScenarioResult Warned(const std::string& hostile) {
   const Texts h{hostile};
   auto warn =
       Base("handshake/refuses-unoffered-version", "Refuses an unoffered version", Status::kWarn);
@@ -140,22 +140,22 @@ scenario::ScenarioResult Warned(const std::string& hostile) {
   Handshake(&warn, "dev.fakehost.reference");
   auto w = Miss(Level::kShould, 3, 17, h("the plugin did not exit within 1000 ms of refusing"));
   w.loc.file = warn.loc.file;
-  w.reason = session::Reason::kDeadlinePassed;
+  w.reason = result::Reason::kDeadlinePassed;
   warn.failures.push_back(w);
   warn.exit = {true, "killed by SIGTERM", std::nullopt, 15, 1011.0, "SIGTERM", 1002.0, true};
   return warn;
 }
 
 // The harness's own fault: a write to the plugin's stdin failed.
-scenario::ScenarioResult Errored(const std::string& hostile) {
+result::ScenarioResult Errored(const std::string& hostile) {
   const Texts h{hostile};
   auto error =
       Base("heartbeat/answers-within-5s", "Answers a heartbeat within 5 s", Status::kError);
   error.transcript.push_back(
       Frame(0, Direction::kHostToPlugin, 0.8, "raw", "", "", std::string("\x00\x00\x10\x00", 4)));
-  scenario::Failure e;
+  result::Failure e;
   e.harness_error = true;
-  e.reason = session::Reason::kHarnessFault;
+  e.reason = result::Reason::kHarnessFault;
   e.check = "harness";
   e.message = h("cannot write to the plugin's stdin: Broken pipe");
   error.failures.push_back(e);
@@ -163,7 +163,7 @@ scenario::ScenarioResult Errored(const std::string& hostile) {
   return error;
 }
 
-scenario::ScenarioResult Skipped(const std::string& hostile) {
+result::ScenarioResult Skipped(const std::string& hostile) {
   const Texts h{hostile};
   auto skip = Base("shutdown/acknowledges-in-time", "Acknowledges shutdown", Status::kSkip);
   skip.skip_reason = h("requires /capabilities/shutdown-ack (absent from the manifest)");
@@ -171,7 +171,7 @@ scenario::ScenarioResult Skipped(const std::string& hostile) {
   return skip;
 }
 
-scenario::ScenarioResult NotRun() {
+result::ScenarioResult NotRun() {
   auto not_run = Base("shutdown/exits-promptly", "Exits within a second", Status::kNotRun);
   not_run.skip_reason = "interrupted";
   not_run.duration_ms = 0;
@@ -181,9 +181,9 @@ scenario::ScenarioResult NotRun() {
 }  // namespace
 
 // One result per status, every field a reporter reads, built in the open.
-run::RunReport ReportFixture(const std::string& hostile) {
+result::RunReport ReportFixture(const std::string& hostile) {
   const Texts h{hostile};
-  run::RunReport report;
+  result::RunReport report;
   report.tool_version = "0.1.0";
   report.protocol = "rim-v1";
   report.protocol_title = "RIM plugin protocol v1";
@@ -203,7 +203,7 @@ run::RunReport ReportFixture(const std::string& hostile) {
   report.scenarios.push_back(Skipped(hostile));
   report.scenarios.push_back(NotRun());
   report.summary.duration_ms = 1053.25;
-  run::Summarise(&report);
+  result::Summarise(&report);
   return report;
 }
 

@@ -13,7 +13,7 @@ constexpr const char* kGoldenRoot = "/golden-root";
 
 /// `hostile` empty: ordinary text. Else that text is put into every plugin-controlled field and
 /// one failure carries a 1 MiB message.
-run::RunReport ReportFixture(const std::string& hostile = "");
+result::RunReport ReportFixture(const std::string& hostile = "");
 
 /// Text that tries to break every format: closing tags, CDATA ends, comments, quotes, control
 /// characters, invalid UTF-8, a lone surrogate, Markdown, workflow commands (`::` at a line's

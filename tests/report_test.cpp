@@ -86,7 +86,7 @@ TEST(HtmlReport, EmbedsTheJsonReportItDraws) {
       report::ScriptSafeJson(report::JsonReport(report, report::Transcripts::kAll));
   EXPECT_NE(html.find(">" + embedded + "</script>"), std::string::npos);
   // A passing scenario's transcript is in the HTML's copy, not in report.json.
-  ASSERT_EQ(report.scenarios[0].status, scenario::Status::kPass);
+  ASSERT_EQ(report.scenarios[0].status, result::Status::kPass);
   ASSERT_FALSE(report.scenarios[0].transcript.empty());
   rapidjson::Document all, failures;
   all.Parse(report::JsonReport(report, report::Transcripts::kAll).c_str());
@@ -166,7 +166,7 @@ TEST(JUnitReport, PassesAShouldMissWithTheWarningInSystemOutUnlessStrict) {
   EXPECT_NE(warn.find("[should] step 3 expect"), std::string::npos) << warn;
 
   report.strict = true;
-  report.scenarios[2].status = scenario::Status::kFail;  // what Grade gives under --strict
+  report.scenarios[2].status = result::Status::kFail;  // what Grade gives under --strict
   std::string strict = TestCase(report::JUnitReport(report), "handshake/refuses-unoffered-version");
   EXPECT_NE(strict.find("<failure message=\"step 3 expect"), std::string::npos) << strict;
 }
@@ -304,25 +304,25 @@ TEST(GithubAnnotations, NameNoFileOutsideTheWorkspace) {
 
 // The failing scenario as a stray print leaves it in a length-prefixed protocol: the framing
 // check on the stray bytes, and the step that was waiting when the connection ended.
-run::RunReport StrayPrintReport() {
+result::RunReport StrayPrintReport() {
   auto report = ReportFixture();
   auto& r = report.scenarios[1];
-  r.transcript[2].kind = session::EntryKind::kOversized;
-  scenario::Failure step;
+  r.transcript[2].kind = result::EntryKind::kOversized;
+  result::Failure step;
   step.check = "step";
   step.step = 2;
   step.step_kind = "expect";
   step.loc = {r.loc.file, 20, 5};
-  step.reason = session::Reason::kFramingLost;
+  step.reason = result::Reason::kFramingLost;
   step.message =
       "while waiting for a reply to handshake (rim.handshake, id 1, frame #0), the "
       "framing was lost, so the connection is over";
   step.expected = "a reply to handshake (rim.handshake, id 1, frame #0)";
   step.actual = "nothing matching arrived";
-  scenario::Failure framing;
+  result::Failure framing;
   framing.check = "framing";
   framing.frame = 2;
-  framing.reason = session::Reason::kFramingLost;
+  framing.reason = result::Reason::kFramingLost;
   framing.message =
       "frame #2 announces 1819043176 bytes, over the limit of 4194304 (§3); the "
       "connection is over; something printed to stdout";

@@ -130,7 +130,7 @@ class WaitAudit {
   void Check(const Step& step, Ms window, Ms needed, const std::string& what,
              bool counted_from_readiness) {
     if (window >= needed) return;
-    if (!step.why.empty() && Quotes(step.why) && step.level != scenario::Level::kMust &&
+    if (!step.why.empty() && Quotes(step.why) && step.level != result::Level::kMust &&
         counted_from_readiness)
       return;
     Add(step.loc.line, step.kind + " waits " + std::to_string(window.count()) + " ms for " + what +
@@ -300,16 +300,16 @@ TEST_P(Waits, ATightenedWindowIsCaught) {
       if (window.count() <= 1) continue;
       Ms saved = e->within;
       std::string saved_why = step.why;
-      scenario::Level saved_level = step.level;
+      result::Level saved_level = step.level;
       e->within = window - Ms(1);
       step.why.clear();
-      step.level = scenario::Level::kMust;
+      step.level = result::Level::kMust;
       EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before + 1)
           << s.id << ": a window of " << e->within.count() << " ms was not caught";
       step.why = "\"a quoted line of the text\"";
       EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before + 1)
           << s.id << ": a quoted reason does not excuse a must-level window";
-      step.level = scenario::Level::kShould;
+      step.level = result::Level::kShould;
       bool saved_from = e->from_first_frame;
       e->from_first_frame = true;
       EXPECT_EQ(WaitAudit(s, *profile).Problems().size(), before) << s.id;

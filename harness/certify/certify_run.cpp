@@ -13,7 +13,7 @@ namespace {
 Column ColumnOf(const scenario::Scenario& s) { return {s.id, s.title, s.spec, s.requirement}; }
 
 // A finished scenario into its row: the cell, and what the candidate schema rejects of it.
-void Add(const CertifyRequest& q, const scenario::ScenarioResult& r, Row* row) {
+void Add(const CertifyRequest& q, const result::ScenarioResult& r, Row* row) {
   // The manifest check is graded as it is, whatever --strict says of scenarios.
   row->cells[r.id] = CellFor(r, r.id != run::kManifestScenarioId && q.run.strict);
   if (!q.candidate) return;
@@ -84,7 +84,7 @@ CertifyOutcome Certify(const CertifyRequest& request) {
     if (request.on_start) request.on_start(m);
     t0 = std::chrono::steady_clock::now();
   };
-  q.on_result = [&](const run::PluginRun& p, const scenario::ScenarioResult& r) {
+  q.on_result = [&](const run::PluginRun& p, const result::ScenarioResult& r) {
     Add(request, r, &m.rows[p.index]);
   };
   q.on_plugin = [&](const run::PluginRun& p) {

@@ -10,7 +10,7 @@
 
 namespace fakehost::certify {
 
-using scenario::Status;
+using result::Status;
 
 namespace {
 
@@ -54,17 +54,17 @@ bool ParseVerdict(std::string_view name, Verdict* out) {
 bool IsFailing(Status s) { return s == Status::kFail || s == Status::kError; }
 bool IsFailing(Verdict v) { return v != Verdict::kPass; }
 
-Cell CellFor(const scenario::ScenarioResult& r, bool strict) {
+Cell CellFor(const result::ScenarioResult& r, bool strict) {
   Cell c;
   c.status = r.status;
   c.duration_ms = r.duration_ms;
-  if (scenario::WasJudged(r.status)) c.revision = r.revision;
+  if (result::WasJudged(r.status)) c.revision = r.revision;
   if (r.status == Status::kPass) return c;
   if (r.status == Status::kSkip || r.status == Status::kNotRun || r.status == Status::kUntested) {
     c.cause = OneLine(report::SkipReason(r));
     return c;
   }
-  const scenario::Failure* f = report::Headline(r, strict);
+  const result::Failure* f = report::Headline(r, strict);
   if (!f) return c;
   std::string head =
       f->check == "step" ? "step " + std::to_string(f->step) + " " + f->step_kind : f->check;
@@ -141,8 +141,8 @@ Diff Compare(const Matrix& previous, const Matrix& current) {
         auto c = old->cells.find(id);
         if (c != old->cells.end()) was = &c->second;
       }
-      std::string b = was ? scenario::StatusName(was->status) : "";
-      std::string a = scenario::StatusName(cell.status);
+      std::string b = was ? result::StatusName(was->status) : "";
+      std::string a = result::StatusName(cell.status);
       if (IsFailing(cell.status) && (!was || !IsFailing(was->status)))
         d.newly_failing.push_back({r.key, id, b, a});
       // Newly passing: it failed, and now it passes or warns (not merely "not run").

@@ -17,7 +17,7 @@ namespace fakehost::certify {
 
 /// One plugin × scenario outcome.
 struct Cell {
-  scenario::Status status = scenario::Status::kNotRun;
+  result::Status status = result::Status::kNotRun;
   std::string cause;     ///< one line: the headline miss, or why it was not run; "" for a pass
   std::string location;  ///< the step that missed ("file:line:col"), and "frame #N" when known
   double duration_ms = 0;
@@ -38,7 +38,7 @@ const char* VerdictName(Verdict v);
 /// False for an unknown name.
 bool ParseVerdict(std::string_view name, Verdict* out);
 /// pass and warn pass; skip, untested and not-run say nothing either way.
-bool IsFailing(scenario::Status s);
+bool IsFailing(result::Status s);
 bool IsFailing(Verdict v);
 
 /// A frame the candidate schema rejects: which plugin, which scenario, which frame.
@@ -91,7 +91,7 @@ struct Matrix {
 };
 
 /// The cell for a finished scenario (cause clipped to one line of at most 300 bytes).
-Cell CellFor(const scenario::ScenarioResult& r, bool strict);
+Cell CellFor(const result::ScenarioResult& r, bool strict);
 /// The row's verdict from its cells (kRefused/kUnrunnable are set by whoever resolved it):
 /// error if any cell errored, fail if any failed, untested if nothing passed, failed or
 /// warned, else pass. Leaves kRefused and kUnrunnable as they are.
@@ -105,7 +105,7 @@ Diff Compare(const Matrix& previous, const Matrix& current);
 /// Plugins, scenarios and cells counted for summaries.
 struct Totals {
   int plugins = 0, passing = 0, failing = 0, rejected_by_candidate = 0;
-  std::map<scenario::Status, int> cells;
+  std::map<result::Status, int> cells;
 };
 Totals Count(const Matrix& m);
 /// The plugin × revision view of a row: "2024-11-05: 26 judged, 2 failing", one per revision

@@ -8,7 +8,7 @@
 namespace fakehost::certify {
 namespace {
 
-using scenario::Status;
+using result::Status;
 
 std::string E(std::string_view s) { return report::XmlText(s, true); }
 
@@ -85,7 +85,7 @@ void Table(std::string& out, const Matrix& m) {
         out += "<td data-k=\"9\"></td>";
         continue;
       }
-      std::string status = scenario::StatusName(it->second.status);
+      std::string status = result::StatusName(it->second.status);
       std::string mark = it->second.status == Status::kPass ? "✓" : status;
       out += "<td class=\"" + status + "\" data-k=\"" + std::to_string(Rank(it->second.status)) +
              "\" title=\"" + E(it->second.cause) + "\">" +
@@ -115,7 +115,7 @@ void Details(std::string& out, const Matrix& m) {
       const Cell& cell = it->second;
       out += "<div class=\"detail\" id=\"d" + rid + "-" + std::to_string(c) + "\"><b>" +
              E(row.key) + "</b> × <b>" + E(col.id) + "</b>: <span class=\"" +
-             scenario::StatusName(cell.status) + "\">" + scenario::StatusName(cell.status) +
+             result::StatusName(cell.status) + "\">" + result::StatusName(cell.status) +
              "</span><dl>";
       if (!col.requirement.empty())
         out += "<dt>requirement</dt><dd>" + E(col.spec) + ": " + E(col.requirement) + "</dd>";

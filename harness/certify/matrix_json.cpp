@@ -44,7 +44,7 @@ void WriteCells(Writer& w, const std::map<std::string, Cell>& cells) {
     Str(w, id);
     w.StartObject();
     Key(w, "status");
-    Str(w, scenario::StatusName(c.status));
+    Str(w, result::StatusName(c.status));
     Key(w, "cause");
     Str(w, c.cause);
     Key(w, "location");
@@ -176,7 +176,7 @@ void ReadRow(Reader& rd, const rapidjson::Value& v, const std::string& at, Row* 
       std::string id(m.name.GetString(), m.name.GetStringLength());
       std::string cat = at + "/cells/" + json::EscapePointerToken(id);
       Cell c;
-      if (!scenario::ParseStatus(rd.S(m.value, "status", cat), &c.status))
+      if (!result::ParseStatus(rd.S(m.value, "status", cat), &c.status))
         rd.Fail(cat + "/status is unknown");
       c.cause = rd.S(m.value, "cause", cat);
       c.location = rd.S(m.value, "location", cat);
@@ -233,7 +233,7 @@ void WriteSummary(Writer& w, const Matrix& m) {
   Key(w, "cells");
   w.StartObject();
   for (const auto& [status, n] : t.cells) {
-    Str(w, scenario::StatusName(status));
+    Str(w, result::StatusName(status));
     w.Int(n);
   }
   w.EndObject();

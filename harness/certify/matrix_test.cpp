@@ -11,7 +11,7 @@
 namespace fakehost::certify {
 namespace {
 
-using scenario::Status;
+using result::Status;
 
 Cell C(Status s, std::string cause = "") {
   Cell c;
@@ -41,9 +41,9 @@ Matrix M(std::vector<std::string> columns, std::vector<Row> rows) {
 }
 
 TEST(MatrixCell, KeepsTheHeadlineMissItsStepAndFrameButNotTheTranscript) {
-  scenario::ScenarioResult r;
+  result::ScenarioResult r;
   r.status = Status::kFail;
-  scenario::Failure f;
+  result::Failure f;
   f.check = "step";
   f.step = 3;
   f.step_kind = "expect";
@@ -75,13 +75,13 @@ TEST(MatrixRow, AnErrorOutranksAFailureAndNothingCheckedIsNotAPass) {
 }
 
 TEST(MatrixRow, SaysWhichRevisionsItsCellsWereJudgedUnder) {
-  scenario::ScenarioResult judged;
+  result::ScenarioResult judged;
   judged.status = Status::kFail;
   judged.revision = "2024-11-05";
-  scenario::ScenarioResult skipped;
+  result::ScenarioResult skipped;
   skipped.status = Status::kSkip;
   skipped.revision = "2025-11-25";  // not applicable: judged under nothing
-  scenario::ScenarioResult passed;
+  result::ScenarioResult passed;
   passed.status = Status::kPass;
   passed.revision = "2024-11-05";
   Row r = R("p", {{"a", CellFor(judged, false)},

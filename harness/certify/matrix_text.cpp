@@ -12,7 +12,7 @@
 namespace fakehost::certify {
 namespace {
 
-using scenario::Status;
+using result::Status;
 
 std::string Md(std::string_view s) { return report::MarkdownText(s); }
 // In a table cell: GFM splits a row at every '|' not escaped, even inside a code span, and reads
@@ -43,7 +43,7 @@ std::string Totals_(const Matrix& m) {
   std::string out = std::to_string(t.plugins) + " plugins: " + std::to_string(t.passing) +
                     " passing, " + std::to_string(t.failing) + " not passing; cells:";
   for (const auto& [status, n] : t.cells)
-    out += " " + std::to_string(n) + " " + scenario::StatusName(status);
+    out += " " + std::to_string(n) + " " + result::StatusName(status);
   return out;
 }
 
@@ -122,7 +122,7 @@ std::string MdNotPassing(const Matrix& m) {
     for (const auto& [id, c] : r.cells)
       if (IsFailing(c.status) || c.status == Status::kWarn)
         md += "- **" + Md(r.key) + "** × " + report::CodeSpan(id) + " " +
-              scenario::StatusName(c.status) + ": " + Md(c.cause) +
+              result::StatusName(c.status) + ": " + Md(c.cause) +
               (c.location.empty() ? "" : " (" + Md(c.location) + ")") + "\n";
   }
   return md;

@@ -15,13 +15,13 @@ namespace {
 namespace fs = std::filesystem;
 
 // A message the run's schema routes to an entry (an invalid envelope has none).
-bool IsFrameKind(session::EntryKind kind) {
-  return session::IsMessage(kind) && kind != session::EntryKind::kInvalid;
+bool IsFrameKind(result::EntryKind kind) {
+  return result::IsMessage(kind) && kind != result::EntryKind::kInvalid;
 }
 
 // One re-checkable entry, live or read back from a file: the same verdict for the same entry.
 // The payload is parsed as the session parsed it (json::Parse, the bytes as received).
-void CheckEntry(const schema::FrameSchema& candidate, const session::TranscriptEntry& e,
+void CheckEntry(const schema::FrameSchema& candidate, const result::TranscriptEntry& e,
                 std::size_t line_no, const OnRejected& on_rejected, RevalidationCounts* counts) {
   // Only what the run's schema checked: an entry without schema_def was sent deliberately
   // invalid or is not a message at all.
@@ -33,12 +33,12 @@ void CheckEntry(const schema::FrameSchema& candidate, const session::TranscriptE
   }
   ++counts->checked;
   RejectedFrame r;
-  r.violations = Revalidate(candidate, session::EntryKindName(e.kind), e.method, frame, &r.def);
+  r.violations = Revalidate(candidate, result::EntryKindName(e.kind), e.method, frame, &r.def);
   if (r.violations.empty()) return;
   ++counts->rejected;
   r.index = e.index;
   r.line = line_no;
-  r.from_plugin = e.direction == session::Direction::kPluginToHost;
+  r.from_plugin = e.direction == result::Direction::kPluginToHost;
   on_rejected(r);
 }
 
@@ -55,9 +55,9 @@ std::vector<schema::Violation> Revalidate(const schema::FrameSchema& candidate,
 }
 
 void RevalidateTranscript(const schema::FrameSchema& candidate,
-                          const std::vector<session::TranscriptEntry>& transcript,
+                          const std::vector<result::TranscriptEntry>& transcript,
                           const OnRejected& on_rejected, RevalidationCounts* counts) {
-  for (const session::TranscriptEntry& e : transcript)
+  for (const result::TranscriptEntry& e : transcript)
     CheckEntry(candidate, e, 0, on_rejected, counts);
 }
 
@@ -75,7 +75,7 @@ bool RevalidateTranscriptFile(const schema::FrameSchema& candidate, const std::s
   while (std::getline(in, line)) {
     ++line_no;
     if (line.empty()) continue;
-    session::TranscriptEntry e;
+    result::TranscriptEntry e;
     std::string why;
     if (!report::ParseTranscriptLine(line, &e, &why)) {
       *error = path + ":" + std::to_string(line_no) + ":" + why;

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "harness/json/rapidjson.hpp"
-#include "harness/schema/schema.hpp"
 #include "harness/result/transcript.hpp"
+#include "harness/schema/schema.hpp"
 
 namespace fakehost::certify {
 
@@ -44,7 +44,7 @@ std::vector<schema::Violation> Revalidate(const schema::FrameSchema& candidate,
 
 /// Every re-checkable entry of a live transcript.
 void RevalidateTranscript(const schema::FrameSchema& candidate,
-                          const std::vector<session::TranscriptEntry>& transcript,
+                          const std::vector<result::TranscriptEntry>& transcript,
                           const OnRejected& on_rejected, RevalidationCounts* counts);
 
 /// Every line of a `--transcripts` file. False with "<path>:<line>:<col>: ..." for a file

@@ -11,8 +11,8 @@ namespace fakehost::certify {
 namespace {
 
 namespace fs = std::filesystem;
-using session::Direction;
-using session::TranscriptEntry;
+using result::Direction;
+using result::TranscriptEntry;
 
 // A candidate that forbids "level" in a log notification's params, which plugins send.
 constexpr const char* kCandidate = R"({"$defs": {
@@ -34,7 +34,7 @@ TranscriptEntry Entry(std::size_t index, Direction d, std::string kind, std::str
   TranscriptEntry e;
   e.index = index;
   e.direction = d;
-  EXPECT_TRUE(session::ParseEntryKind(kind, &e.kind)) << kind;
+  EXPECT_TRUE(result::ParseEntryKind(kind, &e.kind)) << kind;
   e.method = std::move(method);
   e.text = std::move(text);
   e.size = e.text.size();
@@ -106,7 +106,7 @@ class TranscriptFile : public ::testing::Test {
 // The file `run --transcripts` writes for these entries, re-read offline: the same verdicts,
 // now with their line numbers.
 TEST_F(TranscriptFile, OfflineRevalidationFindsTheSameFramesWithTheirLines) {
-  scenario::ScenarioResult r;
+  result::ScenarioResult r;
   r.transcript = Traffic();
   for (auto& e : r.transcript)
     if (e.schema_def == "checked") e.schema_def = "envelope.any";

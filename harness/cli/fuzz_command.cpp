@@ -54,7 +54,7 @@ void Summarise(const fuzz::FuzzResult& r, const FuzzFlags& f, std::ostream& out)
   if (r.issues.empty()) out << "no findings\n";
   for (const fuzz::Issue& i : r.issues) {
     out << (i.flaky ? "FLAKY " : "FOUND ") << report::TerminalSafe(i.finding.rule) << " ["
-        << scenario::LevelName(i.finding.level) << "] in session " << i.session << " after "
+        << result::LevelName(i.finding.level) << "] in session " << i.session << " after "
         << Seconds(i.found_at_ms) << ": "
         << report::TerminalSafe(json::Abbreviate(i.finding.message, 240)) << "\n";
     out << "  reproduced " << i.hits << "/" << i.runs;

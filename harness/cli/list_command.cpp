@@ -39,7 +39,7 @@ int List(const ListFlags& f, const Context& ctx) {
   bool none = selected.empty();
   if (shards > 0) selected = run::Shard(selected, shard, shards);
   for (const auto* s : selected)
-    out << report::TerminalSafe(s->id) << "  [" << scenario::LevelName(s->level) << "] "
+    out << report::TerminalSafe(s->id) << "  [" << result::LevelName(s->level) << "] "
         << report::TerminalSafe(s->spec) << " — " << report::TerminalSafe(s->title) << "\n";
   if (!ok) return kBadInput;
   if (none) {

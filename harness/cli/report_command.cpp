@@ -43,7 +43,7 @@ int Merge(const MergeFlags& f, const Context& ctx) {
     }
     shards.push_back(std::move(shard));
   }
-  run::RunReport merged;
+  result::RunReport merged;
   std::string error;
   if (!run::MergeReports(shards, f.allow_partial, &merged, &error)) {
     err << "fakehost: " << error << "\n";
@@ -75,7 +75,7 @@ int Merge(const MergeFlags& f, const Context& ctx) {
   // As the unsharded run: a scenario error, or a shard that was interrupted, is exit 3.
   bool interrupted =
       std::any_of(merged.scenarios.begin(), merged.scenarios.end(), [](const auto& s) {
-        return s.status == scenario::Status::kNotRun && s.skip_reason == "interrupted";
+        return s.status == result::Status::kNotRun && s.skip_reason == "interrupted";
       });
   if (!written || merged.summary.errored > 0 || interrupted) return kHarnessError;
   return run::Verdict(merged, {f.fail_untested, false}, err);

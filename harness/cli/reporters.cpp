@@ -46,7 +46,7 @@ bool MakeReporters(const std::string& out_dir, const std::vector<std::string>& s
 }
 
 bool WriteReports(const std::vector<std::unique_ptr<report::Reporter>>& files,
-                  const run::RunReport& report, std::ostream& err) {
+                  const result::RunReport& report, std::ostream& err) {
   bool written = true;
   for (const auto& r : files) {
     std::string error;

@@ -28,6 +28,6 @@ bool MakeReporters(const std::string& out_dir, const std::vector<std::string>& s
 
 /// Writes every file; false (each failure on `err`) if one could not be written.
 bool WriteReports(const std::vector<std::unique_ptr<report::Reporter>>& files,
-                  const run::RunReport& report, std::ostream& err);
+                  const result::RunReport& report, std::ostream& err);
 
 }  // namespace fakehost::cli

@@ -49,7 +49,7 @@ struct RunFlags : PlayFlags {
 // --write-expected-failures FILE: this run's failures as a baseline.
 bool WriteBaseline(const std::string& path, const run::RunOutcome& run, bool strict,
                    std::string* error) {
-  const run::RunReport& report = run.report;
+  const result::RunReport& report = run.report;
   std::string header = "fakehost expected failures: the failures of a " + report.protocol +
                        " run of " + report.plugin.id + " on " + run.today +
                        ".\nLoad with --expected-failures FILE; an entry that passes again fails "
@@ -148,7 +148,7 @@ bool WriteRunFiles(const RunFlags& f, const std::vector<std::unique_ptr<report::
 }
 
 // The flags checked, the run, then its files. `summary` (may be null) gets the run's counts.
-int RunOnce(const RunFlags& f, const Context& ctx, run::Summary* summary = nullptr) {
+int RunOnce(const RunFlags& f, const Context& ctx, result::Summary* summary = nullptr) {
   std::ostream& err = ctx.err;
   if (!CheckEnv(f, err)) return kBadInput;
   auto profile = LoadProfile(ctx.data_dir, f.protocol, err);
@@ -171,7 +171,7 @@ int RunOnce(const RunFlags& f, const Context& ctx, run::Summary* summary = nullp
     session::InstallInterruptHandlers();
     console->RunStarting(plan.report);
   };
-  q.on_result = [&](const run::PluginRun&, const scenario::ScenarioResult& r) {
+  q.on_result = [&](const run::PluginRun&, const result::ScenarioResult& r) {
     console->ScenarioEnded(r);
   };
   run::RunOutcome outcome = run::Execute(q);
@@ -206,7 +206,7 @@ int RunEveryRevision(const RunFlags& flags, const Context& ctx) {
     f.revision = r.name;
     f.out_dir = (std::filesystem::path(flags.out_dir) / r.name).string();
     ctx.out << "== revision " << r.name << "\n";
-    run::Summary m;
+    result::Summary m;
     const int code = RunOnce(f, ctx, &m);
     if (code == kBadInput || code == kHarnessError) return code;
     const int judged = m.total - m.skipped - m.not_run - m.untested;

@@ -39,8 +39,8 @@ class Converter {
  public:
   Converter(const protocol::Profile& profile) : profile_(profile) {}
   // `frame`: the entry's payload when it is one whole JSON object, else null.
-  void Host(const session::TranscriptEntry& e, const Value* frame);
-  void Plugin(const session::TranscriptEntry& e, const Value* frame);
+  void Host(const result::TranscriptEntry& e, const Value* frame);
+  void Plugin(const result::TranscriptEntry& e, const Value* frame);
   bool done() const { return done_; }
   std::string Yaml(const std::string& source) const;
 
@@ -53,8 +53,8 @@ class Converter {
   void Message(const Value& frame, Doc& step, const char* key);
   bool HostNotification(const Value& frame);
   void HostAnswer(const Value& frame);
-  void HostMessage(const session::TranscriptEntry& e, const Value& frame);
-  void HostBytes(const session::TranscriptEntry& e);
+  void HostMessage(const result::TranscriptEntry& e, const Value& frame);
+  void HostBytes(const result::TranscriptEntry& e);
   void PluginAnswer(const Value& frame, const std::string& where);
 
   const protocol::Profile& profile_;
@@ -116,8 +116,8 @@ void Converter::HostAnswer(const Value& frame) {
   plugin_calls_.erase(it);
 }
 
-void Converter::HostMessage(const session::TranscriptEntry& e, const Value& frame) {
-  const bool request = e.kind == session::EntryKind::kRequest;
+void Converter::HostMessage(const result::TranscriptEntry& e, const Value& frame) {
+  const bool request = e.kind == result::EntryKind::kRequest;
   Doc& step = NewStep();
   auto& a = step.GetAllocator();
   Message(frame, step, request ? "send" : "notify");
@@ -135,7 +135,7 @@ void Converter::HostMessage(const session::TranscriptEntry& e, const Value& fram
 
 // Bytes as received: as written for raw writes, framed by the profile for payloads that were
 // not messages.
-void Converter::HostBytes(const session::TranscriptEntry& e) {
+void Converter::HostBytes(const result::TranscriptEntry& e) {
   if (e.clipped || e.summarised) {
     comments_.push_back("host entry #" + std::to_string(e.index) +
                         " was clipped in the transcript and is left out");
@@ -145,12 +145,12 @@ void Converter::HostBytes(const session::TranscriptEntry& e) {
   auto& a = step.GetAllocator();
   Value raw(rapidjson::kObjectType);
   raw.AddMember("hex", Value(text::Hex(e.text).c_str(), a), a);
-  if (e.kind == session::EntryKind::kRaw) raw.AddMember("framed", false, a);
+  if (e.kind == result::EntryKind::kRaw) raw.AddMember("framed", false, a);
   step.AddMember("send_raw", raw, a);
 }
 
-void Converter::Host(const session::TranscriptEntry& e, const Value* frame) {
-  using K = session::EntryKind;
+void Converter::Host(const result::TranscriptEntry& e, const Value* frame) {
+  using K = result::EntryKind;
   if (!frame) return HostBytes(e);
   if (e.kind == K::kNotification && HostNotification(*frame)) return;
   if (e.kind == K::kResponse) return HostAnswer(*frame);
@@ -188,10 +188,10 @@ void Converter::PluginAnswer(const Value& frame, const std::string& where) {
   names_.erase(it);
 }
 
-void Converter::Plugin(const session::TranscriptEntry& e, const Value* frame) {
-  using K = session::EntryKind;
+void Converter::Plugin(const result::TranscriptEntry& e, const Value* frame) {
+  using K = result::EntryKind;
   std::string where =
-      "plugin entry #" + std::to_string(e.index) + " (" + session::EntryKindName(e.kind) + ")";
+      "plugin entry #" + std::to_string(e.index) + " (" + result::EntryKindName(e.kind) + ")";
   if (!frame) {
     comments_.push_back(where + " is not a frame a step can expect; left out");
     return;
@@ -206,7 +206,7 @@ void Converter::Plugin(const session::TranscriptEntry& e, const Value* frame) {
   Doc& step = NewStep();
   auto& a = step.GetAllocator();
   Value expect(rapidjson::kObjectType);
-  expect.AddMember(Value(session::EntryKindName(e.kind), a), Value(method.c_str(), a), a);
+  expect.AddMember(Value(result::EntryKindName(e.kind), a), Value(method.c_str(), a), a);
   step.AddMember("expect", expect, a);
   const Value* id = json::Find(*frame, "id");
   if (e.kind == K::kRequest && id) {
@@ -234,8 +234,8 @@ std::string Converter::Yaml(const std::string& source) const {
 
 // The payload of a whole message, parsed as its session parsed it (json::Parse, from the bytes
 // as received); null for anything else, which only its bytes can stand for.
-const Value* FrameOf(const session::TranscriptEntry& e, Doc* doc) {
-  if (!session::IsMessage(e.kind) || e.clipped || e.summarised) return nullptr;
+const Value* FrameOf(const result::TranscriptEntry& e, Doc* doc) {
+  if (!result::IsMessage(e.kind) || e.clipped || e.summarised) return nullptr;
   return json::Parse(e.text, doc).ok && doc->IsObject() ? doc : nullptr;
 }
 
@@ -252,7 +252,7 @@ bool ScenarioFromTranscript(std::string_view jsonl, const std::string& source,
     jsonl = nl == std::string_view::npos ? std::string_view() : jsonl.substr(nl + 1);
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    session::TranscriptEntry e;
+    result::TranscriptEntry e;
     std::string why;
     if (!report::ParseTranscriptLine(line, &e, &why)) {
       *error = source + ":" + std::to_string(line_no) + ":" + why;
@@ -260,7 +260,7 @@ bool ScenarioFromTranscript(std::string_view jsonl, const std::string& source,
     }
     ++frames;
     Doc frame;
-    if (e.direction == session::Direction::kHostToPlugin)
+    if (e.direction == result::Direction::kHostToPlugin)
       c.Host(e, FrameOf(e, &frame));
     else
       c.Plugin(e, FrameOf(e, &frame));
@@ -278,10 +278,10 @@ std::string FirstHostMethod(std::string_view jsonl) {
     std::size_t nl = jsonl.find('\n');
     std::string_view line = jsonl.substr(0, nl);
     jsonl = nl == std::string_view::npos ? std::string_view() : jsonl.substr(nl + 1);
-    session::TranscriptEntry e;
+    result::TranscriptEntry e;
     std::string why;
     if (!report::ParseTranscriptLine(line, &e, &why) ||
-        e.direction != session::Direction::kHostToPlugin)
+        e.direction != result::Direction::kHostToPlugin)
       continue;
     Doc doc;
     const Value* frame = FrameOf(e, &doc);

@@ -52,7 +52,7 @@ Fuzzer::Fuzzer(const protocol::Profile& profile, const schema::FrameSchema* sche
       catalog_(catalog),
       options_(std::move(options)) {}
 
-scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& given) {
+result::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& given) {
   Header header = given;
   header.vars = catalog_.trigger_vars;
   std::string yaml = Render(plan, profile_, schema_, header, options_.render);
@@ -61,23 +61,23 @@ scenario::ScenarioResult Fuzzer::Play(const Plan& plan, const Header& given) {
   ++stats_.plays;
   if (!scenario::LoadScenarioText(yaml, "fuzz-session.yaml", "fuzz-session", {}, &sc, &errors)) {
     // The generator wrote something the loader refuses: the fuzzer's bug, never a finding.
-    scenario::ScenarioResult r;
-    scenario::Failure f;
+    result::ScenarioResult r;
+    result::Failure f;
     f.harness_error = true;
-    f.reason = session::Reason::kHarnessFault;
+    f.reason = result::Reason::kHarnessFault;
     f.check = "generator";
     f.message = errors.empty() ? "the generated scenario does not load" : errors.front().ToString();
     r.failures.push_back(std::move(f));
-    r.status = scenario::Status::kError;
+    r.status = result::Status::kError;
     return r;
   }
   interpreter::PlayOptions play;
   play.timeout = options_.session_timeout;
   // As every command plays: an exception is this session's harness error, not the fuzzer's end.
-  scenario::ScenarioResult r = run::PlayScenario(sc, profile_, schema_, plugin_, play);
+  result::ScenarioResult r = run::PlayScenario(sc, profile_, schema_, plugin_, play);
   for (const auto& e : r.transcript)
     stats_.execs +=
-        e.direction == session::Direction::kHostToPlugin && e.kind != session::EntryKind::kTally;
+        e.direction == result::Direction::kHostToPlugin && e.kind != result::EntryKind::kTally;
   return r;
 }
 
@@ -99,7 +99,7 @@ FuzzResult Fuzzer::Run() {
       ++stats_.cases[a.what];
     }
     if (!plan.handshake_mutations.empty()) ++stats_.cases["bad handshake"];
-    scenario::ScenarioResult r = Play(plan);
+    result::ScenarioResult r = Play(plan);
     if (std::string e = HarnessError(r); !e.empty()) {
       if (stats_.harness_errors++ == 0) stats_.first_harness_error = e;
     }
@@ -149,7 +149,7 @@ Issue Fuzzer::Investigate(const Plan& plan, const Finding& finding, std::uint64_
   issue.steps_after = StepCount(written);
   issue.lines_after = StepLines(Render(written, profile_, schema_, {}, options_.render));
   // The transcript that goes with the file: one more play of what is written.
-  scenario::ScenarioResult last = Play(written);
+  result::ScenarioResult last = Play(written);
   if (!issue.flaky && !Shows(last, key)) {  // shrunk too far for a timing-dependent bug
     issue.plan = written = plan;
     issue.steps_after = issue.steps_before;
@@ -161,14 +161,14 @@ Issue Fuzzer::Investigate(const Plan& plan, const Finding& finding, std::uint64_
   return issue;
 }
 
-void Fuzzer::Write(Issue* issue, const scenario::ScenarioResult& result) {
+void Fuzzer::Write(Issue* issue, const result::ScenarioResult& result) {
   RuleText text = DescribeRule(issue->finding, profile_);
   Header h;
   h.vars = catalog_.trigger_vars;
   h.title = text.title;
   h.spec = text.spec;
   h.requirement = text.requirement;
-  h.level = scenario::LevelName(issue->finding.level);
+  h.level = result::LevelName(issue->finding.level);
   h.comments.push_back("Written by fakehost fuzz --seed " + std::to_string(options_.seed) +
                        " (session " + std::to_string(issue->session) + ") against " +
                        options_.plugin_label + ".");

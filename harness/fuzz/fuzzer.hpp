@@ -78,12 +78,12 @@ class Fuzzer {
          const interpreter::PluginTarget& plugin, const Catalog& catalog, FuzzOptions options);
   FuzzResult Run();
   /// Plays one plan as a scenario (counted in the stats).
-  scenario::ScenarioResult Play(const Plan& plan, const Header& header = {});
+  result::ScenarioResult Play(const Plan& plan, const Header& header = {});
 
  private:
   Issue Investigate(const Plan& plan, const Finding& finding, std::uint64_t session,
                     double found_at_ms);
-  void Write(Issue* issue, const scenario::ScenarioResult& result);
+  void Write(Issue* issue, const result::ScenarioResult& result);
   void Progress(std::chrono::steady_clock::time_point start, bool final);
 
   const protocol::Profile& profile_;

@@ -14,16 +14,16 @@ bool HasCheck(std::string_view id) {
                      [&](const protocol::EngineCheck& c) { return id == c.id; });
 }
 
-using session::Reason;
+using result::Reason;
 
-bool IsStep(const scenario::Failure& f) { return f.check == "step"; }
+bool IsStep(const result::Failure& f) { return f.check == "step"; }
 
-std::string RuleOf(const scenario::Failure& f) {
-  const session::ReasonInfo& info = session::Info(f.reason);
+std::string RuleOf(const result::Failure& f) {
+  const result::ReasonInfo& info = result::Info(f.reason);
   if (*info.rule) return info.rule;
   // A step that found the plugin gone: its death, however far its exit had got (stdout closed,
   // or the exit status already reaped). A shutdown that found it gone is the shutdown's.
-  if (info.ends == session::ReasonEnds::kPlugin && IsStep(f) && f.step_kind != "shutdown")
+  if (info.ends == result::ReasonEnds::kPlugin && IsStep(f) && f.step_kind != "shutdown")
     return "died";
   if (!IsStep(f)) return f.check;  // an always-on check is its own rule
   if (f.step_kind == "shutdown") return "shutdown";
@@ -32,20 +32,18 @@ std::string RuleOf(const scenario::Failure& f) {
 
 }  // namespace
 
-std::vector<Finding> FindingsOf(const scenario::ScenarioResult& result) {
+std::vector<Finding> FindingsOf(const result::ScenarioResult& result) {
   std::vector<Finding> out;
   // The always-on checks first: a wrong id or an invalid frame is the cause, the expectation it
   // made miss only the consequence.
-  auto owed = [](const scenario::Failure& f) {
-    return IsStep(f) || f.reason == Reason::kUnanswered;
-  };
-  std::vector<const scenario::Failure*> order;
+  auto owed = [](const result::Failure& f) { return IsStep(f) || f.reason == Reason::kUnanswered; };
+  std::vector<const result::Failure*> order;
   for (const auto& f : result.failures)
     if (!owed(f)) order.push_back(&f);
   for (const auto& f : result.failures)
     if (owed(f)) order.push_back(&f);
-  for (const scenario::Failure* p : order) {
-    const scenario::Failure& f = *p;
+  for (const result::Failure* p : order) {
+    const result::Failure& f = *p;
     if (f.harness_error) continue;
     Finding finding;
     finding.rule = RuleOf(f);
@@ -58,13 +56,13 @@ std::vector<Finding> FindingsOf(const scenario::ScenarioResult& result) {
   return out;
 }
 
-bool Shows(const scenario::ScenarioResult& result, const std::string& key) {
+bool Shows(const result::ScenarioResult& result, const std::string& key) {
   for (const auto& f : FindingsOf(result))
     if (f.Key() == key) return true;
   return false;
 }
 
-std::string HarnessError(const scenario::ScenarioResult& result) {
+std::string HarnessError(const result::ScenarioResult& result) {
   for (const auto& f : result.failures)
     if (f.harness_error) return f.check + ": " + f.message;
   return {};

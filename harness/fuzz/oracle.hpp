@@ -24,18 +24,18 @@ struct Finding {
   /// (a request not answered in time), "died" (the plugin exited, crashed or closed its stdout
   /// while an answer was owed) or "shutdown" (it did not exit in the shutdown's grace).
   std::string rule;
-  scenario::Level level = scenario::Level::kMust;
+  result::Level level = result::Level::kMust;
   std::string message;  ///< the first failure's sentence
   /// rule and level: two findings with the same key are the same bug for the fuzzer.
-  std::string Key() const { return rule + "/" + scenario::LevelName(level); }
+  std::string Key() const { return rule + "/" + result::LevelName(level); }
 };
 
 /// The plugin's misses in `result`, one per rule and level, in the order they were reported.
-std::vector<Finding> FindingsOf(const scenario::ScenarioResult& result);
+std::vector<Finding> FindingsOf(const result::ScenarioResult& result);
 /// True if `result` shows a finding with `key`.
-bool Shows(const scenario::ScenarioResult& result, const std::string& key);
+bool Shows(const result::ScenarioResult& result, const std::string& key);
 /// Harness errors in `result` (the first message), or "".
-std::string HarnessError(const scenario::ScenarioResult& result);
+std::string HarnessError(const result::ScenarioResult& result);
 
 /// A scenario's title, spec and requirement for a finding of `rule`, in the profile's words
 /// where it has them (its check sections).

@@ -7,9 +7,9 @@
 namespace fakehost::fuzz {
 namespace {
 
-using scenario::Failure;
-using scenario::Level;
-using session::Reason;
+using result::Failure;
+using result::Level;
+using result::Reason;
 
 Failure StepMiss(const char* kind, Reason reason, Level level = Level::kMust) {
   Failure f;
@@ -32,7 +32,7 @@ Failure Check(const char* check, Reason reason = Reason::kCheckFired) {
 }
 
 std::vector<std::string> Keys(std::vector<Failure> failures) {
-  scenario::ScenarioResult r;
+  result::ScenarioResult r;
   r.failures = std::move(failures);
   std::vector<std::string> keys;
   for (const Finding& f : FindingsOf(r)) keys.push_back(f.Key());
@@ -50,7 +50,7 @@ TEST(FindingsOf, NamesEveryOtherStepMissAndAnUnansweredRequestAHang) {
   for (Reason reason : {Reason::kDeadlinePassed, Reason::kFramingLost, Reason::kHardLimit,
                         Reason::kWrongContent, Reason::kWrongTime})
     EXPECT_EQ(Keys({StepMiss("expect", reason)}), std::vector<std::string>{"no-answer/must"})
-        << session::ReasonName(reason);
+        << result::ReasonName(reason);
   EXPECT_EQ(Keys({Check("unanswered", Reason::kUnanswered)}),
             std::vector<std::string>{"no-answer/must"});
 }

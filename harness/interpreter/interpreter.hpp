@@ -107,8 +107,8 @@ bool BuildSendMessage(const scenario::Send& send, const scenario::Lookup& lookup
                       const rapidjson::Value& auto_id, rapidjson::Document* out,
                       std::string* error);
 
-scenario::ScenarioResult Play(const scenario::Scenario& scenario, const protocol::Profile& profile,
-                              const schema::FrameSchema* schema, const PluginTarget& plugin,
-                              const PlayOptions& options);
+result::ScenarioResult Play(const scenario::Scenario& scenario, const protocol::Profile& profile,
+                            const schema::FrameSchema* schema, const PluginTarget& plugin,
+                            const PlayOptions& options);
 
 }  // namespace fakehost::interpreter

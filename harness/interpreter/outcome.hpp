@@ -22,7 +22,7 @@ class Outcome {
  public:
   /// The steps stop here: the scenario does not apply (kSkip) or cannot be exercised
   /// (kUntested), whatever was recorded before. The first call decides.
-  void EndEarly(scenario::Status status, std::string why);
+  void EndEarly(result::Status status, std::string why);
   bool ended_early() const { return ended_early_.has_value(); }
   /// Something the scenario scripts was not exercised, or not judged; the first reason stays.
   void Untested(std::string why);
@@ -53,10 +53,10 @@ class Outcome {
   /// stand-in's is untested; a scenario that ended early is what it ended as (its failures on
   /// the way dropped: they were not its); a pass that left something unexercised is untested; a
   /// pass that checked nothing is not applicable.
-  void Apply(const End& end, scenario::ScenarioResult* result) const;
+  void Apply(const End& end, result::ScenarioResult* result) const;
 
  private:
-  std::optional<std::pair<scenario::Status, std::string>> ended_early_;
+  std::optional<std::pair<result::Status, std::string>> ended_early_;
   std::string untested_;
   std::string not_applicable_;
   std::size_t checks_ = 0;

@@ -20,7 +20,7 @@ bool HasStep(const std::vector<Step>& steps) {
 Failure HarnessFailure(std::string check, std::string message) {
   Failure f;
   f.harness_error = true;
-  f.reason = session::Reason::kHarnessFault;
+  f.reason = result::Reason::kHarnessFault;
   f.check = std::move(check);
   f.message = std::move(message);
   return f;
@@ -182,7 +182,7 @@ void Player::FailUnanswered() {
     if (!req.Owed()) continue;
     Failure f;
     f.check = "unanswered";
-    f.reason = session::Reason::kUnanswered;
+    f.reason = result::Reason::kUnanswered;
     f.message = "request #" + std::to_string(req.frame) + " (" + json::Abbreviate(req.method) +
                 ", id " + req.id_text +
                 ") was never answered; every request gets exactly one answer";
@@ -205,8 +205,8 @@ void Player::Assemble() {
   const std::size_t step_failures = result_.failures.size();  // the findings come after
   for (const auto& finding : session_.findings()) {
     Failure f;
-    f.level = finding.severity == session::Severity::kShould ? Level::kShould : Level::kMust;
-    f.harness_error = finding.severity == session::Severity::kError;
+    f.level = finding.severity == result::Severity::kShould ? Level::kShould : Level::kMust;
+    f.harness_error = finding.severity == result::Severity::kError;
     f.check = finding.check;
     f.message = finding.message;
     f.frame = finding.frame;

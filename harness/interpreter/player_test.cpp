@@ -27,7 +27,7 @@ TEST_F(PlayerTest, PassesAPluginThatAnswersAsTheScenarioExpects) {
   EXPECT_EQ(r.steps_run, 2u);
   ASSERT_GE(r.transcript.size(), 3u);
   EXPECT_EQ(r.transcript[0].method, "rim.handshake");
-  EXPECT_EQ(r.transcript[1].kind, session::EntryKind::kResponse);
+  EXPECT_EQ(r.transcript[1].kind, result::EntryKind::kResponse);
   EXPECT_TRUE(r.transcript[1].violations.empty());
   // Torn down the profile's way: the shutdown notification, on which the plugin exited by
   // itself, before any signal.

@@ -25,15 +25,15 @@
 namespace fakehost::interpreter::player_testing {
 
 // The scenario layer's names the player's tests load and judge scenarios with.
-using scenario::Failure;
-using scenario::Level;
+using result::Failure;
+using result::Level;
+using result::Reason;
+using result::ScenarioResult;
+using result::Status;
 using scenario::LoadContext;
 using scenario::LoadError;
 using scenario::LoadScenarioText;
 using scenario::Scenario;
-using scenario::ScenarioResult;
-using scenario::Status;
-using session::Reason;
 using session::testing::FakeChild;
 
 inline const std::string kSource = FAKEHOST_SOURCE_DIR;

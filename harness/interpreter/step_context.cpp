@@ -22,7 +22,7 @@ std::string Join(const std::vector<Mismatch>& mismatches) {
   return out;
 }
 
-bool StepContext::Miss(session::Reason reason, std::string message, std::string expected,
+bool StepContext::Miss(result::Reason reason, std::string message, std::string expected,
                        std::string actual, std::optional<std::size_t> frame) {
   Failure f;
   f.reason = reason;
@@ -56,7 +56,7 @@ std::string StepContext::NoteText(const std::string& note) const {
 }
 
 bool StepContext::ScenarioBug(std::string message) {
-  Miss(session::Reason::kHarnessFault, "scenario error: " + std::move(message));
+  Miss(result::Reason::kHarnessFault, "scenario error: " + std::move(message));
   result.failures.back().harness_error = true;
   return false;
 }
@@ -190,12 +190,12 @@ std::string StepContext::Describe(const Filter& filter) const {
 }
 
 std::string StepContext::Summarise(const Inbound& message) const {
-  const session::TranscriptEntry* e = session.Entry(message.frame);
+  const result::TranscriptEntry* e = session.Entry(message.frame);
   if (!e)  // tallied without an entry: the document still says what it was
     return "#" + std::to_string(message.frame) + " " + protocol::MessageKindName(message.kind) +
            (message.method.empty() ? "" : " " + json::Abbreviate(message.method)) + ": " +
            json::Abbreviate(json::ToCompact(*message.doc), 300);
-  std::string s = "#" + std::to_string(message.frame) + " " + session::EntryKindName(e->kind);
+  std::string s = "#" + std::to_string(message.frame) + " " + result::EntryKindName(e->kind);
   if (!e->method.empty()) s += " " + e->method;
   if (!e->id.empty()) s += " id " + e->id;
   return s + ": " + json::Abbreviate(e->text, 300);

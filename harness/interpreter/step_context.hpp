@@ -27,32 +27,32 @@ namespace fakehost::interpreter {
 // so that a reader sees which names come from the scenario layer; the interpreter's public
 // headers qualify them in full.
 using protocol::MessageKind;
+using result::Failure;
+using result::Level;
+using result::Reason;
+using result::ScenarioResult;
+using result::Status;
 using scenario::Answer;
 using scenario::Cite;
 using scenario::CloseStdin;
 using scenario::Expect;
 using scenario::ExpectExit;
 using scenario::ExpectNone;
-using scenario::Failure;
 using scenario::Filter;
 using scenario::ForEach;
 using scenario::JsonPtr;
 using scenario::KillParent;
-using scenario::Level;
 using scenario::Mismatch;
 using scenario::Ms;
 using scenario::Requirement;
 using scenario::Scenario;
-using scenario::ScenarioResult;
 using scenario::Send;
 using scenario::SendRaw;
 using scenario::Shutdown;
 using scenario::Signal;
 using scenario::Sleep;
-using scenario::Status;
 using scenario::Step;
 using session::Inbound;
-using session::Reason;
 
 class Player;
 

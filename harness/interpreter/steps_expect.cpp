@@ -29,7 +29,7 @@ Clock::time_point ServingUntil(const StepContext& ctx, Clock::time_point since) 
 // When the plugin's first frame arrived, in ms since its spawn (its first sign of life).
 double FirstFrameMs(const StepContext& ctx) {
   for (const auto& entry : ctx.session.transcript())
-    if (entry.direction == session::Direction::kPluginToHost) return entry.t_ms;
+    if (entry.direction == result::Direction::kPluginToHost) return entry.t_ms;
   return 0;
 }
 

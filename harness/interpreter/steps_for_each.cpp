@@ -19,7 +19,7 @@ bool PlayStep(StepContext& ctx, const ForEach& each) {
   if (!ctx.Instantiate(each.where, &where)) return false;
   if (returned && (!found || !found->IsArray())) {
     ctx.Checked();
-    return ctx.Miss(session::Reason::kWrongContent,
+    return ctx.Miss(result::Reason::kWrongContent,
                     "for_each: the captured frame has no list at ${" + each.items_var + "}",
                     "a list", found ? json::Abbreviate(json::ToCompact(*found), 300) : "nothing");
   }

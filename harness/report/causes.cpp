@@ -5,9 +5,9 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::ScenarioResult;
-using session::Reason;
+using result::Failure;
+using result::Reason;
+using result::ScenarioResult;
 
 bool IsStep(const Failure& f) { return f.check == "step"; }
 
@@ -17,7 +17,7 @@ bool WaitedInVain(const Failure& f) { return IsStep(f) && !f.harness_error && !f
 // An always-on check on a frame that is not a message at all: whatever else fired on that frame
 // says the same thing again.
 bool BrokenFrameCheck(const Failure& f) {
-  return f.frame && !IsStep(f) && session::Info(f.reason).broken_frame;
+  return f.frame && !IsStep(f) && result::Info(f.reason).broken_frame;
 }
 
 // The first framing check that ended the connection (kFramingLost) or that met the end of stdout
@@ -52,18 +52,18 @@ Grouping Group(const ScenarioResult& r) {
   for (std::size_t i = 0; i < fs.size(); ++i) {
     const Failure& f = fs[i];
     if (!WaitedInVain(f)) continue;
-    switch (session::Info(f.reason).ends) {
-      case session::ReasonEnds::kConnection:
+    switch (result::Info(f.reason).ends) {
+      case result::ReasonEnds::kConnection:
         lost.push_back(i);
         break;
-      case session::ReasonEnds::kPlugin:
+      case result::ReasonEnds::kPlugin:
         // A step that found the plugin exited is grouped only when the result records the exit.
         if (f.reason != Reason::kPluginExited || r.exit.exited) gone.push_back(i);
         break;
-      case session::ReasonEnds::kTime:
+      case result::ReasonEnds::kTime:
         limit.push_back(i);
         break;
-      case session::ReasonEnds::kNothing:  // a step that simply timed out: nothing says why
+      case result::ReasonEnds::kNothing:  // a step that simply timed out: nothing says why
         break;
     }
   }

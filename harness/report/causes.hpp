@@ -50,14 +50,14 @@ struct CauseGroup {
 
 /// Every failure of `r` in exactly one group; groups in the order of their first member in
 /// `r.failures`.
-std::vector<CauseGroup> GroupByCause(const scenario::ScenarioResult& r);
+std::vector<CauseGroup> GroupByCause(const result::ScenarioResult& r);
 
 /// For failure i of `r`: the index of the root it is a consequence of, or nullopt for a root.
-std::vector<std::optional<std::size_t>> CausedBy(const scenario::ScenarioResult& r);
+std::vector<std::optional<std::size_t>> CausedBy(const result::ScenarioResult& r);
 
 /// The consequences, short: "step 2 expect (line 20), before-handshake (frame #1)". A step
 /// written in the scenario's own file is named by its line, one written elsewhere (a fragment)
 /// by its whole location. "" for a group without consequences.
-std::string ConsequenceList(const scenario::ScenarioResult& r, const CauseGroup& group);
+std::string ConsequenceList(const result::ScenarioResult& r, const CauseGroup& group);
 
 }  // namespace fakehost::report

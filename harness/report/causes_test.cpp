@@ -7,10 +7,10 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::Level;
-using scenario::ScenarioResult;
-using session::Reason;
+using result::Failure;
+using result::Level;
+using result::Reason;
+using result::ScenarioResult;
 
 constexpr const char* kFile = "/suite/handshake/x.yaml";
 
@@ -43,9 +43,9 @@ ScenarioResult Result(std::vector<Failure> failures, std::vector<std::string> ki
   r.loc = {kFile, 1, 1};
   r.failures = std::move(failures);
   for (std::size_t i = 0; i < kinds.size(); ++i) {
-    session::TranscriptEntry e;
+    result::TranscriptEntry e;
     e.index = i;
-    EXPECT_TRUE(session::ParseEntryKind(kinds[i], &e.kind)) << kinds[i];
+    EXPECT_TRUE(result::ParseEntryKind(kinds[i], &e.kind)) << kinds[i];
     r.transcript.push_back(e);
   }
   return r;
@@ -194,7 +194,7 @@ TEST(GroupByCause, GivesEachFailureOfAnIndependentRunItsOwnGroup) {
 TEST(Headline, IsTheCauseOfTheFirstMissThatFailed) {
   auto r =
       Result({Step(2, "expect", 20, kLost), Check("framing", 1, kLost)}, {"request", "oversized"});
-  r.status = scenario::Status::kFail;
+  r.status = result::Status::kFail;
   ASSERT_NE(Headline(r, false), nullptr);
   EXPECT_EQ(Headline(r, false)->check, "framing");
 }

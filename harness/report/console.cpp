@@ -10,15 +10,15 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::ScenarioResult;
-using scenario::Status;
+using result::Failure;
+using result::ScenarioResult;
+using result::Status;
 
 class ConsoleReporter : public Reporter {
  public:
   ConsoleReporter(std::ostream& out, ConsoleOptions options) : out_(out), options_(options) {}
 
-  void RunStarting(const run::RunReport& r) override {
+  void RunStarting(const result::RunReport& r) override {
     out_ << "fakehost " << Safe(r.tool_version) << " · " << Safe(r.protocol_title) << " · "
          << Safe(r.plugin.id);
     if (!r.plugin.version.empty()) out_ << " " << Safe(r.plugin.version);
@@ -63,7 +63,7 @@ class ConsoleReporter : public Reporter {
     out_.flush();
   }
 
-  bool RunEnded(const run::RunReport& r, std::string*) override {
+  bool RunEnded(const result::RunReport& r, std::string*) override {
     FlushHeld();
     // A cause that failed several scenarios leads, once; their entries below only name it.
     RunCauses causes(r);
@@ -74,7 +74,7 @@ class ConsoleReporter : public Reporter {
           s.status == Status::kStale)
         Details(s, causes, i);
     }
-    const run::Summary& m = r.summary;
+    const result::Summary& m = r.summary;
     out_ << "\n"
          << m.total << (m.total == 1 ? " scenario: " : " scenarios: ") << m.passed << " passed, "
          << m.failed << " failed, " << m.warned << " warned, " << m.untested << " untested, "
@@ -176,7 +176,7 @@ class ConsoleReporter : public Reporter {
   }
 
   // Shared cause `k`: its root as its first scenario saw it, the frame, the scenarios it failed.
-  void Shared(const run::RunReport& report, const RunCauses& causes, std::size_t k) {
+  void Shared(const result::RunReport& report, const RunCauses& causes, std::size_t k) {
     const SharedCause& c = causes.shared()[k];
     const ScenarioResult& first = report.scenarios[c.roots.front().scenario];
     const CauseGroup& group = causes.groups(c.roots.front().scenario)[c.roots.front().group];

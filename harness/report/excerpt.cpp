@@ -9,8 +9,8 @@
 
 namespace fakehost::report {
 
-using scenario::Failure;
-using scenario::ScenarioResult;
+using result::Failure;
+using result::ScenarioResult;
 
 std::string SectionOf(std::string_view id) {
   std::size_t slash = id.find('/');
@@ -19,7 +19,7 @@ std::string SectionOf(std::string_view id) {
 
 const char* FailureMark(const Failure& f) {
   if (f.harness_error) return "error";
-  return scenario::LevelName(f.level);
+  return result::LevelName(f.level);
 }
 
 std::string FailureLine(const Failure& f) {
@@ -46,10 +46,10 @@ const Failure* Headline(const ScenarioResult& r, bool strict) {
   std::size_t head = 0;
   for (std::size_t i = 0; i < r.failures.size(); ++i) {
     const Failure& f = r.failures[i];
-    if (r.status == scenario::Status::kError
+    if (r.status == result::Status::kError
             ? f.harness_error
-            : !f.harness_error && (f.level == scenario::Level::kMust ||
-                                   (strict && f.level == scenario::Level::kShould))) {
+            : !f.harness_error && (f.level == result::Level::kMust ||
+                                   (strict && f.level == result::Level::kShould))) {
       head = i;
       break;
     }
@@ -76,49 +76,49 @@ std::string Clip(std::string_view s, std::size_t max) {
   return std::string(s.substr(0, cut)) + "…";
 }
 
-const char* StatusWord(scenario::Status s) {
+const char* StatusWord(result::Status s) {
   switch (s) {
-    case scenario::Status::kPass:
+    case result::Status::kPass:
       return "PASS";
-    case scenario::Status::kFail:
+    case result::Status::kFail:
       return "FAIL";
-    case scenario::Status::kWarn:
+    case result::Status::kWarn:
       return "WARN";
-    case scenario::Status::kSkip:
+    case result::Status::kSkip:
       return "SKIP";
-    case scenario::Status::kError:
+    case result::Status::kError:
       return "ERROR";
-    case scenario::Status::kUntested:
+    case result::Status::kUntested:
       return "UNTESTED";
-    case scenario::Status::kXfail:
+    case result::Status::kXfail:
       return "XFAIL";
-    case scenario::Status::kStale:
+    case result::Status::kStale:
       return "STALE";
-    case scenario::Status::kNotRun:
+    case result::Status::kNotRun:
       break;
   }
   return "NOT RUN";
 }
 
-const char* StatusIcon(scenario::Status s) {
+const char* StatusIcon(result::Status s) {
   switch (s) {
-    case scenario::Status::kPass:
+    case result::Status::kPass:
       return "✅";
-    case scenario::Status::kFail:
+    case result::Status::kFail:
       return "❌";
-    case scenario::Status::kWarn:
+    case result::Status::kWarn:
       return "⚠️";
-    case scenario::Status::kSkip:
+    case result::Status::kSkip:
       return "⏭️";
-    case scenario::Status::kError:
+    case result::Status::kError:
       return "💥";
-    case scenario::Status::kUntested:
+    case result::Status::kUntested:
       return "🔶";
-    case scenario::Status::kXfail:
+    case result::Status::kXfail:
       return "🚧";
-    case scenario::Status::kStale:
+    case result::Status::kStale:
       return "🧹";
-    case scenario::Status::kNotRun:
+    case result::Status::kNotRun:
       break;
   }
   return "⏹️";
@@ -138,18 +138,18 @@ std::string OneLine(std::string_view s) {
   return out;
 }
 
-std::string FrameLine(const session::TranscriptEntry& e, std::size_t index,
+std::string FrameLine(const result::TranscriptEntry& e, std::size_t index,
                       std::size_t payload_chars) {
   char t[48];
   std::snprintf(t, sizeof t, "#%zu %8.1f ms  ", index, e.t_ms);
   std::string out = t;
-  out += session::DirectionArrow(e.direction);
+  out += result::DirectionArrow(e.direction);
   out += "  ";
-  out += session::EntryKindName(e.kind);
+  out += result::EntryKindName(e.kind);
   if (!e.method.empty()) out += " " + e.method;
   if (!e.id.empty()) out += " id " + e.id;
-  if (e.kind == session::EntryKind::kRaw || e.kind == session::EntryKind::kOversized ||
-      e.kind == session::EntryKind::kTruncated || e.kind == session::EntryKind::kBadHeader)
+  if (e.kind == result::EntryKind::kRaw || e.kind == result::EntryKind::kOversized ||
+      e.kind == result::EntryKind::kTruncated || e.kind == result::EntryKind::kBadHeader)
     out += "  (" + std::to_string(e.size) + " bytes)";
   else
     out += "  " + Clip(e.text, payload_chars);
@@ -206,7 +206,7 @@ std::string StderrLastLines(std::string_view tail, std::size_t lines) {
   return out;
 }
 
-std::string ExitLine(const scenario::ExitInfo& exit) {
+std::string ExitLine(const result::ExitInfo& exit) {
   if (!exit.exited && exit.stop_stage.empty()) return "";
   std::string out = exit.exited ? exit.description : "still running";
   if (!exit.stop_stage.empty())
@@ -215,14 +215,14 @@ std::string ExitLine(const scenario::ExitInfo& exit) {
 }
 
 std::string SkipReason(const ScenarioResult& r) {
-  if (r.status == scenario::Status::kNotRun)
+  if (r.status == result::Status::kNotRun)
     return "not run: " +
            (r.skip_reason.empty() ? std::string("the run ended first") : r.skip_reason);
-  if (r.status == scenario::Status::kUntested) return "untested: " + r.skip_reason;
+  if (r.status == result::Status::kUntested) return "untested: " + r.skip_reason;
   return r.skip_reason.empty() ? std::string("skipped") : r.skip_reason;
 }
 
-std::vector<int> Occurrences(const run::RunReport& report) {
+std::vector<int> Occurrences(const result::RunReport& report) {
   std::map<std::string, int> seen;
   std::vector<int> out;
   out.reserve(report.scenarios.size());

@@ -14,9 +14,9 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::ScenarioResult;
-using scenario::Status;
+using result::Failure;
+using result::ScenarioResult;
+using result::Status;
 
 // `file` relative to $GITHUB_WORKSPACE (else the working directory), or nullopt when it is not
 // below it: GitHub resolves an annotation's file in the repository, so a path outside it (a
@@ -68,10 +68,10 @@ constexpr std::size_t kAnnotationsPerScenario = 5;
 const char* Severity(const ScenarioResult& r, const CauseGroup& g, bool strict) {
   bool error = false, warning = false;
   auto weigh = [&](const Failure& f) {
-    if (f.harness_error || f.level == scenario::Level::kMust ||
-        (strict && f.level == scenario::Level::kShould))
+    if (f.harness_error || f.level == result::Level::kMust ||
+        (strict && f.level == result::Level::kShould))
       error = true;
-    else if (f.level == scenario::Level::kShould)
+    else if (f.level == result::Level::kShould)
       warning = true;
   };
   weigh(r.failures[g.root]);
@@ -95,8 +95,8 @@ std::string AnnotationMessage(const ScenarioResult& r, const CauseGroup& g) {
 
 // Where a group is annotated: the root's step, else the first broken step, else the scenario
 // (its file, when a step names none).
-scenario::SourceLoc AnnotationLoc(const ScenarioResult& r, const CauseGroup& g) {
-  scenario::SourceLoc loc = r.loc;
+result::SourceLoc AnnotationLoc(const ScenarioResult& r, const CauseGroup& g) {
+  result::SourceLoc loc = r.loc;
   std::vector<std::size_t> members{g.root};
   members.insert(members.end(), g.consequences.begin(), g.consequences.end());
   for (std::size_t i : members)
@@ -109,8 +109,8 @@ scenario::SourceLoc AnnotationLoc(const ScenarioResult& r, const CauseGroup& g) 
 }
 
 // One `::error`/`::warning` line; `loc` nullptr for one without a file.
-std::string Annotation(const char* severity, const scenario::SourceLoc* loc,
-                       const std::string& title, const std::string& message) {
+std::string Annotation(const char* severity, const result::SourceLoc* loc, const std::string& title,
+                       const std::string& message) {
   std::string out = "::" + std::string(severity) + " ";
   // A failure with no place in the workspace is annotated without a file: a path outside
   // it would point at nothing, and the plugin's manifest is not where the fault is.
@@ -125,17 +125,18 @@ std::string Annotation(const char* severity, const scenario::SourceLoc* loc,
 // Shared cause `k`, once: the root as its first scenario saw it, then the scenarios it failed
 // (last, so a cut at the size limit takes the end of the list). Annotated on the step when every
 // scenario's root is the same step (a fragment's), else without a file: it is no one scenario's.
-std::string SharedAnnotation(const run::RunReport& report, const RunCauses& causes, std::size_t k) {
+std::string SharedAnnotation(const result::RunReport& report, const RunCauses& causes,
+                             std::size_t k) {
   const SharedCause& c = causes.shared()[k];
   const char* severity = nullptr;
-  std::optional<scenario::SourceLoc> loc;
+  std::optional<result::SourceLoc> loc;
   bool one_place = true;
   for (const CauseRoot& root : c.roots) {
     const ScenarioResult& r = report.scenarios[root.scenario];
     const CauseGroup& g = causes.groups(root.scenario)[root.group];
     const char* s = Severity(r, g, report.strict);
     if (s && (!severity || std::string_view(s) == "error")) severity = s;
-    scenario::SourceLoc here = AnnotationLoc(r, g);
+    result::SourceLoc here = AnnotationLoc(r, g);
     if (!loc) loc = here;
     one_place = one_place && here.file == loc->file && here.line == loc->line;
   }
@@ -153,7 +154,7 @@ std::string SharedAnnotation(const run::RunReport& report, const RunCauses& caus
   message += "\nin " + std::to_string(c.scenarios) + " scenarios:";
   std::vector<const std::string*> ids = SharedScenarioIds(report, c);
   for (std::size_t i = 0; i < ids.size(); ++i) message += (i ? ", " : " ") + *ids[i];
-  scenario::Status worst = WorstStatus(report, c);
+  result::Status worst = WorstStatus(report, c);
   return Annotation(severity, one_place ? &*loc : nullptr,
                     std::string("fakehost ") + StatusWord(worst) + " " +
                         std::to_string(c.scenarios) + " scenarios, one cause",
@@ -162,7 +163,7 @@ std::string SharedAnnotation(const run::RunReport& report, const RunCauses& caus
 
 }  // namespace
 
-std::string GithubAnnotations(const run::RunReport& report) {
+std::string GithubAnnotations(const result::RunReport& report) {
   RunCauses causes(report);
   std::string out;
   for (std::size_t k = 0; k < causes.shared().size(); ++k)
@@ -184,7 +185,7 @@ std::string GithubAnnotations(const run::RunReport& report) {
     shown.resize(shown.size() - dropped);
     for (std::size_t k = 0; k < shown.size(); ++k) {
       const CauseGroup& g = *shown[k].first;
-      scenario::SourceLoc loc = AnnotationLoc(r, g);
+      result::SourceLoc loc = AnnotationLoc(r, g);
       std::string message = AnnotationMessage(r, g);
       if (dropped > 0 && k + 1 == shown.size())
         message += "\n(" + std::to_string(dropped) + " more in this scenario: see the report)";

@@ -13,7 +13,7 @@ namespace {
 class HtmlReporter : public Reporter {
  public:
   explicit HtmlReporter(std::string path) : path_(std::move(path)) {}
-  bool RunEnded(const run::RunReport& report, std::string* error) override {
+  bool RunEnded(const result::RunReport& report, std::string* error) override {
     return WriteFileAtomically(path_, HtmlReport(report), error);
   }
 
@@ -37,7 +37,7 @@ std::string ScriptSafeJson(std::string_view json) {
   return out;
 }
 
-std::string HtmlReport(const run::RunReport& report) {
+std::string HtmlReport(const result::RunReport& report) {
   std::string out;
   std::string data = ScriptSafeJson(JsonReport(report, Transcripts::kAll));
   out.reserve(data.size() + 32 * 1024);

@@ -26,14 +26,14 @@ using jsonw::Ms;
 using jsonw::Str;
 using jsonw::Writer;
 
-void WriteFailure(Writer& w, const scenario::Failure& f, std::optional<std::size_t> caused_by) {
+void WriteFailure(Writer& w, const result::Failure& f, std::optional<std::size_t> caused_by) {
   w.StartObject();
   Key(w, "check");
   Str(w, f.check);
   Key(w, "reason");
-  Str(w, session::ReasonName(f.reason));
+  Str(w, result::ReasonName(f.reason));
   Key(w, "level");
-  Str(w, scenario::LevelName(f.level));
+  Str(w, result::LevelName(f.level));
   Key(w, "harness_error");
   w.Bool(f.harness_error);
   Key(w, "step");
@@ -74,14 +74,14 @@ requires(!std::same_as<Int, bool>) void WriteValue(Writer& w, Int n) { w.Uint64(
 void WriteValue(Writer& w, double ms) { Ms(w, ms); }
 void WriteValue(Writer& w, bool b) { w.Bool(b); }
 void WriteValue(Writer& w, const std::string& s) { Str(w, s); }
-void WriteValue(Writer& w, session::Direction d) { Str(w, session::DirectionName(d)); }
-void WriteValue(Writer& w, session::EntryKind k) { Str(w, session::EntryKindName(k)); }
+void WriteValue(Writer& w, result::Direction d) { Str(w, result::DirectionName(d)); }
+void WriteValue(Writer& w, result::EntryKind k) { Str(w, result::EntryKindName(k)); }
 void WriteValue(Writer& w, const std::vector<std::string>& list) {
   w.StartArray();
   for (const auto& s : list) Str(w, s);
   w.EndArray();
 }
-void WriteValue(Writer& w, const std::vector<session::Violation>& list);
+void WriteValue(Writer& w, const std::vector<result::Violation>& list);
 
 template <typename Member>
 bool Holds(const Member&) {  // numbers and enums: always
@@ -95,7 +95,7 @@ bool Holds(const std::vector<Item>& list) {
 }
 
 template <typename Owner, typename Member>
-void WriteField(Writer& w, const Owner& owner, const session::Field<Owner, Member>& field) {
+void WriteField(Writer& w, const Owner& owner, const result::Field<Owner, Member>& field) {
   const Member& value = owner.*field.member;
   if (!field.required && !Holds(value)) return;
   Key(w, field.name);
@@ -105,7 +105,7 @@ void WriteField(Writer& w, const Owner& owner, const session::Field<Owner, Membe
 // The bytes themselves: the writer escapes only '"', '\\' and control characters, so `text`
 // reads back as exactly these bytes. Bytes that are not UTF-8 cannot be a JSON string at all.
 template <typename Owner>
-void WriteField(Writer& w, const Owner& owner, const session::BytesField<Owner>& field) {
+void WriteField(Writer& w, const Owner& owner, const result::BytesField<Owner>& field) {
   const std::string& bytes = owner.*field.member;
   if (jsonw::IsJsonUtf8(bytes)) {
     Key(w, field.text_name);
@@ -119,23 +119,23 @@ void WriteField(Writer& w, const Owner& owner, const session::BytesField<Owner>&
 template <typename Owner, typename Table>
 void WriteFields(Writer& w, const Owner& owner, const Table& table) {
   w.StartObject();
-  session::ForEachField(table, [&](const auto& field) { WriteField(w, owner, field); });
+  result::ForEachField(table, [&](const auto& field) { WriteField(w, owner, field); });
   w.EndObject();
 }
 
-void WriteValue(Writer& w, const std::vector<session::Violation>& list) {
+void WriteValue(Writer& w, const std::vector<result::Violation>& list) {
   w.StartArray();
-  for (const auto& v : list) WriteFields(w, v, session::kViolationFields);
+  for (const auto& v : list) WriteFields(w, v, result::kViolationFields);
   w.EndArray();
 }
 
 // An entry, in the report and in a transcript file alike.
-void WriteEntry(Writer& w, const session::TranscriptEntry& e) {
-  WriteFields(w, e, session::kTranscriptEntryFields);
+void WriteEntry(Writer& w, const result::TranscriptEntry& e) {
+  WriteFields(w, e, result::kTranscriptEntryFields);
 }
 
 // The --expected-failures entry that applied (status xfail or stale, or an expired one).
-void WriteExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
+void WriteExpectedFailure(Writer& w, const result::ExpectedFailure& e) {
   Key(w, "expected_failure");
   w.StartObject();
   Key(w, "file");
@@ -161,7 +161,7 @@ void WriteExpectedFailure(Writer& w, const scenario::ExpectedFailure& e) {
 
 // A result's keys one after another, in the contract's order (schema/report.schema.json): what
 // it is, how it ended, and what crossed the pipe.
-void ScenarioHeading(Writer& w, const scenario::ScenarioResult& r) {
+void ScenarioHeading(Writer& w, const result::ScenarioResult& r) {
   Key(w, "id");
   Str(w, r.id);
   Key(w, "title");
@@ -171,7 +171,7 @@ void ScenarioHeading(Writer& w, const scenario::ScenarioResult& r) {
   Key(w, "requirement");
   Str(w, r.requirement);
   Key(w, "level");
-  Str(w, scenario::LevelName(r.level));
+  Str(w, result::LevelName(r.level));
   if (!r.revision.empty()) {
     Key(w, "revision");
     Str(w, r.revision);
@@ -185,7 +185,7 @@ void ScenarioHeading(Writer& w, const scenario::ScenarioResult& r) {
   Str(w, r.loc.file);
 }
 
-void WriteExit(Writer& w, const scenario::ExitInfo& x) {
+void WriteExit(Writer& w, const result::ExitInfo& x) {
   Key(w, "exit");
   w.StartObject();
   Key(w, "exited");
@@ -215,9 +215,9 @@ void WriteExit(Writer& w, const scenario::ExitInfo& x) {
   w.EndObject();
 }
 
-void ScenarioOutcome(Writer& w, const scenario::ScenarioResult& r) {
+void ScenarioOutcome(Writer& w, const result::ScenarioResult& r) {
   Key(w, "status");
-  Str(w, scenario::StatusName(r.status));
+  Str(w, result::StatusName(r.status));
   if (!r.skip_reason.empty()) {
     Key(w, "reason");
     Str(w, r.skip_reason);
@@ -237,12 +237,12 @@ void ScenarioOutcome(Writer& w, const scenario::ScenarioResult& r) {
   WriteExit(w, r.exit);
 }
 
-void ScenarioTraffic(Writer& w, const scenario::ScenarioResult& r, Transcripts transcripts) {
+void ScenarioTraffic(Writer& w, const result::ScenarioResult& r, Transcripts transcripts) {
   Key(w, "frames");
   w.Uint64(r.transcript.size() + r.transcript_elided);
-  bool detailed = r.status == scenario::Status::kFail || r.status == scenario::Status::kWarn ||
-                  r.status == scenario::Status::kError || r.status == scenario::Status::kXfail ||
-                  r.status == scenario::Status::kStale;
+  bool detailed = r.status == result::Status::kFail || r.status == result::Status::kWarn ||
+                  r.status == result::Status::kError || r.status == result::Status::kXfail ||
+                  r.status == result::Status::kStale;
   if (detailed || transcripts == Transcripts::kAll) {
     Key(w, "transcript");
     w.StartArray();
@@ -255,7 +255,7 @@ void ScenarioTraffic(Writer& w, const scenario::ScenarioResult& r, Transcripts t
   w.Uint64(r.stderr_bytes_dropped);
 }
 
-void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcripts) {
+void Scenario(Writer& w, const result::ScenarioResult& r, Transcripts transcripts) {
   w.StartObject();
   ScenarioHeading(w, r);
   ScenarioOutcome(w, r);
@@ -265,7 +265,7 @@ void Scenario(Writer& w, const scenario::ScenarioResult& r, Transcripts transcri
 
 // The report's top-level keys one after another, in the contract's order: the run's settings,
 // the plugin, the shard, the summary, the scenarios and the causes they share.
-void RunSettings(Writer& w, const run::RunReport& r) {
+void RunSettings(Writer& w, const result::RunReport& r) {
   Key(w, "tool");
   w.StartObject();
   Key(w, "name");
@@ -294,7 +294,7 @@ void RunSettings(Writer& w, const run::RunReport& r) {
   w.Int(r.jobs);
 }
 
-void WritePlugin(Writer& w, const run::RunReport& r) {
+void WritePlugin(Writer& w, const result::RunReport& r) {
   Key(w, "plugin");
   w.StartObject();
   Key(w, "id");
@@ -319,7 +319,7 @@ void WritePlugin(Writer& w, const run::RunReport& r) {
   w.EndObject();
 }
 
-void WriteShard(Writer& w, const run::RunReport& r) {
+void WriteShard(Writer& w, const result::RunReport& r) {
   if (r.shard.count > 0) {
     Key(w, "shard");
     w.StartObject();
@@ -337,7 +337,7 @@ void WriteShard(Writer& w, const run::RunReport& r) {
   }
 }
 
-void WriteSummary(Writer& w, const run::Summary& s) {
+void WriteSummary(Writer& w, const result::Summary& s) {
   Key(w, "summary");
   w.StartObject();
   const std::pair<const char*, int> counts[] = {{"total", s.total},     {"passed", s.passed},
@@ -355,7 +355,7 @@ void WriteSummary(Writer& w, const run::Summary& s) {
 }
 
 // Derived from the scenarios, so a merge works it out again; written only when there is one.
-void WriteSharedCauses(Writer& w, const run::RunReport& r) {
+void WriteSharedCauses(Writer& w, const result::RunReport& r) {
   RunCauses causes(r);
   if (causes.shared().empty()) return;
   Key(w, "shared_causes");
@@ -381,7 +381,7 @@ void WriteSharedCauses(Writer& w, const run::RunReport& r) {
 class JsonReporter : public Reporter {
  public:
   explicit JsonReporter(std::string path) : path_(std::move(path)) {}
-  bool RunEnded(const run::RunReport& report, std::string* error) override {
+  bool RunEnded(const result::RunReport& report, std::string* error) override {
     return WriteFileAtomically(path_, JsonReport(report) + "\n", error);
   }
 
@@ -391,7 +391,7 @@ class JsonReporter : public Reporter {
 
 }  // namespace
 
-std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
+std::string JsonReport(const result::RunReport& r, Transcripts transcripts) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
@@ -408,7 +408,7 @@ std::string JsonReport(const run::RunReport& r, Transcripts transcripts) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-std::string TranscriptLine(const session::TranscriptEntry& e) {
+std::string TranscriptLine(const result::TranscriptEntry& e) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   WriteEntry(w, e);

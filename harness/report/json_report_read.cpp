@@ -91,13 +91,13 @@ class Reader {
     else
       *out = static_cast<Int>(v->GetUint64());
   }
-  void Level(const Value& object, const std::string& at, const char* key, scenario::Level* out,
+  void Level(const Value& object, const std::string& at, const char* key, result::Level* out,
              bool required = false) {
     std::string name;
     String(object, at, key, &name, required);
     if (name.empty()) return;
-    for (auto level : {scenario::Level::kMust, scenario::Level::kShould, scenario::Level::kMay}) {
-      if (name == scenario::LevelName(level)) {
+    for (auto level : {result::Level::kMust, result::Level::kShould, result::Level::kMay}) {
+      if (name == result::LevelName(level)) {
         *out = level;
         return;
       }
@@ -110,7 +110,7 @@ class Reader {
 };
 
 // "file:line:col" as SourceLoc::ToString writes it (the file may hold colons itself).
-scenario::SourceLoc ParseLocation(const std::string& text) {
+result::SourceLoc ParseLocation(const std::string& text) {
   auto number = [](std::string_view s, int* out) {
     auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
     return ec == std::errc() && end == s.data() + s.size() && *out > 0;
@@ -118,7 +118,7 @@ scenario::SourceLoc ParseLocation(const std::string& text) {
   std::size_t col = text.rfind(':');
   std::size_t line =
       col == std::string::npos || col == 0 ? std::string::npos : text.rfind(':', col - 1);
-  scenario::SourceLoc loc;
+  result::SourceLoc loc;
   if (line != std::string::npos &&
       number(std::string_view(text).substr(line + 1, col - line - 1), &loc.line) &&
       number(std::string_view(text).substr(col + 1), &loc.column)) {
@@ -128,11 +128,11 @@ scenario::SourceLoc ParseLocation(const std::string& text) {
   return {text, 0, 0};
 }
 
-void ReadFailure(Reader& in, const Value& v, const std::string& at, scenario::Failure* f) {
+void ReadFailure(Reader& in, const Value& v, const std::string& at, result::Failure* f) {
   in.String(v, at, "check", &f->check);
   std::string reason;
   in.String(v, at, "reason", &reason);  // absent from reports older than the field
-  if (!reason.empty() && in.ok() && !session::ParseReason(reason, &f->reason))
+  if (!reason.empty() && in.ok() && !result::ParseReason(reason, &f->reason))
     in.Fail(at + "/reason", "'" + reason + "' is not a failure reason");
   in.Level(v, at, "level", &f->level);
   in.Bool(v, at, "harness_error", &f->harness_error);
@@ -175,26 +175,26 @@ void ReadValue(Reader& in, const Value& v, const std::string& at, const char* ke
   in.Strings(v, at, key, out);
 }
 void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
-               session::Direction* out, bool required) {
+               result::Direction* out, bool required) {
   std::string name;
   in.String(v, at, key, &name, required);
-  if (in.ok() && !name.empty() && !session::ParseDirection(name, out))
+  if (in.ok() && !name.empty() && !result::ParseDirection(name, out))
     in.Fail(at + "/" + key,
             "'" + json::Abbreviate(name) + "' is not host-to-plugin or plugin-to-host");
 }
 void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
-               session::EntryKind* out, bool required) {
+               result::EntryKind* out, bool required) {
   std::string name;
   in.String(v, at, key, &name, required);
-  if (in.ok() && !name.empty() && !session::ParseEntryKind(name, out))
+  if (in.ok() && !name.empty() && !result::ParseEntryKind(name, out))
     in.Fail(at + "/" + key, "'" + json::Abbreviate(name) + "' is not a transcript entry kind");
 }
 void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
-               std::vector<session::Violation>* out, bool required);
+               std::vector<result::Violation>* out, bool required);
 
 template <typename Owner, typename Member>
 void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
-               const session::Field<Owner, Member>& field) {
+               const result::Field<Owner, Member>& field) {
   ReadValue(in, v, at, field.name, &(owner->*field.member), field.required);
 }
 
@@ -202,7 +202,7 @@ void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
 // report schema has it (every fakehost wrote `text` at least).
 template <typename Owner>
 void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
-               const session::BytesField<Owner>& field) {
+               const result::BytesField<Owner>& field) {
   std::string* bytes = &(owner->*field.member);
   std::string base64;
   in.String(v, at, field.text_name, bytes);
@@ -221,24 +221,24 @@ void ReadField(Reader& in, const Value& v, const std::string& at, Owner* owner,
 template <typename Owner, typename Table>
 void ReadFields(Reader& in, const Value& v, const std::string& at, Owner* owner,
                 const Table& table) {
-  session::ForEachField(table, [&](const auto& field) { ReadField(in, v, at, owner, field); });
+  result::ForEachField(table, [&](const auto& field) { ReadField(in, v, at, owner, field); });
 }
 
 void ReadValue(Reader& in, const Value& v, const std::string& at, const char* key,
-               std::vector<session::Violation>* out, bool required) {
+               std::vector<result::Violation>* out, bool required) {
   const Value* list = in.Array(v, at, key, required);
   for (rapidjson::SizeType i = 0; list && i < list->Size() && in.ok(); ++i) {
     std::string here = at + "/" + key + "/" + std::to_string(i);
     if (!(*list)[i].IsObject()) return in.Fail(here, "expected an object");
-    ReadFields(in, (*list)[i], here, &out->emplace_back(), session::kViolationFields);
+    ReadFields(in, (*list)[i], here, &out->emplace_back(), result::kViolationFields);
   }
 }
 
-void ReadEntry(Reader& in, const Value& v, const std::string& at, session::TranscriptEntry* e) {
-  ReadFields(in, v, at, e, session::kTranscriptEntryFields);
+void ReadEntry(Reader& in, const Value& v, const std::string& at, result::TranscriptEntry* e) {
+  ReadFields(in, v, at, e, result::kTranscriptEntryFields);
 }
 
-void ReadExit(Reader& in, const Value& v, const std::string& at, scenario::ExitInfo* x) {
+void ReadExit(Reader& in, const Value& v, const std::string& at, result::ExitInfo* x) {
   in.Bool(v, at, "exited", &x->exited);
   in.String(v, at, "description", &x->description);
   if (in.Get(v, at, "code", false)) in.Integer(v, at, "code", &x->code.emplace());
@@ -250,7 +250,7 @@ void ReadExit(Reader& in, const Value& v, const std::string& at, scenario::ExitI
 }
 
 void ReadExpectedFailure(Reader& in, const Value& v, const std::string& at,
-                         scenario::ExpectedFailure* e) {
+                         result::ExpectedFailure* e) {
   in.String(v, at, "file", &e->loc.file, true);
   in.Integer(v, at, "line", &e->loc.line, true);
   in.String(v, at, "id", &e->id, true);
@@ -260,7 +260,7 @@ void ReadExpectedFailure(Reader& in, const Value& v, const std::string& at,
   in.Bool(v, at, "expired", &e->expired);
 }
 
-void ReadScenario(Reader& in, const Value& v, const std::string& at, scenario::ScenarioResult* r) {
+void ReadScenario(Reader& in, const Value& v, const std::string& at, result::ScenarioResult* r) {
   in.String(v, at, "id", &r->id, true);
   in.String(v, at, "title", &r->title, true);
   in.String(v, at, "spec", &r->spec, true);
@@ -274,7 +274,7 @@ void ReadScenario(Reader& in, const Value& v, const std::string& at, scenario::S
   if (!r->loc.file.empty()) r->loc.line = r->loc.column = 1;
   std::string status;
   in.String(v, at, "status", &status, true);
-  if (in.ok() && !scenario::ParseStatus(status, &r->status))
+  if (in.ok() && !result::ParseStatus(status, &r->status))
     in.Fail(at + "/status", "'" + status + "' is not a status");
   in.String(v, at, "reason", &r->skip_reason);
   if (const Value* e = in.Object(v, at, "expected_failure", false))
@@ -305,7 +305,7 @@ void ReadScenario(Reader& in, const Value& v, const std::string& at, scenario::S
   in.Integer(v, at, "stderr_bytes_dropped", &r->stderr_bytes_dropped);
 }
 
-void ReadSummary(Reader& in, const Value& v, const std::string& at, run::Summary* s) {
+void ReadSummary(Reader& in, const Value& v, const std::string& at, result::Summary* s) {
   in.Integer(v, at, "total", &s->total, true);
   in.Integer(v, at, "passed", &s->passed, true);
   in.Integer(v, at, "failed", &s->failed, true);
@@ -319,7 +319,7 @@ void ReadSummary(Reader& in, const Value& v, const std::string& at, run::Summary
   in.Number(v, at, "duration_ms", &s->duration_ms, true);
 }
 
-void ReadPlugin(Reader& in, const Value& v, const std::string& at, run::PluginInfo* p) {
+void ReadPlugin(Reader& in, const Value& v, const std::string& at, result::PluginInfo* p) {
   in.String(v, at, "id", &p->id, true);
   in.String(v, at, "version", &p->version, true);
   in.String(v, at, "dir", &p->dir, true);
@@ -330,7 +330,7 @@ void ReadPlugin(Reader& in, const Value& v, const std::string& at, run::PluginIn
 }
 
 // Which shard the report is, and (a merge's) which shards were missing.
-void ReadShard(Reader& in, const Value& root, run::RunReport* r) {
+void ReadShard(Reader& in, const Value& root, result::RunReport* r) {
   if (const Value* shard = in.Object(root, "", "shard", false)) {
     in.Integer(*shard, "/shard", "index", &r->shard.index);
     in.Integer(*shard, "/shard", "count", &r->shard.count);
@@ -350,7 +350,7 @@ void ReadShard(Reader& in, const Value& root, run::RunReport* r) {
 
 }  // namespace
 
-bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* error) {
+bool ParseJsonReport(std::string_view text, result::RunReport* out, std::string* error) {
   rapidjson::Document doc;
   json::ParseResult parsed = json::Parse(text, &doc);
   if (!parsed.ok) {
@@ -359,7 +359,7 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
              parsed.error.substr(0, parsed.error.rfind(" at byte "));
     return false;
   }
-  run::RunReport r;
+  result::RunReport r;
   Reader in(error);
   if (!doc.IsObject()) in.Fail("", "expected a JSON object (a fakehost report)");
   const Value empty(rapidjson::kObjectType);
@@ -395,7 +395,7 @@ bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* er
   return true;
 }
 
-bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* error) {
+bool ReadJsonReport(const std::string& path, result::RunReport* out, std::string* error) {
   std::string text;
   if (!json::ReadFileCapped(path, kReportFileCap, &text, error)) return false;
   if (ParseJsonReport(text, out, error)) return true;
@@ -410,13 +410,13 @@ std::string NotAnEntry(const Value& line) {
   const Value* index = line.IsObject() ? json::Find(line, "index") : nullptr;
   const Value* direction = line.IsObject() ? json::Find(line, "direction") : nullptr;
   const Value* kind = line.IsObject() ? json::Find(line, "kind") : nullptr;
-  session::Direction way;
-  session::EntryKind named;
+  result::Direction way;
+  result::EntryKind named;
   if (!index || !index->IsUint64() || !direction || !direction->IsString() ||
-      !session::ParseDirection(direction->GetString(), &way) || !kind || !kind->IsString())
+      !result::ParseDirection(direction->GetString(), &way) || !kind || !kind->IsString())
     return "not a transcript line (a JSON object with index, direction and a kind "
            "schema/report.schema.json names; written by run --transcripts?)";
-  if (!session::ParseEntryKind(kind->GetString(), &named))
+  if (!result::ParseEntryKind(kind->GetString(), &named))
     return "not a transcript line (kind '" + json::Abbreviate(kind->GetString()) +
            "' is not one that schema/report.schema.json names)";
   // Their `frame` was a re-serialisation and `validation` nested what is now beside it: read
@@ -430,7 +430,7 @@ std::string NotAnEntry(const Value& line) {
 
 }  // namespace
 
-bool ParseTranscriptLine(std::string_view line, session::TranscriptEntry* out, std::string* error) {
+bool ParseTranscriptLine(std::string_view line, result::TranscriptEntry* out, std::string* error) {
   if (line.size() > kTranscriptLineCap) {
     *error = "1: a line of " + std::to_string(line.size()) + " bytes, over the " +
              std::to_string(kTranscriptLineCap >> 20) + " MiB a transcript line may hold";
@@ -447,7 +447,7 @@ bool ParseTranscriptLine(std::string_view line, session::TranscriptEntry* out, s
     *error = "1: " + why;
     return false;
   }
-  session::TranscriptEntry e;
+  result::TranscriptEntry e;
   Reader in(error);
   ReadEntry(in, doc, "", &e);
   if (!in.ok()) {

@@ -18,10 +18,10 @@ namespace fakehost::report {
 /// Reads `text` as a JSON report into `*out`. False with `*error` naming the JSON pointer of the
 /// first thing that is not as JsonReport writes it (a missing required member, a wrong type, an
 /// unknown status or level).
-bool ParseJsonReport(std::string_view text, run::RunReport* out, std::string* error);
+bool ParseJsonReport(std::string_view text, result::RunReport* out, std::string* error);
 
 /// The same for the file at `path` (errors start with the path).
-bool ReadJsonReport(const std::string& path, run::RunReport* out, std::string* error);
+bool ReadJsonReport(const std::string& path, result::RunReport* out, std::string* error);
 
 /// The longest transcript line read: the longest a run writes is one payload at the frame limit
 /// (10 MiB) as base64 (13.3 MiB) with its notes; reading a line takes about three times it.
@@ -33,6 +33,6 @@ inline constexpr std::size_t kTranscriptLineCap = 32 * 1024 * 1024;
 /// JSON, not an object with an index, a direction and a kind the report schema names, a line of
 /// an older fakehost (`frame`, `raw_base64` or `validation`), a field not as it is written, or a
 /// line over kTranscriptLineCap.
-bool ParseTranscriptLine(std::string_view line, session::TranscriptEntry* out, std::string* error);
+bool ParseTranscriptLine(std::string_view line, result::TranscriptEntry* out, std::string* error);
 
 }  // namespace fakehost::report

@@ -15,11 +15,11 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Status;
+using result::Status;
 
 // A synthetic run with every status and every optional field JsonReport can write.
-run::RunReport RichRun() {
-  run::RunReport r = SyntheticRun(24, 5);
+result::RunReport RichRun() {
+  result::RunReport r = SyntheticRun(24, 5);
   r.suites = {"scenarios/rim-v1", "/home/me/my-scenarios"};
   r.strict = true;
   r.scenarios[0].duration_ms =
@@ -38,25 +38,25 @@ run::RunReport RichRun() {
     s.transcript[1].notes = {"answers #0 after 2 ms", "framing: announced 12"};
     s.transcript[2].method.clear();
     s.transcript[2].id.clear();
-    s.transcript[2].kind = session::EntryKind::kNotJson;
+    s.transcript[2].kind = result::EntryKind::kNotJson;
     s.transcript[2].text = std::string("\xff\x00{\"n\":1E2}", 11);  // no UTF-8: base64
-    scenario::Failure f;
+    result::Failure f;
     f.check = "manifest unknown-field";
     f.message = "no step, no location, no frame";
     s.failures.push_back(f);
-    scenario::Failure colons = s.failures.front();
+    result::Failure colons = s.failures.front();
     colons.loc = {"C:/odd:path/x.yaml", 12, 3};
-    colons.reason = session::Reason::kPluginExited;
+    colons.reason = result::Reason::kPluginExited;
     s.failures.push_back(colons);
   }
-  run::Summarise(&r);
+  result::Summarise(&r);
   return r;
 }
 
 TEST(JsonReportRead, ReadsBackEveryFieldJsonReportWrites) {
-  run::RunReport original = RichRun();
+  result::RunReport original = RichRun();
   std::string text = JsonReport(original);
-  run::RunReport back;
+  result::RunReport back;
   std::string error;
   ASSERT_TRUE(ParseJsonReport(text, &back, &error)) << error;
   EXPECT_EQ(JsonReport(back), text);
@@ -94,12 +94,12 @@ TEST(JsonReportRead, ReadsEveryStatusName) {
   for (Status s : {Status::kPass, Status::kFail, Status::kWarn, Status::kSkip, Status::kError,
                    Status::kNotRun, Status::kUntested}) {
     Status back = s == Status::kPass ? Status::kFail : Status::kPass;
-    EXPECT_TRUE(scenario::ParseStatus(scenario::StatusName(s), &back)) << scenario::StatusName(s);
+    EXPECT_TRUE(result::ParseStatus(result::StatusName(s), &back)) << result::StatusName(s);
     EXPECT_EQ(back, s);
   }
   Status untouched = Status::kWarn;
-  EXPECT_FALSE(scenario::ParseStatus("passed", &untouched));
-  EXPECT_FALSE(scenario::ParseStatus("", &untouched));
+  EXPECT_FALSE(result::ParseStatus("passed", &untouched));
+  EXPECT_FALSE(result::ParseStatus("", &untouched));
   EXPECT_EQ(untouched, Status::kWarn);
 }
 
@@ -125,7 +125,7 @@ TEST(JsonReportRead, RefusesWhatIsNotAReportAtItsPointer) {
            {Edited(R"("failures":[)", R"("failures":7,"x":[)"), "/failures: expected an array"},
            {"[]", "expected a JSON object"},
        }) {
-    run::RunReport r;
+    result::RunReport r;
     std::string error;
     EXPECT_FALSE(ParseJsonReport(c.text, &r, &error)) << c.where;
     EXPECT_NE(error.find(c.where), std::string::npos) << error;
@@ -134,21 +134,21 @@ TEST(JsonReportRead, RefusesWhatIsNotAReportAtItsPointer) {
 
 // report merge groups causes as the run did: the reasons it reads back say the same.
 TEST(JsonReportRead, KeepsWhatCausedWhatThroughAReadBack) {
-  run::RunReport original = RichRun();
-  scenario::ScenarioResult& r = original.scenarios[0];
-  scenario::Failure step;
+  result::RunReport original = RichRun();
+  result::ScenarioResult& r = original.scenarios[0];
+  result::Failure step;
   step.check = "step";
   step.step = 2;
-  step.reason = session::Reason::kFramingLost;
-  scenario::Failure framing;
+  step.reason = result::Reason::kFramingLost;
+  result::Failure framing;
   framing.check = "framing";
   framing.frame = 0;
-  framing.reason = session::Reason::kFramingLost;
+  framing.reason = result::Reason::kFramingLost;
   r.failures = {step, framing};
   r.status = Status::kFail;
   std::string text = JsonReport(original);
   EXPECT_NE(text.find(R"("caused_by":1)"), std::string::npos);
-  run::RunReport back;
+  result::RunReport back;
   std::string error;
   ASSERT_TRUE(ParseJsonReport(text, &back, &error)) << error;
   EXPECT_EQ(CausedBy(back.scenarios[0]), CausedBy(r));
@@ -158,13 +158,13 @@ TEST(JsonReportRead, KeepsWhatCausedWhatThroughAReadBack) {
        at = old.find(R"("reason":"framing-lost",)"))
     old.erase(at, std::string(R"("reason":"framing-lost",)").size());
   ASSERT_TRUE(ParseJsonReport(old, &back, &error)) << error;
-  EXPECT_EQ(back.scenarios[0].failures[0].reason, session::Reason::kCheckFired);
+  EXPECT_EQ(back.scenarios[0].failures[0].reason, result::Reason::kCheckFired);
 }
 
 TEST(JsonReportRead, NamesTheFileAndLineOfBrokenJson) {
   auto path = (std::filesystem::temp_directory_path() / "fakehost-report-read-test.json").string();
   std::ofstream(path) << "{\n  \"tool\": {,\n}";
-  run::RunReport r;
+  result::RunReport r;
   std::string error;
   EXPECT_FALSE(ReadJsonReport(path, &r, &error));
   EXPECT_EQ(error.rfind(path + ":2:", 0), 0u) << error;

@@ -11,9 +11,9 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::ScenarioResult;
-using scenario::Status;
+using result::Failure;
+using result::ScenarioResult;
+using result::Status;
 
 // Surefire's schema, and the Jenkins and GitHub parsers built on it, take at most 3 decimals.
 std::string Seconds(double ms) {
@@ -69,7 +69,8 @@ std::string SystemOut(const ScenarioResult& r) {
   return out;
 }
 
-void TestCase(XmlWriter& w, const run::RunReport& report, const ScenarioResult& r, int occurrence) {
+void TestCase(XmlWriter& w, const result::RunReport& report, const ScenarioResult& r,
+              int occurrence) {
   auto tc = w.Open("testcase");
   w.Attr("name", occurrence > 1 ? r.id + " #" + std::to_string(occurrence) : r.id);
   w.Attr("classname", report.protocol + "." + SectionOf(r.id));
@@ -99,7 +100,7 @@ void TestCase(XmlWriter& w, const run::RunReport& report, const ScenarioResult& 
 class JUnitReporter : public Reporter {
  public:
   explicit JUnitReporter(std::string path) : path_(std::move(path)) {}
-  bool RunEnded(const run::RunReport& report, std::string* error) override {
+  bool RunEnded(const result::RunReport& report, std::string* error) override {
     return WriteFileAtomically(path_, JUnitReport(report), error);
   }
 
@@ -109,7 +110,7 @@ class JUnitReporter : public Reporter {
 
 }  // namespace
 
-std::string JUnitReport(const run::RunReport& report) {
+std::string JUnitReport(const result::RunReport& report) {
   std::vector<int> occurrence = Occurrences(report);
   // Sections in order of first appearance (ids are sorted, so each is contiguous anyway).
   std::vector<std::pair<std::string, std::vector<std::size_t>>> sections;

@@ -11,7 +11,7 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Status;
+using result::Status;
 
 constexpr std::size_t kUnbounded = std::numeric_limits<std::size_t>::max();
 constexpr const char* kNote = " more not shown here (size limit)";
@@ -24,13 +24,13 @@ std::size_t Count(const std::string& text, const std::string& what) {
 
 // A run of `n` scenarios that pass (or skip, or are untested), each with a long title: the kind
 // of run whose unbudgeted summary was 1.07 MB with no failure at all.
-run::RunReport ManyQuiet(std::size_t n, Status status) {
-  run::RunReport r;
+result::RunReport ManyQuiet(std::size_t n, Status status) {
+  result::RunReport r;
   r.protocol = "rim-v1";
   r.protocol_title = "RIM plugin protocol v1";
   r.plugin.id = "dev.fakehost.reference";
   for (std::size_t i = 0; i < n; ++i) {
-    scenario::ScenarioResult s;
+    result::ScenarioResult s;
     s.id = "section/scenario-" + std::to_string(i);
     s.title =
         "A title as long as a real requirement sentence can make it, " + std::string(200, 'x');
@@ -41,13 +41,13 @@ run::RunReport ManyQuiet(std::size_t n, Status status) {
                         : "requires /capabilities/network";
     r.scenarios.push_back(std::move(s));
   }
-  run::Summarise(&r);
+  result::Summarise(&r);
   return r;
 }
 
 TEST(MarkdownBudget, ManyPassingUntestedOrSkippedScenariosStayUnderTheLimitAndSaySo) {
   for (Status status : {Status::kPass, Status::kUntested, Status::kSkip}) {
-    run::RunReport r = ManyQuiet(20000, status);
+    result::RunReport r = ManyQuiet(20000, status);
     ASSERT_GT(MarkdownReport(r, kUnbounded).size(), kMarkdownBudget);  // it would not fit
     std::string md = MarkdownReport(r);
     EXPECT_LE(md.size(), kMarkdownBudget);
@@ -66,7 +66,7 @@ TEST(MarkdownBudget, ManyPassingUntestedOrSkippedScenariosStayUnderTheLimitAndSa
 // What a merge of many shards gives: thousands of failures with frames and stderr. The failures
 // come first, so they are what is shown; every later section is cut to its heading and note.
 TEST(MarkdownBudget, AMergeOfManyShardsStaysUnderTheLimitFailuresFirst) {
-  run::RunReport r = SyntheticRun(20000, 12);
+  result::RunReport r = SyntheticRun(20000, 12);
   std::string full = MarkdownReport(r, kUnbounded);
   ASSERT_GT(full.size(), 8 * kMarkdownBudget);
   std::string md = MarkdownReport(r);
@@ -82,7 +82,7 @@ TEST(MarkdownBudget, AMergeOfManyShardsStaysUnderTheLimitFailuresFirst) {
 // At the boundary: a budget of exactly the document's size cuts nothing; one byte less cuts
 // whole entries and stays within the budget, and so does every budget down to a few KiB.
 TEST(MarkdownBudget, ABudgetOfExactlyTheSizeCutsNothingAndOneByteLessCuts) {
-  run::RunReport r = SyntheticRun(400, 6);
+  result::RunReport r = SyntheticRun(400, 6);
   std::string full = MarkdownReport(r, kUnbounded);
   EXPECT_EQ(full.find(kNote), std::string::npos);
   EXPECT_EQ(MarkdownReport(r, full.size()), full);
@@ -100,7 +100,7 @@ TEST(MarkdownBudget, ABudgetOfExactlyTheSizeCutsNothingAndOneByteLessCuts) {
 // A field of a merged shard report can be of any length: the header's plugin id is clipped, so
 // one field cannot take the document over the limit.
 TEST(MarkdownBudget, AHugeFieldInTheHeaderIsClipped) {
-  run::RunReport r = ManyQuiet(3, Status::kPass);
+  result::RunReport r = ManyQuiet(3, Status::kPass);
   r.plugin.id = std::string(3 * 1024 * 1024, 'i');
   r.plugin.version = std::string(3 * 1024 * 1024, 'v');
   r.protocol_title = std::string(3 * 1024 * 1024, 't');

@@ -13,9 +13,9 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::ScenarioResult;
-using scenario::Status;
+using result::Failure;
+using result::ScenarioResult;
+using result::Status;
 
 // Kept free, once something had to be cut, for what follows the last item: the headings, the
 // "not shown" notes, the closing tags. Each is ours and a few dozen bytes; there are under 20.
@@ -64,7 +64,7 @@ std::string CodeBlock(std::string_view text) {
 }
 
 // A shared cause: its root as its first scenario saw it, the frame, the scenarios it failed.
-std::string SharedEntry(const run::RunReport& report, const RunCauses& causes, std::size_t k) {
+std::string SharedEntry(const result::RunReport& report, const RunCauses& causes, std::size_t k) {
   const SharedCause& c = causes.shared()[k];
   const ScenarioResult& first = report.scenarios[c.roots.front().scenario];
   const CauseGroup& group = causes.groups(c.roots.front().scenario)[c.roots.front().group];
@@ -97,7 +97,7 @@ std::string ScenarioEntry(const ScenarioResult& r, const RunCauses& causes, std:
         CodeSpan(r.id) + " — " + MarkdownText(Clip(r.title, 300)) + "\n\n";
   bool short_entry = causes.AllShared(index);
   if (!short_entry)
-    md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + scenario::LevelName(r.level) +
+    md += "**" + MarkdownText(Clip(r.spec, 200)) + "** (" + result::LevelName(r.level) +
           "): " + MarkdownText(Clip(RequirementText(r.sentence, r.requirement), 900)) + "<br>\n" +
           CodeSpan(r.loc.ToString()) + "\n\n";
   if (r.expected_failure)
@@ -142,8 +142,8 @@ std::string ScenarioEntry(const ScenarioResult& r, const RunCauses& causes, std:
   return md;
 }
 
-void Section(Doc& doc, const run::RunReport& report, const RunCauses& causes, const char* heading,
-             std::initializer_list<Status> statuses) {
+void Section(Doc& doc, const result::RunReport& report, const RunCauses& causes,
+             const char* heading, std::initializer_list<Status> statuses) {
   std::size_t n = 0, shown = 0;
   for (const auto& s : report.scenarios)
     if (std::find(statuses.begin(), statuses.end(), s.status) != statuses.end()) ++n;
@@ -156,7 +156,7 @@ void Section(Doc& doc, const run::RunReport& report, const RunCauses& causes, co
 }
 
 // The causes that failed several scenarios, before the scenarios' own entries.
-void SharedSection(Doc& doc, const run::RunReport& report, const RunCauses& causes) {
+void SharedSection(Doc& doc, const result::RunReport& report, const RunCauses& causes) {
   std::size_t n = causes.shared().size(), shown = 0;
   if (n == 0) return;
   doc.md += "### Causes shared by several scenarios (" + std::to_string(n) + ")\n\n";
@@ -168,7 +168,7 @@ class MarkdownReporter : public Reporter {
  public:
   MarkdownReporter(std::string path, std::ostream* annotations)
       : path_(std::move(path)), annotations_(annotations) {}
-  bool RunEnded(const run::RunReport& report, std::string* error) override {
+  bool RunEnded(const result::RunReport& report, std::string* error) override {
     if (annotations_) {
       *annotations_ << GithubAnnotations(report);
       annotations_->flush();
@@ -199,8 +199,8 @@ std::string CodeSpan(std::string_view text) {
 namespace {
 
 // The title, the verdict with its counts, and the revisions judged under.
-std::string TitleAndVerdict(const run::RunReport& report) {
-  const run::Summary& m = report.summary;
+std::string TitleAndVerdict(const result::RunReport& report) {
+  const result::Summary& m = report.summary;
   bool bad = m.failed > 0 || m.errored > 0 || m.stale > 0;
   std::string md = "## fakehost · " + MarkdownText(Clip(report.protocol_title, 200)) + " · " +
                    "**" + MarkdownText(Clip(report.plugin.id, 200)) + "** " +
@@ -223,7 +223,7 @@ std::string TitleAndVerdict(const run::RunReport& report) {
 }
 
 // A count per status; the expected-failure columns only where a baseline was in play.
-std::string CountsTable(const run::Summary& m) {
+std::string CountsTable(const result::Summary& m) {
   bool baseline = m.xfailed > 0 || m.stale > 0;
   std::string md = "| passed | failed | warned | untested | not applicable | errored | not run |";
   md += baseline ? " expected failures | stale | total |\n" : " total |\n";
@@ -268,7 +268,7 @@ std::string PassedEntry(const ScenarioResult& s) {
          Duration(s.duration_ms) + ")\n";
 }
 
-void List(Doc& doc, const run::RunReport& report, const ListKind& kind) {
+void List(Doc& doc, const result::RunReport& report, const ListKind& kind) {
   auto in = [&](const ScenarioResult& s) {
     return std::find(kind.statuses.begin(), kind.statuses.end(), s.status) != kind.statuses.end();
   };
@@ -284,7 +284,7 @@ void List(Doc& doc, const run::RunReport& report, const ListKind& kind) {
 
 // The summary's sections in the order a reader sees them, the failures first, so a cut leaves
 // out what matters least. Items stop at `item_limit`.
-Doc Render(const run::RunReport& report, std::size_t item_limit) {
+Doc Render(const result::RunReport& report, std::size_t item_limit) {
   Doc doc;
   doc.item_limit = item_limit;
   doc.md = TitleAndVerdict(report) + CountsTable(report.summary);
@@ -302,7 +302,7 @@ Doc Render(const run::RunReport& report, std::size_t item_limit) {
 
 }  // namespace
 
-std::string MarkdownReport(const run::RunReport& report, std::size_t budget) {
+std::string MarkdownReport(const result::RunReport& report, std::size_t budget) {
   // Everything fits: the document as it is. Else again, items stopping short of the budget by
   // what the headings and notes after them take.
   Doc doc = Render(report, budget);

@@ -64,7 +64,7 @@ bool Load(const std::string& chromium, const std::string& file, const std::strin
 }
 
 // Each format written five times, its best time and its size printed; returns the HTML report.
-std::string TimeFormats(const fakehost::run::RunReport& run) {
+std::string TimeFormats(const fakehost::result::RunReport& run) {
   std::printf("%-12s %10s %12s\n", "format", "ms (best)", "bytes");
   std::size_t size = 0;
   std::string html;

@@ -17,10 +17,10 @@ namespace fakehost::report {
 class Reporter {
  public:
   virtual ~Reporter() = default;
-  virtual void RunStarting(const run::RunReport& report) { (void)report; }
-  virtual void ScenarioEnded(const scenario::ScenarioResult& result) { (void)result; }
+  virtual void RunStarting(const result::RunReport& report) { (void)report; }
+  virtual void ScenarioEnded(const result::ScenarioResult& result) { (void)result; }
   /// Writes the report. False with a message if it could not be written.
-  virtual bool RunEnded(const run::RunReport& report, std::string* error) = 0;
+  virtual bool RunEnded(const result::RunReport& report, std::string* error) = 0;
 };
 
 struct ConsoleOptions {
@@ -55,17 +55,17 @@ std::unique_ptr<Reporter> MakeJsonReporter(std::string path);
 enum class Transcripts { kOfFailures, kAll };
 /// The JSON report as text. It is the one serializer of results: report.json, the HTML report's
 /// embedded data and (by TranscriptLine) the transcript files share its code and its key names.
-std::string JsonReport(const run::RunReport& report,
+std::string JsonReport(const result::RunReport& report,
                        Transcripts transcripts = Transcripts::kOfFailures);
 /// One transcript entry as a line of a transcript file: the report's entry, the same form
 /// (the payload's bytes as received in `text`, or in `base64` when they are not valid UTF-8).
-std::string TranscriptLine(const session::TranscriptEntry& entry);
+std::string TranscriptLine(const result::TranscriptEntry& entry);
 
 /// JUnit XML in the Surefire dialect that Jenkins, GitLab and GitHub's test-report actions read:
 /// a <testsuite> per section (first segment of the id), a <testcase> per scenario; a failed
 /// scenario has <failure>, a harness error <error>, skipped and not-run ones <skipped>.
 std::unique_ptr<Reporter> MakeJUnitReporter(std::string path);
-std::string JUnitReport(const run::RunReport& report);
+std::string JUnitReport(const result::RunReport& report);
 
 /// GitHub refuses a job summary above 1 MiB (1,048,576 bytes): the whole Markdown document stays
 /// at or under this many bytes, whatever the run and however many shards were merged.
@@ -78,12 +78,12 @@ std::unique_ptr<Reporter> MakeMarkdownReporter(std::string path, std::ostream* a
 /// scenario entries are kept in the document's order (failures first, passes last) while they
 /// fit and the rest left out whole; each section keeps its heading and count and says how many
 /// entries it does not show.
-std::string MarkdownReport(const run::RunReport& report, std::size_t budget = kMarkdownBudget);
+std::string MarkdownReport(const result::RunReport& report, std::size_t budget = kMarkdownBudget);
 /// `::error file=…,line=…,title=…::message` (and ::warning) lines, one per cause: first one per
 /// cause that failed several scenarios (shared_causes.hpp), then for each failed, errored or
 /// warned scenario one per cause of its own (at most 5), pointing at the step that missed. Paths
 /// are made relative to $GITHUB_WORKSPACE (else the working directory) when they lie below it.
-std::string GithubAnnotations(const run::RunReport& report);
+std::string GithubAnnotations(const result::RunReport& report);
 /// Plugin text as inline Markdown: a code span (none when empty), so no HTML, emphasis, link,
 /// autolink, @mention, heading or line break comes of it.
 std::string MarkdownText(std::string_view text);
@@ -92,14 +92,14 @@ std::string CodeSpan(std::string_view text);
 
 /// One self-contained HTML file (inline CSS and script, nothing fetched).
 std::unique_ptr<Reporter> MakeHtmlReporter(std::string path);
-std::string HtmlReport(const run::RunReport& report);
+std::string HtmlReport(const result::RunReport& report);
 /// JSON made safe inside a <script> element: every '<' as \u003c.
 std::string ScriptSafeJson(std::string_view json);
 
 /// `--transcripts DIR`: DIR/<id, '/' as "__">.jsonl for every scenario that ran (".2" before
 /// ".jsonl" for a second run of the same id under --repeat), one TranscriptLine per entry.
 std::unique_ptr<Reporter> MakeTranscriptsReporter(std::string dir);
-std::string TranscriptLines(const scenario::ScenarioResult& result);
+std::string TranscriptLines(const result::ScenarioResult& result);
 std::string TranscriptFileName(std::string_view id, int occurrence);
 
 }  // namespace fakehost::report

@@ -8,10 +8,10 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::ScenarioResult;
-using scenario::Status;
-using session::Reason;
+using result::Failure;
+using result::Reason;
+using result::ScenarioResult;
+using result::Status;
 
 // Fields are written with their length in front, so no content can run into the next field.
 void Field(std::string* key, std::string_view value) {
@@ -22,9 +22,9 @@ void Field(std::string* key, std::string_view value) {
 
 // A message's members but its top-level id; the frame's bytes when it is not one JSON object
 // (not a message, or clipped). Members are written compactly, numbers as they arrived.
-std::string Content(const session::TranscriptEntry& e) {
+std::string Content(const result::TranscriptEntry& e) {
   std::string out;
-  if (session::IsMessage(e.kind) && !e.clipped) {
+  if (result::IsMessage(e.kind) && !e.clipped) {
     rapidjson::Document doc;
     json::ParseResult parsed = json::Parse(e.text, &doc);
     if (parsed.ok && doc.IsObject()) {
@@ -57,8 +57,8 @@ std::string CauseKey(const ScenarioResult& r, const Failure& f) {
   Field(&key, f.check);
   // Which of the two a session sees first is a race (the exit or the end of stdout): one cause.
   bool gone = f.reason == Reason::kPluginExited || f.reason == Reason::kStdoutClosed;
-  Field(&key, gone ? "plugin-gone" : session::ReasonName(f.reason));
-  Field(&key, scenario::LevelName(f.level));
+  Field(&key, gone ? "plugin-gone" : result::ReasonName(f.reason));
+  Field(&key, result::LevelName(f.level));
   Field(&key, f.harness_error ? "harness" : "plugin");
   if (step) {
     Field(&key, f.step_kind);
@@ -67,12 +67,12 @@ std::string CauseKey(const ScenarioResult& r, const Failure& f) {
   }
   if (f.frame) {
     if (*f.frame >= r.transcript.size()) return "";
-    const session::TranscriptEntry& e = r.transcript[*f.frame];
-    if (e.summarised || e.kind == session::EntryKind::kTally) return "";
+    const result::TranscriptEntry& e = r.transcript[*f.frame];
+    if (e.summarised || e.kind == result::EntryKind::kTally) return "";
     std::string content = Content(e);
     if (content.empty()) return "";
-    Field(&key, session::DirectionArrow(e.direction));
-    Field(&key, session::EntryKindName(e.kind));
+    Field(&key, result::DirectionArrow(e.direction));
+    Field(&key, result::EntryKindName(e.kind));
     Field(&key, e.method);
     Field(&key, content);
   } else if (gone && r.exit.exited && r.exit.stop_stage.empty()) {
@@ -82,7 +82,7 @@ std::string CauseKey(const ScenarioResult& r, const Failure& f) {
   return key;
 }
 
-RunCauses::RunCauses(const run::RunReport& report)
+RunCauses::RunCauses(const result::RunReport& report)
     : groups_(report.scenarios.size()), shared_of_(report.scenarios.size()) {
   struct Candidate {
     std::vector<CauseRoot> roots;
@@ -119,7 +119,7 @@ bool RunCauses::AllShared(std::size_t s) const {
   return true;
 }
 
-Status WorstStatus(const run::RunReport& report, const SharedCause& cause) {
+Status WorstStatus(const result::RunReport& report, const SharedCause& cause) {
   Status worst = Status::kWarn;
   for (const CauseRoot& root : cause.roots) {
     Status s = report.scenarios[root.scenario].status;
@@ -128,7 +128,7 @@ Status WorstStatus(const run::RunReport& report, const SharedCause& cause) {
   return worst;
 }
 
-std::vector<const std::string*> SharedScenarioIds(const run::RunReport& report,
+std::vector<const std::string*> SharedScenarioIds(const result::RunReport& report,
                                                   const SharedCause& cause) {
   std::vector<const std::string*> ids;
   std::size_t last = report.scenarios.size();

@@ -39,7 +39,7 @@ namespace fakehost::report {
 
 /// The key described above for the cause whose root is `root` (a failure of `r`); "" when that
 /// root has nothing to compare and so is never shared.
-std::string CauseKey(const scenario::ScenarioResult& r, const scenario::Failure& root);
+std::string CauseKey(const result::ScenarioResult& r, const result::Failure& root);
 
 /// A group of one scenario: the scenario's index in RunReport::scenarios, the group's index in
 /// its GroupByCause, and the group's root (an index into that scenario's failures).
@@ -60,7 +60,7 @@ struct SharedCause {
 /// `report`, which must outlive it unchanged.
 class RunCauses {
  public:
-  explicit RunCauses(const run::RunReport& report);
+  explicit RunCauses(const result::RunReport& report);
 
   /// The shared causes, in the order of their first root.
   const std::vector<SharedCause>& shared() const { return shared_; }
@@ -82,10 +82,10 @@ class RunCauses {
 };
 
 /// The worst status among the scenarios `cause` failed: error, else fail, else warn.
-scenario::Status WorstStatus(const run::RunReport& report, const SharedCause& cause);
+result::Status WorstStatus(const result::RunReport& report, const SharedCause& cause);
 /// The ids of the scenarios `cause` failed, each once, in the run's order (pointers into
 /// `report`).
-std::vector<const std::string*> SharedScenarioIds(const run::RunReport& report,
+std::vector<const std::string*> SharedScenarioIds(const result::RunReport& report,
                                                   const SharedCause& cause);
 
 /// "cause 2 above (53 scenarios)": how a scenario's entry names a shared cause.

@@ -10,18 +10,18 @@
 namespace fakehost::report {
 namespace {
 
-using scenario::Failure;
-using scenario::Level;
-using scenario::ScenarioResult;
-using scenario::Status;
-using session::Reason;
+using result::Failure;
+using result::Level;
+using result::Reason;
+using result::ScenarioResult;
+using result::Status;
 
 constexpr const char* kFragment = "/suite/fragments/initialize.yaml";
 constexpr const char* kBanner = "example server running on stdio";
 
-session::TranscriptEntry Entry(std::size_t index, session::Direction direction,
-                               session::EntryKind kind, std::string text) {
-  session::TranscriptEntry e;
+result::TranscriptEntry Entry(std::size_t index, result::Direction direction,
+                              result::EntryKind kind, std::string text) {
+  result::TranscriptEntry e;
   e.index = index;
   e.direction = direction;
   e.kind = kind;
@@ -40,10 +40,10 @@ ScenarioResult Banner(const std::string& id, std::size_t before, const std::stri
   r.loc = {"/suite/" + id + ".yaml", 1, 1};
   for (std::size_t i = 0; i < before; ++i)
     r.transcript.push_back(
-        Entry(i, session::Direction::kHostToPlugin, session::EntryKind::kRequest,
+        Entry(i, result::Direction::kHostToPlugin, result::EntryKind::kRequest,
               R"({"jsonrpc":"2.0","id":)" + std::to_string(i + 1) + R"(,"method":"ping"})"));
   r.transcript.push_back(
-      Entry(before, session::Direction::kPluginToHost, session::EntryKind::kNotJson, line));
+      Entry(before, result::Direction::kPluginToHost, result::EntryKind::kNotJson, line));
   Failure f;
   f.check = "not-json";
   f.reason = Reason::kNotAMessage;
@@ -59,10 +59,10 @@ ScenarioResult Refused(const std::string& id, const std::string& answer) {
   r.id = id;
   r.status = Status::kFail;
   r.loc = {"/suite/" + id + ".yaml", 1, 1};
-  r.transcript.push_back(Entry(0, session::Direction::kHostToPlugin, session::EntryKind::kRequest,
+  r.transcript.push_back(Entry(0, result::Direction::kHostToPlugin, result::EntryKind::kRequest,
                                R"({"jsonrpc":"2.0","id":1,"method":"initialize"})"));
   r.transcript.push_back(
-      Entry(1, session::Direction::kPluginToHost, session::EntryKind::kResponse, answer));
+      Entry(1, result::Direction::kPluginToHost, result::EntryKind::kResponse, answer));
   Failure f;
   f.check = "step";
   f.step = 1;
@@ -76,14 +76,14 @@ ScenarioResult Refused(const std::string& id, const std::string& answer) {
   return r;
 }
 
-run::RunReport RunOf(std::vector<ScenarioResult> scenarios) {
-  run::RunReport report;
+result::RunReport RunOf(std::vector<ScenarioResult> scenarios) {
+  result::RunReport report;
   report.scenarios = std::move(scenarios);
   return report;
 }
 
 TEST(SharedCauses, JoinTheSameBannerLineWhateverItsFrameNumberAndMessage) {
-  run::RunReport report = RunOf(
+  result::RunReport report = RunOf(
       {Banner("a/one", 0, kBanner), Banner("a/two", 1, kBanner), Banner("b/three", 0, kBanner)});
   RunCauses causes(report);
   ASSERT_EQ(causes.shared().size(), 1u);
@@ -101,7 +101,7 @@ TEST(SharedCauses, JoinTheSameBannerLineWhateverItsFrameNumberAndMessage) {
 }
 
 TEST(SharedCauses, KeepTwoDifferentLinesApartAsTwoCauses) {
-  run::RunReport report =
+  result::RunReport report =
       RunOf({Banner("a/one", 0, kBanner), Banner("a/two", 0, "debug: ready"),
              Banner("a/three", 0, kBanner), Banner("a/four", 0, "debug: ready")});
   RunCauses causes(report);
@@ -113,7 +113,7 @@ TEST(SharedCauses, KeepTwoDifferentLinesApartAsTwoCauses) {
 }
 
 TEST(SharedCauses, LeaveACauseOfOneScenarioAsItWas) {
-  run::RunReport report = RunOf({Banner("a/one", 0, kBanner), Banner("a/two", 0, "other")});
+  result::RunReport report = RunOf({Banner("a/one", 0, kBanner), Banner("a/two", 0, "other")});
   RunCauses causes(report);
   EXPECT_TRUE(causes.shared().empty());
   EXPECT_EQ(causes.SharedOf(0, 0), std::nullopt);
@@ -125,7 +125,7 @@ TEST(SharedCauses, JoinTheSameHandshakeAnswerUnderAnotherIdButNotAnotherAnswer) 
   const std::string bad_other_id =
       R"({"jsonrpc":"2.0","id":"x-7","result":{"protocolVersion":"1999-01-01"}})";
   const std::string worse = R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"0"}})";
-  run::RunReport report =
+  result::RunReport report =
       RunOf({Refused("a/one", bad), Refused("a/two", bad_other_id), Refused("a/three", worse)});
   RunCauses causes(report);
   ASSERT_EQ(causes.shared().size(), 1u);
@@ -211,7 +211,7 @@ TEST(SharedCauses, LeaveOutExpectedFailuresAndPasses) {
 TEST(SharedCauses, CountAScenarioWithTheSameCauseTwiceOnce) {
   ScenarioResult a = Banner("a/one", 0, kBanner);
   a.transcript.push_back(
-      Entry(1, session::Direction::kPluginToHost, session::EntryKind::kNotJson, kBanner));
+      Entry(1, result::Direction::kPluginToHost, result::EntryKind::kNotJson, kBanner));
   Failure again = a.failures[0];
   again.frame = 1;
   a.failures.push_back(again);
@@ -228,7 +228,7 @@ TEST(SharedCauses, CountAScenarioWithTheSameCauseTwiceOnce) {
 struct Shown {
   std::string console, markdown, annotations;
 };
-Shown Show(const run::RunReport& report) {
+Shown Show(const result::RunReport& report) {
   Shown out;
   std::ostringstream console;
   std::string error;

@@ -4,20 +4,20 @@
 
 namespace fakehost::report {
 
-using scenario::Status;
+using result::Status;
 
 namespace {
 
 const char* const kSections[] = {"envelope", "framing", "handshake", "heartbeat", "shutdown"};
 
 // Frame `f` of a handshake-then-heartbeats exchange: requests from the host, answers after.
-session::TranscriptEntry SyntheticFrame(std::size_t f) {
-  session::TranscriptEntry e;
+result::TranscriptEntry SyntheticFrame(std::size_t f) {
+  result::TranscriptEntry e;
   e.index = f;
-  e.direction = f % 2 == 0 ? session::Direction::kHostToPlugin : session::Direction::kPluginToHost;
+  e.direction = f % 2 == 0 ? result::Direction::kHostToPlugin : result::Direction::kPluginToHost;
   e.t_ms = 1.0 + 0.7 * static_cast<double>(f);
   e.method = f < 2 ? "rim.handshake" : "rim.heartbeat";
-  e.kind = f % 2 == 0 ? session::EntryKind::kRequest : session::EntryKind::kResponse;
+  e.kind = f % 2 == 0 ? result::EntryKind::kRequest : result::EntryKind::kResponse;
   std::string id = std::to_string(f / 2 + 1);
   e.id = id;
   e.text =
@@ -32,12 +32,12 @@ session::TranscriptEntry SyntheticFrame(std::size_t f) {
 }
 
 // A failed, warned or errored scenario's failure, its last frame's violation, and its stderr.
-void AddFailure(scenario::ScenarioResult& s, std::size_t frames) {
+void AddFailure(result::ScenarioResult& s, std::size_t frames) {
   std::size_t at = frames > 1 ? frames - 1 : 0;
   if (!s.transcript.empty())
     s.transcript[at].violations.push_back({"/result/pluginId", "does not match the manifest"});
-  scenario::Failure f;
-  f.level = s.status == Status::kWarn ? scenario::Level::kShould : scenario::Level::kMust;
+  result::Failure f;
+  f.level = s.status == Status::kWarn ? result::Level::kShould : result::Level::kMust;
   f.harness_error = s.status == Status::kError;
   f.check = "step";
   f.step = 2;
@@ -48,23 +48,23 @@ void AddFailure(scenario::ScenarioResult& s, std::size_t frames) {
   f.expected = "\"dev.fakehost.reference\"";
   f.actual = "\"dev.fakehost.other\"";
   if (!s.transcript.empty()) f.frame = at;
-  f.reason = f.harness_error ? session::Reason::kHarnessFault : session::Reason::kWrongContent;
+  f.reason = f.harness_error ? result::Reason::kHarnessFault : result::Reason::kWrongContent;
   s.failures.push_back(std::move(f));
   s.stderr_tail = "starting\nlistening on stdin\nerror: something went wrong\n";
 }
 
 // Scenario `i`: its section, level and status cycle, so that every status and section shows.
-scenario::ScenarioResult SyntheticScenario(std::size_t i, std::size_t frames) {
+result::ScenarioResult SyntheticScenario(std::size_t i, std::size_t frames) {
   const Status statuses[] = {Status::kPass, Status::kPass, Status::kPass, Status::kFail,
                              Status::kWarn, Status::kPass, Status::kSkip, Status::kError};
-  scenario::ScenarioResult s;
+  result::ScenarioResult s;
   std::string n = std::to_string(i);
   s.id = std::string(kSections[i % 5]) + "/case-" +
          std::string(4 - std::min<std::size_t>(4, n.size()), '0') + n;
   s.title = "Synthetic scenario " + n;
   s.spec = "§7 Negotiation rules";
   s.requirement = "A plugin answers the handshake within 5 seconds with its own pluginId.";
-  s.level = i % 4 == 0 ? scenario::Level::kShould : scenario::Level::kMust;
+  s.level = i % 4 == 0 ? result::Level::kShould : result::Level::kMust;
   s.tags = {kSections[i % 5], i % 2 ? "slow" : "fast"};
   s.loc = {"scenarios/rim-v1/" + s.id + ".yaml", 1, 1};
   s.status = statuses[i % 8];
@@ -86,8 +86,8 @@ scenario::ScenarioResult SyntheticScenario(std::size_t i, std::size_t frames) {
 }  // namespace
 
 // A made-up run, every field a reporter reads filled.
-run::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames) {
-  run::RunReport r;
+result::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames) {
+  result::RunReport r;
   r.tool_version = "0.1.0";
   r.protocol = "rim-v1";
   r.protocol_title = "RIM plugin protocol v1";
@@ -98,7 +98,7 @@ run::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames) {
       "dev.fakehost.reference", "1.0.0", "fixtures/rim-v1/reference", {"reference"}, {}, {}};
   for (std::size_t i = 0; i < scenarios; ++i) r.scenarios.push_back(SyntheticScenario(i, frames));
   r.summary.duration_ms = 1234.5;
-  run::Summarise(&r);
+  result::Summarise(&r);
   return r;
 }
 

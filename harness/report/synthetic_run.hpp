@@ -9,6 +9,6 @@
 
 namespace fakehost::report {
 
-run::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames);
+result::RunReport SyntheticRun(std::size_t scenarios, std::size_t frames);
 
 }  // namespace fakehost::report

@@ -15,10 +15,10 @@ std::string Duration(double ms) {
   return buf;
 }
 
-std::string JudgedUnder(const std::vector<scenario::ScenarioResult>& results) {
+std::string JudgedUnder(const std::vector<result::ScenarioResult>& results) {
   std::map<std::string, std::size_t> counts;
   for (const auto& r : results) {
-    if (scenario::WasJudged(r.status) && !r.revision.empty()) ++counts[r.revision];
+    if (result::WasJudged(r.status) && !r.revision.empty()) ++counts[r.revision];
   }
   std::vector<std::pair<std::string, std::size_t>> sorted(counts.begin(), counts.end());
   std::stable_sort(sorted.begin(), sorted.end(),

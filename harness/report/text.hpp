@@ -24,7 +24,7 @@ std::string Duration(double ms);
 /// 2024-11-05 (40 scenarios)", "" for a protocol without revisions. Only scenarios that were
 /// judged count (not the not applicable, untested or not run); one that ended before the plugin
 /// named its revision counts under the one offered.
-std::string JudgedUnder(const std::vector<scenario::ScenarioResult>& results);
+std::string JudgedUnder(const std::vector<result::ScenarioResult>& results);
 /// What a scenario holds the plugin to: the sentence it cites, quoted, then its requirement in
 /// the suite's words; only the requirement for a scenario that cites none.
 inline std::string RequirementText(std::string_view sentence, std::string_view requirement) {

@@ -11,13 +11,13 @@
 namespace fakehost::report {
 namespace {
 
-using session::EntryKind;
-using session::TranscriptEntry;
+using result::EntryKind;
+using result::TranscriptEntry;
 
 TranscriptEntry Entry(std::string payload, EntryKind kind = EntryKind::kRequest) {
   TranscriptEntry e;
   e.index = 7;
-  e.direction = session::Direction::kPluginToHost;
+  e.direction = result::Direction::kPluginToHost;
   e.t_ms = 12.345;
   e.kind = kind;
   e.method = "rim.log";

@@ -12,13 +12,13 @@ namespace {
 class TranscriptsReporter : public Reporter {
  public:
   explicit TranscriptsReporter(std::string dir) : dir_(std::move(dir)) {}
-  bool RunEnded(const run::RunReport& report, std::string* error) override {
+  bool RunEnded(const result::RunReport& report, std::string* error) override {
     std::vector<int> occurrence = Occurrences(report);
     bool ok = true;
     for (std::size_t i = 0; i < report.scenarios.size(); ++i) {
       const auto& r = report.scenarios[i];
-      if (r.status == scenario::Status::kSkip || r.status == scenario::Status::kNotRun ||
-          r.status == scenario::Status::kUntested)
+      if (r.status == result::Status::kSkip || r.status == result::Status::kNotRun ||
+          r.status == result::Status::kUntested)
         continue;
       std::string path = dir_ + "/" + TranscriptFileName(r.id, occurrence[i]);
       std::string one_error;
@@ -52,7 +52,7 @@ std::string TranscriptFileName(std::string_view id, int occurrence) {
   return out + ".jsonl";
 }
 
-std::string TranscriptLines(const scenario::ScenarioResult& r) {
+std::string TranscriptLines(const result::ScenarioResult& r) {
   std::string out;
   for (const auto& e : r.transcript) out += TranscriptLine(e) + "\n";
   return out;

@@ -1,6 +1,6 @@
 #include "harness/result/model_basics.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::result {
 
 std::string SourceLoc::ToString() const {
   if (line <= 0) return file;
@@ -19,4 +19,4 @@ const char* LevelName(Level level) {
   return "must";
 }
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::result

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace fakehost::scenario {
+namespace fakehost::result {
 
 /// Where a thing was written: 1-based line and column.
 struct SourceLoc {
@@ -18,4 +18,4 @@ struct SourceLoc {
 enum class Level { kMust, kShould, kMay };
 const char* LevelName(Level level);  ///< "must", "should", "may"
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::result

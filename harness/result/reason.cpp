@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-namespace fakehost::session {
+namespace fakehost::result {
 namespace {
 
 using enum Reason;
@@ -49,4 +49,4 @@ bool ParseReason(std::string_view name, Reason* out) {
   return false;
 }
 
-}  // namespace fakehost::session
+}  // namespace fakehost::result

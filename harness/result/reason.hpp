@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-namespace fakehost::session {
+namespace fakehost::result {
 
 enum class Reason {
   /// A check fired: an always-on check on a message, a manifest rule, an expected-failures
@@ -79,4 +79,4 @@ bool ParseReason(std::string_view name, Reason* out);
 /// Every row, in the enum's order (the schema test compares the names with the report schema).
 std::span<const ReasonInfo> Reasons();
 
-}  // namespace fakehost::session
+}  // namespace fakehost::result

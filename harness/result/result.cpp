@@ -1,6 +1,6 @@
 #include "harness/result/result.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::result {
 
 // Each status once, in the enum's order (so a missing or doubled one cannot go unnoticed).
 static_assert([] {
@@ -41,4 +41,4 @@ Status Grade(const std::vector<Failure>& failures, bool strict) {
   return fail ? Status::kFail : warn ? Status::kWarn : Status::kPass;
 }
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::result

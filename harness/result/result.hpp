@@ -14,7 +14,7 @@
 #include "harness/result/model_basics.hpp"
 #include "harness/result/transcript.hpp"
 
-namespace fakehost::scenario {
+namespace fakehost::result {
 
 /// kSkip: not applicable (the plugin does not declare what the scenario is about).
 /// kUntested: applicable, but it needs a trigger the plugin's fakehost.yaml does not give.
@@ -59,7 +59,7 @@ struct Failure {
   std::optional<std::size_t> frame;  ///< the transcript entry it is about
   /// Why, as data (session/reason.hpp): set where the miss happens; what reports and the fuzzer
   /// read to tell one cause from another, never `message`.
-  session::Reason reason = session::Reason::kCheckFired;
+  result::Reason reason = result::Reason::kCheckFired;
 };
 
 /// How the plugin process ended.
@@ -97,7 +97,7 @@ struct ScenarioResult {
   double duration_ms = 0;
   std::size_t steps_run = 0, steps_total = 0;
   std::vector<Failure> failures;
-  std::vector<session::TranscriptEntry> transcript;
+  std::vector<result::TranscriptEntry> transcript;
   /// Frames the transcript had but `transcript` does not hold: a JSON report keeps only the
   /// transcripts of scenarios that did not pass, so one read back counts the rest here.
   std::size_t transcript_elided = 0;
@@ -112,4 +112,4 @@ struct ScenarioResult {
 /// should-level one under `strict`), then a should-level miss is a warning.
 Status Grade(const std::vector<Failure>& failures, bool strict);
 
-}  // namespace fakehost::scenario
+}  // namespace fakehost::result

@@ -1,7 +1,7 @@
 // The run report's one computation: the summary its scenarios add up to.
 #include "harness/result/run_report.hpp"
 
-namespace fakehost::run {
+namespace fakehost::result {
 
 void Summarise(RunReport* report) {
   Summary s;
@@ -9,31 +9,31 @@ void Summarise(RunReport* report) {
   for (const auto& r : report->scenarios) {
     ++s.total;
     switch (r.status) {
-      case scenario::Status::kPass:
+      case result::Status::kPass:
         ++s.passed;
         break;
-      case scenario::Status::kFail:
+      case result::Status::kFail:
         ++s.failed;
         break;
-      case scenario::Status::kWarn:
+      case result::Status::kWarn:
         ++s.warned;
         break;
-      case scenario::Status::kSkip:
+      case result::Status::kSkip:
         ++s.skipped;
         break;
-      case scenario::Status::kError:
+      case result::Status::kError:
         ++s.errored;
         break;
-      case scenario::Status::kNotRun:
+      case result::Status::kNotRun:
         ++s.not_run;
         break;
-      case scenario::Status::kUntested:
+      case result::Status::kUntested:
         ++s.untested;
         break;
-      case scenario::Status::kXfail:
+      case result::Status::kXfail:
         ++s.xfailed;
         break;
-      case scenario::Status::kStale:
+      case result::Status::kStale:
         ++s.stale;
         break;
     }
@@ -41,4 +41,4 @@ void Summarise(RunReport* report) {
   report->summary = s;
 }
 
-}  // namespace fakehost::run
+}  // namespace fakehost::result

@@ -7,7 +7,7 @@
 
 #include "harness/result/result.hpp"
 
-namespace fakehost::run {
+namespace fakehost::result {
 
 struct Summary {
   /// skipped: not applicable to this plugin; untested: applicable, but a trigger is missing.
@@ -52,11 +52,11 @@ struct RunReport {
   PluginInfo plugin;
   ShardInfo shard;                  ///< the part of a sharded run this report is
   std::vector<int> missing_shards;  ///< a merge with --allow-partial: the shards it lacked
-  std::vector<scenario::ScenarioResult> scenarios;  ///< in scenario id order
+  std::vector<result::ScenarioResult> scenarios;  ///< in scenario id order
   Summary summary;
 };
 
 /// Counts statuses into report.summary (duration is set by the runner).
 void Summarise(RunReport* report);
 
-}  // namespace fakehost::run
+}  // namespace fakehost::result

@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-namespace fakehost::session {
+namespace fakehost::result {
 namespace {
 
 struct KindName {
@@ -58,4 +58,4 @@ const char* DirectionArrow(Direction d) {
   return d == Direction::kHostToPlugin ? "host → plugin" : "plugin → host";
 }
 
-}  // namespace fakehost::session
+}  // namespace fakehost::result

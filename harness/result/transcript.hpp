@@ -16,7 +16,7 @@
 
 #include "harness/result/reason.hpp"
 
-namespace fakehost::session {
+namespace fakehost::result {
 
 enum class Direction { kHostToPlugin, kPluginToHost };
 const char* DirectionArrow(Direction d);  ///< "host → plugin" / "plugin → host"
@@ -134,4 +134,4 @@ struct Finding {
   Reason reason = Reason::kCheckFired;  ///< why: a frame that is no message, the framing lost, ...
 };
 
-}  // namespace fakehost::session
+}  // namespace fakehost::result

@@ -149,9 +149,8 @@ class Deriver {
 
   // The name and version the plugin announced (MCP serverInfo), "" if none.
   std::pair<std::string, std::string> Announced() const {
-    for (const session::TranscriptEntry& e : lists_.transcript) {
-      if (e.direction != session::Direction::kPluginToHost ||
-          e.kind != session::EntryKind::kResponse)
+    for (const result::TranscriptEntry& e : lists_.transcript) {
+      if (e.direction != result::Direction::kPluginToHost || e.kind != result::EntryKind::kResponse)
         continue;
       std::shared_ptr<Doc> d = Parsed(e.text);
       for (const std::string& p : settings_.announced_name)
@@ -264,9 +263,9 @@ class Deriver {
 
   // The tools of every page read.
   void ReadTools() {
-    for (const session::TranscriptEntry& e : lists_.transcript)
-      if (e.direction == session::Direction::kPluginToHost &&
-          e.kind == session::EntryKind::kResponse && e.method == "tools/list" && !e.clipped)
+    for (const result::TranscriptEntry& e : lists_.transcript)
+      if (e.direction == result::Direction::kPluginToHost &&
+          e.kind == result::EntryKind::kResponse && e.method == "tools/list" && !e.clipped)
         if (std::shared_ptr<Doc> page = Parsed(e.text)) {
           tool_pages_.push_back(page);
           const rapidjson::Value* next = json::Resolve(*page, "/result/nextCursor");
@@ -339,18 +338,18 @@ class Deriver {
     for (Tool& t : tools_) {
       if (!t.may_call || !t.arguments || !t.why_not.empty()) continue;
       const std::string token = "\"" + Token(i++) + "\"";
-      auto sent = std::find_if(tr.begin(), tr.end(), [&](const session::TranscriptEntry& e) {
-        return e.direction == session::Direction::kHostToPlugin && e.method == "tools/call" &&
+      auto sent = std::find_if(tr.begin(), tr.end(), [&](const result::TranscriptEntry& e) {
+        return e.direction == result::Direction::kHostToPlugin && e.method == "tools/call" &&
                e.text.find(token) != std::string::npos;
       });
       if (sent == tr.end()) continue;
-      auto answer = std::find_if(sent, tr.end(), [&](const session::TranscriptEntry& e) {
-        return e.direction == session::Direction::kPluginToHost &&
-               e.kind == session::EntryKind::kResponse && e.id == sent->id;
+      auto answer = std::find_if(sent, tr.end(), [&](const result::TranscriptEntry& e) {
+        return e.direction == result::Direction::kPluginToHost &&
+               e.kind == result::EntryKind::kResponse && e.id == sent->id;
       });
       double last_progress = -1;
       for (auto e = sent + 1; e != tr.end() && e != answer; ++e) {
-        if (e->direction != session::Direction::kPluginToHost) continue;
+        if (e->direction != result::Direction::kPluginToHost) continue;
         if (e->method == "notifications/progress" && e->text.find(token) != std::string::npos) {
           if (last_progress >= 0)
             t.progress_gap_ms =
@@ -359,7 +358,7 @@ class Deriver {
           ++t.progress;
         }
         if (e->method == "notifications/message") t.logged = true;
-        if (e->kind == session::EntryKind::kRequest) t.asked.insert(e->method);
+        if (e->kind == result::EntryKind::kRequest) t.asked.insert(e->method);
       }
       if (answer == tr.end()) continue;
       t.answered = true;
@@ -491,7 +490,7 @@ class Deriver {
   interpreter::PlayOptions play_;
   Settings settings_;
   bool modern_ = false;
-  scenario::ScenarioResult lists_, calls_;
+  result::ScenarioResult lists_, calls_;
   std::shared_ptr<Doc> tools_list_, resources_list_, prompts_list_;
   std::vector<std::shared_ptr<Doc>> tool_pages_;  // own the tools' schemas
   bool tools_complete_ = false;                   // the last page read had no nextCursor

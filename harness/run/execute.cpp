@@ -45,9 +45,9 @@ struct PluginSlot {
   interpreter::PluginTarget target;
   /// Handed out before the plugin's first play: the manifest check's result, and the not-run
   /// results of a plugin that is not played.
-  std::vector<scenario::ScenarioResult> head;
+  std::vector<result::ScenarioResult> head;
   /// The played results (one plugin only), slot s * repeat + k for play k of scenario s.
-  std::vector<scenario::ScenarioResult> played;
+  std::vector<result::ScenarioResult> played;
   std::vector<InstalledSdk> sdks;  ///< SDKs of the profile's traits installed for it
   bool prepared = false, delivered = false;
   std::size_t remaining = 0;  ///< plays not finished yet (under the report lock)
@@ -189,7 +189,7 @@ std::string FirstLine(const std::string& text) { return text.substr(0, text.find
 
 void NotRun(const Settled& s, const std::string& reason, PluginSlot* e) {
   for (const scenario::Scenario* sc : s.selected) {
-    scenario::ScenarioResult r = scenario::ResultFor(*sc, scenario::Status::kNotRun);
+    result::ScenarioResult r = scenario::ResultFor(*sc, result::Status::kNotRun);
     r.skip_reason = reason;
     e->head.push_back(std::move(r));
   }
@@ -332,10 +332,10 @@ class Pool {
   }
 
  private:
-  void Show(PluginSlot& e, scenario::ScenarioResult* r) {  // under report_mutex_
+  void Show(PluginSlot& e, result::ScenarioResult* r) {  // under report_mutex_
     ShowSdkTrait(s_.sdk_traits, e.sdks, r);
     ApplyExpectedFailures(s_.baseline, s_.expect, r);
-    errored_ += r->status == scenario::Status::kError;
+    errored_ += r->status == result::Status::kError;
     if (q_.on_result) q_.on_result(e.run, *r);
   }
 
@@ -351,7 +351,7 @@ class Pool {
     if (!e.prepared) Prepare(q_, s_, q_.plugins[pi], err_, &e);  // a corpus: never false
     std::lock_guard<std::mutex> lock(report_mutex_);
     e.delivered = true;
-    for (scenario::ScenarioResult& r : e.head) Show(e, &r);
+    for (result::ScenarioResult& r : e.head) Show(e, &r);
     if (q_.corpus) e.head.clear();
     e.remaining = e.run.state == PluginState::kReady ? items_ : 0;
     e.played.resize(q_.corpus ? 0 : e.remaining);
@@ -384,7 +384,7 @@ class Pool {
       }
       PluginSlot& e = entries_[pi];
       const std::size_t sc = order_[ii % n_];
-      scenario::ScenarioResult r =
+      result::ScenarioResult r =
           PlayScenario(*s_.selected[sc], *q_.profile, q_.schema, e.target, s_.play);
       std::lock_guard<std::mutex> lock(report_mutex_);
       Show(e, &r);
@@ -408,7 +408,7 @@ class Pool {
 
 // The report's head: the tool, the protocol, the suites, when and how the run was made.
 void StartReport(const RunRequest& q, const Settled& s, const PluginSlot& first,
-                 RunReport* report) {
+                 result::RunReport* report) {
   report->tool_version = q.tool_version;
   report->protocol = q.profile->name();
   report->protocol_title = q.profile->title();
@@ -426,10 +426,10 @@ void StartReport(const RunRequest& q, const Settled& s, const PluginSlot& first,
 // A run of one plugin: its results into the report, and the exit code they earn.
 void Conclude(const RunRequest& q, const Settled& s, int errored, bool interrupted,
               std::ostream& err, PluginSlot& e, RunOutcome* out) {
-  RunReport& report = out->report;
+  result::RunReport& report = out->report;
   report.scenarios = std::move(e.head);
   for (auto& r : e.played) report.scenarios.push_back(std::move(r));
-  Summarise(&report);
+  result::Summarise(&report);
   for (const scenario::Scenario& sc : s.scenarios) out->suite_ids.push_back(sc.id);
   out->today = s.expect.today;
   if (errored > 0 || interrupted) {

@@ -22,11 +22,11 @@
 #include <vector>
 
 #include "harness/protocol/profile.hpp"
-#include "harness/run/exit_code.hpp"
+#include "harness/result/result.hpp"
 #include "harness/result/run_report.hpp"
+#include "harness/run/exit_code.hpp"
 #include "harness/run/runner.hpp"
 #include "harness/scenario/model.hpp"
-#include "harness/result/result.hpp"
 #include "harness/session/transport.hpp"
 
 namespace fakehost::schema {
@@ -50,8 +50,8 @@ enum class PluginState {
 
 /// One plugin of a run, as the observers see it.
 struct PluginRun {
-  std::size_t index = 0;  ///< in RunRequest::plugins
-  PluginInfo info;        ///< id and version (from its manifest when it has one), dir, argv
+  std::size_t index = 0;    ///< in RunRequest::plugins
+  result::PluginInfo info;  ///< id and version (from its manifest when it has one), dir, argv
   PluginState state = PluginState::kReady;
   std::string detail;                 ///< kUnrunnable: why, on one line; "" otherwise
   std::size_t manifest_problems = 0;  ///< the problems its host's loader finds in its manifest
@@ -59,7 +59,7 @@ struct PluginRun {
 
 /// What a run settled before its first play, for `on_start`.
 struct RunPlan {
-  RunReport report;  ///< the report's header: protocol, suites, plugin (one), jobs, shard
+  result::RunReport report;  ///< the report's header: protocol, suites, plugin (one), jobs, shard
   /// The scenarios the interpreter plays against each plugin, in id order, shard applied.
   std::vector<const scenario::Scenario*> selected;
   /// manifest/loads-in-host when it is selected (and the plugins have manifests), else null.
@@ -109,7 +109,7 @@ struct RunRequest {
   std::function<void(const RunPlan&)> on_start;  ///< once, before the first result
   /// Every result as it ends (expected failures applied), the manifest check's and the not-run
   /// ones of a plugin that is not played included.
-  std::function<void(const PluginRun&, const scenario::ScenarioResult&)> on_result;
+  std::function<void(const PluginRun&, const result::ScenarioResult&)> on_result;
   /// A plugin whose last result has been handed to on_result.
   std::function<void(const PluginRun&)> on_plugin;
 };
@@ -121,7 +121,7 @@ struct RunOutcome {
   int exit_code = kOk;
   /// The plugin's report, every result in id order, manifest/loads-in-host first; for a corpus,
   /// the header alone. Writing it is the caller's (a report not written is exit 3).
-  RunReport report;
+  result::RunReport report;
   /// Every scenario id of the suites, and the day the baseline was applied (YYYY-MM-DD, UTC):
   /// what WriteExpectedFailures needs to write this run's failures as a baseline.
   std::vector<std::string> suite_ids;

@@ -22,7 +22,7 @@ namespace fakehost::run {
 namespace {
 
 namespace fs = std::filesystem;
-using scenario::Status;
+using result::Status;
 
 const std::string kSource = FAKEHOST_SOURCE_DIR;
 
@@ -91,8 +91,8 @@ class ExecuteTest : public ::testing::Test {
       return Spawn(io, spec, std::move(callbacks), error);
     };
     q.on_start = [this](const RunPlan&) { ++started_; };
-    q.on_result = [this](const PluginRun& p, const scenario::ScenarioResult& r) {
-      shown_.push_back(std::to_string(p.index) + " " + r.id + " " + scenario::StatusName(r.status));
+    q.on_result = [this](const PluginRun& p, const result::ScenarioResult& r) {
+      shown_.push_back(std::to_string(p.index) + " " + r.id + " " + result::StatusName(r.status));
     };
     return q;
   }
@@ -132,7 +132,7 @@ class ExecuteTest : public ::testing::Test {
   std::vector<std::string> Statuses(const RunOutcome& o) const {
     std::vector<std::string> out;
     for (const auto& r : o.report.scenarios)
-      out.push_back(r.id + " " + scenario::StatusName(r.status));
+      out.push_back(r.id + " " + result::StatusName(r.status));
     return out;
   }
 

@@ -15,10 +15,10 @@
 namespace fakehost::run {
 namespace {
 
-using scenario::ExpectedFailure;
+using result::ExpectedFailure;
+using result::ScenarioResult;
+using result::Status;
 using scenario::LoadError;
-using scenario::ScenarioResult;
-using scenario::Status;
 
 bool Matches(const std::string& glob, const std::string& id) {
   return fnmatch(glob.c_str(), id.c_str(), 0) == 0;
@@ -121,20 +121,19 @@ class BaselineReader {
 bool AllOfKind(const ScenarioResult& r, const std::string& kind, bool strict) {
   bool any = false, all = true;
   for (const auto& f : r.failures) {
-    bool grading =
-        f.level == scenario::Level::kMust || (strict && f.level == scenario::Level::kShould);
+    bool grading = f.level == result::Level::kMust || (strict && f.level == result::Level::kShould);
     if (!grading) continue;
     any = true;
     all = all && f.check == kind;
   }
   if (any) return all;
   return std::all_of(r.failures.begin(), r.failures.end(),
-                     [&](const scenario::Failure& f) { return f.check == kind; });
+                     [&](const result::Failure& f) { return f.check == kind; });
 }
 
-scenario::Failure EntryFailure(const ExpectedFailure& e, std::string message) {
-  scenario::Failure f;
-  f.level = scenario::Level::kMust;
+result::Failure EntryFailure(const ExpectedFailure& e, std::string message) {
+  result::Failure f;
+  f.level = result::Level::kMust;
   f.check = kExpectedFailureCheck;
   f.loc = e.loc;
   f.message = std::move(message);

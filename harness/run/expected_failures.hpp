@@ -18,14 +18,14 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/scenario/load_error.hpp"
 #include "harness/result/result.hpp"
+#include "harness/scenario/load_error.hpp"
 
 namespace fakehost::run {
 
 struct ExpectedFailures {
   std::string file;
-  std::vector<scenario::ExpectedFailure> entries;  ///< in file order
+  std::vector<result::ExpectedFailure> entries;  ///< in file order
 };
 
 /// The check id of the failure added to a stale result or an expired entry's failing one.
@@ -67,16 +67,16 @@ struct ApplyOptions {
 ///  - error, skip, untested, not-run, and warn without strict are left as they are.
 /// A result that already carries an entry is left alone, so applying twice changes nothing.
 void ApplyExpectedFailures(const ExpectedFailures& baseline, const ApplyOptions& options,
-                           scenario::ScenarioResult* result);
+                           result::ScenarioResult* result);
 void ApplyExpectedFailures(const ExpectedFailures& baseline, const ApplyOptions& options,
-                           std::vector<scenario::ScenarioResult>* results);
+                           std::vector<result::ScenarioResult>* results);
 
 /// A baseline listing the failing results (fail, warn under `strict`, and xfail), sorted by id,
 /// each with its reason: that of the entry that applied, else its first failure's message on
 /// one line. Ids under a prefix P/ are written as the glob "P/*" when every id of the suite
 /// below P/ is listed (never one that would also match a passing or unselected scenario). Loaded
 /// back, it turns the same run's failures into xfail. `header` is written as comment lines.
-std::string WriteExpectedFailures(const std::vector<scenario::ScenarioResult>& results,
+std::string WriteExpectedFailures(const std::vector<result::ScenarioResult>& results,
                                   const std::vector<std::string>& suite_ids, bool strict,
                                   const std::string& header);
 

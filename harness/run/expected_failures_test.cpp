@@ -5,10 +5,10 @@
 namespace fakehost::run {
 namespace {
 
-using scenario::Failure;
-using scenario::Level;
-using scenario::ScenarioResult;
-using scenario::Status;
+using result::Failure;
+using result::Level;
+using result::ScenarioResult;
+using result::Status;
 
 std::string Errors(const std::vector<scenario::LoadError>& errors) {
   std::string out;
@@ -151,7 +151,7 @@ TEST(ExpectedFailures, ErrorsSkipsUntestedNotRunAndPlainWarningsStayAsTheyAre) {
   ExpectedFailures b = Parse("- {id: 'a/*', reason: known}\n");
   for (Status s : {Status::kError, Status::kSkip, Status::kUntested, Status::kNotRun}) {
     ScenarioResult r = Applied(b, Result("a/b", s, {Miss("harness", "boom")}));
-    EXPECT_EQ(r.status, s) << scenario::StatusName(s);
+    EXPECT_EQ(r.status, s) << result::StatusName(s);
     EXPECT_FALSE(r.expected_failure);
   }
   ScenarioResult warn = Result("a/b", Status::kWarn, {Miss("step", "late", Level::kShould)});

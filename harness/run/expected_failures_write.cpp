@@ -11,8 +11,8 @@
 namespace fakehost::run {
 namespace {
 
-using scenario::ScenarioResult;
-using scenario::Status;
+using result::ScenarioResult;
+using result::Status;
 
 // What one failing id contributes: the entry that applied to it (if any) or its first cause.
 struct Cause {
@@ -120,7 +120,7 @@ Cause CauseOf(const ScenarioResult& r) {
     if (!c.reason.empty() && !trait.empty()) c.reason += " " + OneLine(trait);
     if (!c.reason.empty()) break;
   }
-  if (c.reason.empty()) c.reason = std::string("fails (") + scenario::StatusName(r.status) + ")";
+  if (c.reason.empty()) c.reason = std::string("fails (") + result::StatusName(r.status) + ")";
   // The sentence it breaks first: an entry must quote it (the baseline's rule), so the written
   // one starts from it.
   if (!r.sentence.empty())

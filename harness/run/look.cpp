@@ -30,11 +30,11 @@ std::shared_ptr<rapidjson::Document> Parsed(std::string_view text) {
   return d;
 }
 
-std::shared_ptr<rapidjson::Document> AnswerTo(const scenario::ScenarioResult& r,
+std::shared_ptr<rapidjson::Document> AnswerTo(const result::ScenarioResult& r,
                                               const std::string& method) {
-  for (const session::TranscriptEntry& e : r.transcript)
-    if (e.direction == session::Direction::kPluginToHost &&
-        e.kind == session::EntryKind::kResponse && e.method == method && !e.clipped)
+  for (const result::TranscriptEntry& e : r.transcript)
+    if (e.direction == result::Direction::kPluginToHost && e.kind == result::EntryKind::kResponse &&
+        e.method == method && !e.clipped)
       return Parsed(e.text);
   return nullptr;
 }

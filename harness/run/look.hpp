@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "harness/json/rapidjson.hpp"
-#include "harness/scenario/model.hpp"
 #include "harness/result/result.hpp"
+#include "harness/scenario/model.hpp"
 
 namespace fakehost::run::look {
 
@@ -28,7 +28,7 @@ scenario::Scenario Load(const std::string& yaml, const std::string& name,
 std::shared_ptr<rapidjson::Document> Parsed(std::string_view text);
 
 /// The plugin's first answer to the host's `method` in `r`, whole and parsed; null if none.
-std::shared_ptr<rapidjson::Document> AnswerTo(const scenario::ScenarioResult& r,
+std::shared_ptr<rapidjson::Document> AnswerTo(const result::ScenarioResult& r,
                                               const std::string& method);
 
 /// `v` as one line of flow YAML: JSON, with what YAML refuses in a document (controls, invalid

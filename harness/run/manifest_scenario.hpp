@@ -11,8 +11,8 @@
 
 #include "harness/plugin/manifest.hpp"
 #include "harness/protocol/profile.hpp"
-#include "harness/scenario/model.hpp"
 #include "harness/result/result.hpp"
+#include "harness/scenario/model.hpp"
 
 namespace fakehost::run {
 
@@ -23,7 +23,7 @@ inline constexpr const char* kManifestScenarioId = "manifest/loads-in-host";
 scenario::Scenario ManifestScenario(const protocol::Profile& profile);
 
 /// The scenario's result for a checked manifest: pass, or fail with one miss per problem.
-scenario::ScenarioResult ManifestResult(const protocol::Profile& profile,
-                                        const plugin::ManifestCheck& check, double duration_ms);
+result::ScenarioResult ManifestResult(const protocol::Profile& profile,
+                                      const plugin::ManifestCheck& check, double duration_ms);
 
 }  // namespace fakehost::run

@@ -16,13 +16,13 @@ std::string Joined(const std::vector<std::string>& items) {
 }
 
 // A run's suites: `suites` when the report lists them, else its one `suite` (older reports).
-std::vector<std::string> SuitesOf(const RunReport& r) {
+std::vector<std::string> SuitesOf(const result::RunReport& r) {
   if (!r.suites.empty()) return r.suites;
   return r.suite.empty() ? std::vector<std::string>{} : std::vector<std::string>{r.suite};
 }
 
 // "" when `b` may be merged with `a`, else what differs.
-std::string Difference(const RunReport& a, const RunReport& b) {
+std::string Difference(const result::RunReport& a, const result::RunReport& b) {
   auto differs = [](const char* what, const std::string& x, const std::string& y) {
     return std::string(what) + " " + x + " vs " + y;
   };
@@ -49,19 +49,19 @@ std::string Difference(const RunReport& a, const RunReport& b) {
 
 }  // namespace
 
-bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial, RunReport* out,
-                  std::string* error) {
+bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial,
+                  result::RunReport* out, std::string* error) {
   if (shards.empty()) {
     *error = "no report to merge";
     return false;
   }
-  const RunReport& first = shards.front().report;
-  RunReport merged = first;
+  const result::RunReport& first = shards.front().report;
+  result::RunReport merged = first;
   merged.scenarios.clear();
-  merged.summary = Summary{};
+  merged.summary = result::Summary{};
   std::map<std::string, std::size_t> shard_of;  // scenario id -> the report that holds it
   for (std::size_t i = 0; i < shards.size(); ++i) {
-    const RunReport& r = shards[i].report;
+    const result::RunReport& r = shards[i].report;
     std::string difference = Difference(first, r);
     if (!difference.empty()) {
       *error = shards[i].source + " is not a shard of the run " + shards.front().source +
@@ -87,18 +87,18 @@ bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial, Ru
   std::vector<int> missing;
   *error = CheckShardParts(parts, allow_partial, &missing);
   if (!error->empty()) return false;
-  merged.shard = ShardInfo{};
+  merged.shard = result::ShardInfo{};
   merged.missing_shards = std::move(missing);
   // The run's order: the manifest check heads it, then ids in order; repeats of one id (from
   // --repeat) stay together in the order they were played.
   std::stable_sort(merged.scenarios.begin(), merged.scenarios.end(),
-                   [](const scenario::ScenarioResult& a, const scenario::ScenarioResult& b) {
+                   [](const result::ScenarioResult& a, const result::ScenarioResult& b) {
                      bool a_manifest = a.id == kManifestScenarioId;
                      bool b_manifest = b.id == kManifestScenarioId;
                      if (a_manifest != b_manifest) return a_manifest;
                      return a.id < b.id;
                    });
-  Summarise(&merged);
+  result::Summarise(&merged);
   *out = std::move(merged);
   return true;
 }

@@ -11,7 +11,7 @@ namespace fakehost::run {
 /// One report of a run's shards, and where it came from (for messages).
 struct ShardReport {
   std::string source;
-  RunReport report;
+  result::RunReport report;
 };
 
 /// Merges `shards` into `*out`: the run the shards are parts of. They must be of one protocol,
@@ -26,7 +26,7 @@ struct ShardReport {
 /// order (the manifest check first, then by id), the summary counted again by Summarise; its
 /// start is the earliest shard's, its duration the longest shard's (shards run side by side),
 /// its jobs the most any shard used.
-bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial, RunReport* out,
-                  std::string* error);
+bool MergeReports(const std::vector<ShardReport>& shards, bool allow_partial,
+                  result::RunReport* out, std::string* error);
 
 }  // namespace fakehost::run

@@ -8,19 +8,19 @@
 namespace fakehost::run {
 namespace {
 
-using scenario::Status;
+using result::Status;
 
-scenario::ScenarioResult Result(std::string id, Status status) {
-  scenario::ScenarioResult r;
+result::ScenarioResult Result(std::string id, Status status) {
+  result::ScenarioResult r;
   r.id = std::move(id);
   r.status = status;
   return r;
 }
 
 // Shard k of n of one run.
-RunReport Shard(std::vector<scenario::ScenarioResult> results, double ms, std::string started,
-                int k, int n) {
-  RunReport r;
+result::RunReport Shard(std::vector<result::ScenarioResult> results, double ms, std::string started,
+                        int k, int n) {
+  result::RunReport r;
   r.shard = {k, n};
   r.suite_version = "0123456789ab";
   r.tool_version = "0.1.0";
@@ -33,11 +33,11 @@ RunReport Shard(std::vector<scenario::ScenarioResult> results, double ms, std::s
               {"/plugins/reference/run"}, {},      {}};
   r.scenarios = std::move(results);
   r.summary.duration_ms = ms;
-  Summarise(&r);
+  result::Summarise(&r);
   return r;
 }
 
-std::vector<std::string> Ids(const RunReport& r) {
+std::vector<std::string> Ids(const result::RunReport& r) {
   std::vector<std::string> out;
   for (const auto& s : r.scenarios) out.push_back(s.id);
   return out;
@@ -54,7 +54,7 @@ TEST(MergeReports, PutsScenariosInRunOrderAndCountsThemAgain) {
       {"3.json", Shard({}, 10, "2026-12-02T05:00:02Z", 3, 3)},
   };
   shards[1].report.jobs = 4;
-  RunReport merged;
+  result::RunReport merged;
   std::string error;
   ASSERT_TRUE(MergeReports(shards, false, &merged, &error)) << error;
   EXPECT_EQ(Ids(merged), (std::vector<std::string>{kManifestScenarioId, "handshake/accepts",
@@ -77,7 +77,7 @@ TEST(MergeReports, KeepsRepeatsOfAScenarioWithinOneReport) {
       {"1.json", Shard({Result("a", Status::kPass), Result("a", Status::kFail)}, 1, "", 1, 2)},
       {"2.json", Shard({Result("b", Status::kPass)}, 1, "", 2, 2)},
   };
-  RunReport merged;
+  result::RunReport merged;
   std::string error;
   ASSERT_TRUE(MergeReports(shards, false, &merged, &error)) << error;
   ASSERT_EQ(Ids(merged), (std::vector<std::string>{"a", "a", "b"}));
@@ -90,7 +90,7 @@ TEST(MergeReports, RefusesAScenarioInTwoReports) {
       {"one.json", Shard({Result("a", Status::kPass)}, 1, "", 1, 2)},
       {"two.json", Shard({Result("a", Status::kPass)}, 1, "", 2, 2)},
   };
-  RunReport merged;
+  result::RunReport merged;
   std::string error;
   EXPECT_FALSE(MergeReports(shards, false, &merged, &error));
   EXPECT_NE(error.find("a is in both one.json and two.json"), std::string::npos) << error;
@@ -98,25 +98,25 @@ TEST(MergeReports, RefusesAScenarioInTwoReports) {
 
 TEST(MergeReports, RefusesReportsOfDifferentRuns) {
   auto base = Shard({Result("a", Status::kPass)}, 1, "", 1, 2);
-  std::vector<std::pair<std::string, std::function<void(RunReport&)>>> changes = {
-      {"protocol", [](RunReport& r) { r.protocol = "flash-v1"; }},
-      {"plugin id", [](RunReport& r) { r.plugin.id = "dev.other"; }},
-      {"plugin version", [](RunReport& r) { r.plugin.version = "2.0.0"; }},
-      {"plugin directory", [](RunReport& r) { r.plugin.dir = "/elsewhere"; }},
-      {"plugin argv", [](RunReport& r) { r.plugin.argv.push_back("--debug"); }},
-      {"suites", [](RunReport& r) { r.suites.pop_back(); }},
-      {"--strict", [](RunReport& r) { r.strict = true; }},
-      {"fakehost version", [](RunReport& r) { r.tool_version = "0.2.0"; }},
-      {"suite digest", [](RunReport& r) { r.suite_version = "ba9876543210"; }},
+  std::vector<std::pair<std::string, std::function<void(result::RunReport&)>>> changes = {
+      {"protocol", [](result::RunReport& r) { r.protocol = "flash-v1"; }},
+      {"plugin id", [](result::RunReport& r) { r.plugin.id = "dev.other"; }},
+      {"plugin version", [](result::RunReport& r) { r.plugin.version = "2.0.0"; }},
+      {"plugin directory", [](result::RunReport& r) { r.plugin.dir = "/elsewhere"; }},
+      {"plugin argv", [](result::RunReport& r) { r.plugin.argv.push_back("--debug"); }},
+      {"suites", [](result::RunReport& r) { r.suites.pop_back(); }},
+      {"--strict", [](result::RunReport& r) { r.strict = true; }},
+      {"fakehost version", [](result::RunReport& r) { r.tool_version = "0.2.0"; }},
+      {"suite digest", [](result::RunReport& r) { r.suite_version = "ba9876543210"; }},
       {"shard count",
-       [](RunReport& r) {
+       [](result::RunReport& r) {
          r.shard = {2, 3};
        }},
   };
   for (const auto& [what, change] : changes) {
-    RunReport other = Shard({Result("b", Status::kPass)}, 1, "", 2, 2);
+    result::RunReport other = Shard({Result("b", Status::kPass)}, 1, "", 2, 2);
     change(other);
-    RunReport merged;
+    result::RunReport merged;
     std::string error;
     EXPECT_FALSE(
         MergeReports({{"first.json", base}, {"second.json", other}}, false, &merged, &error))
@@ -131,7 +131,7 @@ TEST(MergeReports, ComparesTheSuiteOfReportsThatListNoSuites) {
   auto b = Shard({Result("b", Status::kPass)}, 1, "", 2, 2);
   a.suites.clear();
   b.suites = {a.suite};
-  RunReport merged;
+  result::RunReport merged;
   std::string error;
   EXPECT_TRUE(MergeReports({{"a.json", a}, {"b.json", b}}, false, &merged, &error)) << error;
 }
@@ -143,7 +143,7 @@ TEST(MergeReports, RefusesAMissingShardUnlessPartialIsAllowed) {
       {"1.json", Shard({Result("a", Status::kPass)}, 1, "", 1, 3)},
       {"3.json", Shard({Result("c", Status::kPass)}, 1, "", 3, 3)},
   };
-  RunReport merged;
+  result::RunReport merged;
   std::string error;
   EXPECT_FALSE(MergeReports(shards, false, &merged, &error));
   EXPECT_NE(error.find("shard 2 of 3 is missing"), std::string::npos) << error;
@@ -157,7 +157,7 @@ TEST(MergeReports, RefusesAShardGivenTwice) {
       {"1.json", Shard({Result("a", Status::kPass)}, 1, "", 1, 2)},
       {"copy.json", Shard({Result("b", Status::kPass)}, 1, "", 1, 2)},
   };
-  RunReport merged;
+  result::RunReport merged;
   std::string error;
   EXPECT_FALSE(MergeReports(shards, true, &merged, &error));
   EXPECT_NE(error.find("shard 1/2 is given twice: 1.json and copy.json"), std::string::npos)
@@ -169,7 +169,7 @@ TEST(MergeReports, RefusesAReportThatIsNoShard) {
       {"whole.json", Shard({Result("a", Status::kPass)}, 1, "", 0, 0)},
       {"other.json", Shard({Result("b", Status::kPass)}, 1, "", 0, 0)},
   };
-  RunReport merged;
+  result::RunReport merged;
   std::string error;
   EXPECT_FALSE(MergeReports(shards, true, &merged, &error));
   EXPECT_NE(error.find("whole.json is not a shard"), std::string::npos) << error;

@@ -13,8 +13,8 @@
 namespace fakehost::run {
 namespace {
 
+using result::SourceLoc;
 using scenario::LoadError;
-using scenario::SourceLoc;
 
 // Linux's MAX_ARG_STRLEN (32 pages of 4 KiB): execve refuses a longer argument or environment
 // string with E2BIG, so such a word is known to fail before anything is spawned.
@@ -358,7 +358,7 @@ void CheckHostRepliesAgainstSchema(const PluginConfig& config, const protocol::P
     std::vector<schema::Violation> violations = frames.Validate(def, frame);
     if (violations.empty()) continue;
     auto loc = config.host_reply_locs.find(method);
-    errors->push_back({loc == config.host_reply_locs.end() ? scenario::SourceLoc{} : loc->second,
+    errors->push_back({loc == config.host_reply_locs.end() ? result::SourceLoc{} : loc->second,
                        "host: replies: " + method + ": not an answer " + profile.name() +
                            " allows (" +
                            (violations.front().pointer.empty() ? "/" : violations.front().pointer) +

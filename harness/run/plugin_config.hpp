@@ -40,25 +40,25 @@ struct PluginConfig {
   /// the plugin annotates read-only; `call: all` opts into every one.
   std::vector<std::string> call_tools;
   bool call_all_tools = false;
-  scenario::SourceLoc tools_loc;
-  scenario::SourceLoc protocol_loc;
+  result::SourceLoc tools_loc;
+  result::SourceLoc protocol_loc;
   /// `command:` [PROGRAM, ARGS...]: how a plugin without a manifest is started (see
   /// run::ResolvePlugin); empty when not given.
   std::vector<std::string> command;
-  scenario::SourceLoc command_loc;
+  result::SourceLoc command_loc;
   std::vector<std::string> env;  ///< KEY=VALUE, in the file's order ($${ written as ${)
   /// KEY=VALUE entries whose value names ${scenario.data_dir}: a directory of each scenario's own
   /// (parallel scenarios never share it), filled in per scenario by the player.
   std::vector<std::string> scenario_env;
   scenario::JsonPtr config;  ///< `config:`, or null
-  scenario::SourceLoc config_loc;
+  result::SourceLoc config_loc;
   std::map<std::string, scenario::JsonPtr> triggers;  ///< NAME -> {method, params}
   std::map<std::string, std::string> triggers_none;   ///< NAME -> why the plugin has none
-  std::map<std::string, scenario::SourceLoc> trigger_locs;
+  std::map<std::string, result::SourceLoc> trigger_locs;
   /// `host: replies:` METHOD -> the reply's members ({result: ...}, or {error: ...} where the
   /// protocol's answers carry errors).
   std::map<std::string, scenario::JsonPtr, std::less<>> host_replies;
-  std::map<std::string, scenario::SourceLoc> host_reply_locs;
+  std::map<std::string, result::SourceLoc> host_reply_locs;
 };
 
 /// Parses a fakehost.yaml text (`file` names it in messages). Checks its shape; which trigger

@@ -50,7 +50,7 @@ void ProbeRevisions(const protocol::Profile& profile, const schema::FrameSchema*
   play.strict = false;
   play.revision = revisions->NewestWithoutHandshake();  // the modern revision it prefers
   const scenario::Scenario s = ProbeScenario(probe);
-  const scenario::ScenarioResult r = PlayScenario(s, profile, schema, *target, play);
+  const result::ScenarioResult r = PlayScenario(s, profile, schema, *target, play);
   interpreter::PluginTarget::Probe& out = target->probe;
   out = {};
   out.done = true;

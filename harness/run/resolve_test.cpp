@@ -25,7 +25,7 @@ std::unique_ptr<protocol::Profile> Flash() {
 scenario::Scenario Spawning() {
   scenario::Scenario s;
   s.id = "liveness/ping";
-  s.level = scenario::Level::kMust;
+  s.level = result::Level::kMust;
   return s;
 }
 
@@ -60,8 +60,8 @@ TEST(PlayScenario, NoScenarioAppliesToAPluginItsHostNeverSpawns) {
   interpreter::PluginTarget target;
   target.never_spawned = "the host never spawns a manifest-only plugin (manifest.json has no exec)";
   // A spawn would fail (no argv) and make the scenario an error: the result says it never ran.
-  scenario::ScenarioResult r = PlayScenario(Spawning(), *profile, nullptr, target, {});
-  EXPECT_EQ(r.status, scenario::Status::kSkip);
+  result::ScenarioResult r = PlayScenario(Spawning(), *profile, nullptr, target, {});
+  EXPECT_EQ(r.status, result::Status::kSkip);
   EXPECT_EQ(r.skip_reason, target.never_spawned);
   EXPECT_EQ(r.steps_run, 0u);
   EXPECT_TRUE(r.failures.empty());

@@ -106,18 +106,18 @@ std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenar
   return out;
 }
 
-scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
-                                      const schema::FrameSchema* schema,
-                                      const interpreter::PluginTarget& plugin,
-                                      const interpreter::PlayOptions& options) {
-  scenario::ScenarioResult r;
+result::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
+                                    const schema::FrameSchema* schema,
+                                    const interpreter::PluginTarget& plugin,
+                                    const interpreter::PlayOptions& options) {
+  result::ScenarioResult r;
   if (options.interrupted && options.interrupted->load()) {
-    r = scenario::ResultFor(s, scenario::Status::kNotRun);
+    r = scenario::ResultFor(s, result::Status::kNotRun);
     r.skip_reason = "interrupted";
     return r;
   }
   if (!plugin.never_spawned.empty()) {
-    r = scenario::ResultFor(s, scenario::Status::kSkip);
+    r = scenario::ResultFor(s, result::Status::kSkip);
     r.skip_reason = plugin.never_spawned;
     return r;
   }
@@ -125,10 +125,10 @@ scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protoco
     r = interpreter::Play(s, profile, schema, plugin, options);
   } catch (const std::exception& e) {
     // A harness bug or an exhausted resource: this scenario is an error, the run goes on.
-    r = scenario::ResultFor(s, scenario::Status::kError);
-    scenario::Failure f;
+    r = scenario::ResultFor(s, result::Status::kError);
+    result::Failure f;
     f.harness_error = true;
-    f.reason = session::Reason::kHarnessFault;
+    f.reason = result::Reason::kHarnessFault;
     f.check = "harness";
     f.message = std::string("internal error: ") + e.what();
     r.failures.push_back(std::move(f));

@@ -85,10 +85,10 @@ std::vector<const scenario::Scenario*> Select(const std::vector<scenario::Scenar
 /// Plays one scenario: not run once `options.interrupted` is set; not applicable (skip, with the
 /// reason) for a plugin its host never spawns; an exception is the scenario's error. The one way
 /// every command plays a scenario (run::Execute for run and certify, the fuzzer for each session).
-scenario::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
-                                      const schema::FrameSchema* schema,
-                                      const interpreter::PluginTarget& plugin,
-                                      const interpreter::PlayOptions& options);
+result::ScenarioResult PlayScenario(const scenario::Scenario& s, const protocol::Profile& profile,
+                                    const schema::FrameSchema* schema,
+                                    const interpreter::PluginTarget& plugin,
+                                    const interpreter::PlayOptions& options);
 
 /// `--limit-cpu SECONDS` and `--limit-memory MIB` (0: none; absent: the profile's).
 struct LimitFlags {

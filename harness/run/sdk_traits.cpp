@@ -120,9 +120,9 @@ std::vector<InstalledSdk> FindInstalledSdks(const std::vector<SdkTrait>& traits,
 }
 
 void ShowSdkTrait(const std::vector<SdkTrait>& traits, const std::vector<InstalledSdk>& installed,
-                  scenario::ScenarioResult* r) {
+                  result::ScenarioResult* r) {
   if (r->failures.empty() ||
-      (r->status != scenario::Status::kFail && r->status != scenario::Status::kWarn))
+      (r->status != result::Status::kFail && r->status != result::Status::kWarn))
     return;
   for (const SdkTrait& t : traits) {
     if (std::find(t.scenarios.begin(), t.scenarios.end(), r->id) == t.scenarios.end()) continue;

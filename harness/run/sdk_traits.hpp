@@ -37,7 +37,7 @@ std::vector<InstalledSdk> FindInstalledSdks(const std::vector<SdkTrait>& traits,
 
 /// Adds the matching trait to a failed or warned result's first failure.
 void ShowSdkTrait(const std::vector<SdkTrait>& traits, const std::vector<InstalledSdk>& installed,
-                  scenario::ScenarioResult* r);
+                  result::ScenarioResult* r);
 
 /// "1.24.3" within ["1.17.0", "1.32.2"], compared number by number.
 bool VersionWithin(const std::string& version, const std::string& first, const std::string& last);

@@ -50,16 +50,16 @@ TEST(SdkTraits, AFailureOfAnInstalledSdkInRangeShowsTheTraitAndNothingElseDoes) 
   ASSERT_EQ(found.size(), 1u);  // found two directories up
   EXPECT_EQ(found[0].version, "1.5.0");
 
-  scenario::ScenarioResult r;
+  result::ScenarioResult r;
   r.id = "tools/a";
-  r.status = scenario::Status::kWarn;
+  r.status = result::Status::kWarn;
   r.failures.push_back({});
   r.failures[0].message = "m";
   ShowSdkTrait({t}, found, &r);
   EXPECT_EQ(r.failures[0].message,
             "m [known trait of x 1.5.0, which this server uses: it does a thing. What you can do: "
             "override it]");
-  scenario::ScenarioResult other = r;
+  result::ScenarioResult other = r;
   other.id = "tools/b";
   other.failures[0].message = "m";
   ShowSdkTrait({t}, found, &other);
@@ -69,7 +69,7 @@ TEST(SdkTraits, AFailureOfAnInstalledSdkInRangeShowsTheTraitAndNothingElseDoes) 
   other.id = "tools/a";
   ShowSdkTrait({old}, found, &other);
   EXPECT_EQ(other.failures[0].message, "m");
-  other.status = scenario::Status::kPass;
+  other.status = result::Status::kPass;
   ShowSdkTrait({t}, found, &other);
   EXPECT_EQ(other.failures[0].message, "m");
   fs::remove_all(root);

@@ -35,7 +35,7 @@ scenario::Scenario WithSteps(std::string id, std::vector<scenario::StepBody> bod
   scenario::Scenario s;
   s.id = std::move(id);
   for (auto& b : bodies)
-    s.steps.push_back({std::move(b), "", scenario::Level::kMust, "", "", {}, false});
+    s.steps.push_back({std::move(b), "", result::Level::kMust, "", "", {}, false});
   return s;
 }
 

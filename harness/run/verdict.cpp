@@ -7,8 +7,8 @@
 
 namespace fakehost::run {
 
-int Verdict(const RunReport& report, const VerdictRules& rules, std::ostream& err) {
-  const Summary& m = report.summary;
+int Verdict(const result::RunReport& report, const VerdictRules& rules, std::ostream& err) {
+  const result::Summary& m = report.summary;
   // The manifest check alone is not a check of the plugin's protocol behaviour (nor is it when
   // the manifest's refusal is a listed, expected failure), unless the host never spawns the
   // plugin: then the manifest is all its host reads, and its check is the plugin's whole test.
@@ -16,7 +16,7 @@ int Verdict(const RunReport& report, const VerdictRules& rules, std::ostream& er
       std::count_if(report.scenarios.begin(), report.scenarios.end(), [&](const auto& r) {
         if (!report.plugin.never_spawned.empty()) return false;
         return r.id == kManifestScenarioId &&
-               (r.status == scenario::Status::kPass || r.status == scenario::Status::kXfail);
+               (r.status == result::Status::kPass || r.status == result::Status::kXfail);
       }));
   if (!rules.shard && m.passed - manifest_passed + m.failed + m.warned + m.xfailed + m.stale == 0) {
     err << "fakehost: no scenario checked anything about this plugin (" << m.untested

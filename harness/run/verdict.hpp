@@ -17,6 +17,6 @@ struct VerdictRules {
 
 /// kFailures or kOk for `report` (its summary filled in), with the reason on `err` when it is
 /// not a plain failed scenario. A harness error (kHarnessError) is the caller's to decide first.
-int Verdict(const RunReport& report, const VerdictRules& rules, std::ostream& err);
+int Verdict(const result::RunReport& report, const VerdictRules& rules, std::ostream& err);
 
 }  // namespace fakehost::run

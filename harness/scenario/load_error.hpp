@@ -9,7 +9,7 @@
 namespace fakehost::scenario {
 
 struct LoadError {
-  SourceLoc loc;  ///< line 0: the file as a whole (e.g. it cannot be read)
+  result::SourceLoc loc;  ///< line 0: the file as a whole (e.g. it cannot be read)
   std::string message;
   std::string ToString() const;  ///< "file:line:col: message" (or "file: message")
 };

@@ -189,7 +189,7 @@ void Reader::ReadCites(const YamlNode& node, Scenario* out) {
     if (!String(section->value, "section", &cite.section) ||
         !String(sentence->value, "sentence", &cite.sentence))
       continue;
-    const std::vector<Level> levels = KeywordLevels(cite.sentence);
+    const std::vector<result::Level> levels = KeywordLevels(cite.sentence);
     if (levels.empty()) {
       Error(sentence->value.Mark(),
             "the sentence has no keyword (MUST, SHOULD, MAY, ...): a sentence without one states "
@@ -200,7 +200,8 @@ void Reader::ReadCites(const YamlNode& node, Scenario* out) {
     if (const Entry* level = Find(entries, "level")) {
       if (LevelOf(level->value, &cite.level) &&
           std::find(levels.begin(), levels.end(), cite.level) == levels.end())
-        Error(level->value.Mark(), std::string("the sentence has no ") + LevelName(cite.level) +
+        Error(level->value.Mark(), std::string("the sentence has no ") +
+                                       result::LevelName(cite.level) +
                                        "-level keyword: a cite's level is its sentence's keyword");
     } else if (levels.size() > 1) {
       Error(sentence->value.Mark(),

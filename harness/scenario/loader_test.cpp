@@ -74,7 +74,7 @@ steps:
   EXPECT_EQ(s.spec, "§7 Negotiation rules");
   EXPECT_EQ(s.requirement,
             "A plugin that speaks none of the offered versions answers accepted false.");
-  EXPECT_EQ(s.level, Level::kMust);
+  EXPECT_EQ(s.level, result::Level::kMust);
   EXPECT_EQ(s.tags, (std::vector<std::string>{"handshake", "refusal"}));
   ASSERT_EQ(s.steps.size(), 3u);
   const auto& send = std::get<Send>(s.steps[0].body);
@@ -94,8 +94,8 @@ steps:
   const auto& exit = std::get<ExpectExit>(s.steps[2].body);
   EXPECT_EQ(exit.within, Ms(1000));
   EXPECT_FALSE(exit.code.has_value());
-  EXPECT_EQ(s.steps[2].level, Level::kShould);
-  EXPECT_EQ(s.steps[1].level, Level::kMust);
+  EXPECT_EQ(s.steps[2].level, result::Level::kShould);
+  EXPECT_EQ(s.steps[1].level, result::Level::kMust);
 }
 
 TEST(LoadScenario, ReadsTheOptionalTopLevelKeys) {
@@ -112,7 +112,7 @@ timeout: 1.5s
 steps:
   - sleep: 10ms
 )");
-  EXPECT_EQ(s.level, Level::kShould);
+  EXPECT_EQ(s.level, result::Level::kShould);
   ASSERT_EQ(s.requires_.size(), 2u);
   EXPECT_EQ(s.requires_[0].pointer, "/commands");
   EXPECT_EQ(s.requires_[0].source, Requirement::Source::kManifest);
@@ -127,7 +127,7 @@ steps:
   EXPECT_EQ((*s.host_replies.at("rim.chat.read").reply)["error"]["code"].GetInt64(), -32000);
   EXPECT_TRUE((*s.config)["debug"].IsTrue());
   EXPECT_EQ(s.timeout, Ms(1500));
-  EXPECT_EQ(s.steps.at(0).level, Level::kShould);  // steps default to the scenario's level
+  EXPECT_EQ(s.steps.at(0).level, result::Level::kShould);  // steps default to the scenario's level
 }
 
 TEST(LoadScenario, ReadsRequirementsOnWhatThePluginAnnounces) {
@@ -207,15 +207,16 @@ steps:
     level: may
 )");
   ASSERT_EQ(s.cites.size(), 2u);
-  EXPECT_EQ(s.cites[0].level, Level::kShould);
-  EXPECT_EQ(s.cites[1].level, Level::kMust);
-  EXPECT_EQ(s.level, Level::kShould) << "the first cite's, until a revision is in play";
+  EXPECT_EQ(s.cites[0].level, result::Level::kShould);
+  EXPECT_EQ(s.cites[1].level, result::Level::kMust);
+  EXPECT_EQ(s.level, result::Level::kShould) << "the first cite's, until a revision is in play";
   EXPECT_EQ(s.CiteFor("c"), &s.cites[1]);
   EXPECT_EQ(s.CiteFor("z"), nullptr);
   EXPECT_FALSE(s.steps[0].level_given);
   EXPECT_TRUE(s.steps[1].level_given);
   EXPECT_EQ(KeywordLevels("MUST NOT, or NOT RECOMMENDED, or OPTIONAL"),
-            (std::vector<Level>{Level::kMust, Level::kShould, Level::kMay}));
+            (std::vector<result::Level>{result::Level::kMust, result::Level::kShould,
+                                        result::Level::kMay}));
   EXPECT_TRUE(KeywordLevels("servers should, and may, but must-have lowercase").empty());
 }
 
@@ -358,8 +359,8 @@ TEST(LoadScenarioUse, AppliesTheUseStepsLevelAndNote) {
   const Scenario s = Load(
       std::string(kHead) + "steps:\n  - use: f\n    level: may\n    note: from use\n", context);
   ASSERT_EQ(s.steps.size(), 2u);
-  EXPECT_EQ(s.steps[0].level, Level::kMay);
-  EXPECT_EQ(s.steps[1].level, Level::kMay);
+  EXPECT_EQ(s.steps[0].level, result::Level::kMay);
+  EXPECT_EQ(s.steps[1].level, result::Level::kMay);
   EXPECT_EQ(s.steps[0].note, "from use");
   EXPECT_EQ(s.steps[1].note, "own");
 }
@@ -473,11 +474,11 @@ TEST_F(ScenarioFiles, ReportsAFileThatCannotBeRead) {
 }
 
 TEST(SourceLoc, FormatsOneBasedLocations) {
-  EXPECT_EQ((SourceLoc{"a.yaml", 3, 7}).ToString(), "a.yaml:3:7");
-  EXPECT_EQ((SourceLoc{"a.yaml", 0, 0}).ToString(), "a.yaml");
-  EXPECT_STREQ(LevelName(Level::kShould), "should");
-  EXPECT_STREQ(LevelName(Level::kMay), "may");
-  EXPECT_STREQ(LevelName(Level::kMust), "must");
+  EXPECT_EQ((result::SourceLoc{"a.yaml", 3, 7}).ToString(), "a.yaml:3:7");
+  EXPECT_EQ((result::SourceLoc{"a.yaml", 0, 0}).ToString(), "a.yaml");
+  EXPECT_STREQ(result::LevelName(result::Level::kShould), "should");
+  EXPECT_STREQ(result::LevelName(result::Level::kMay), "may");
+  EXPECT_STREQ(result::LevelName(result::Level::kMust), "must");
 }
 
 }  // namespace

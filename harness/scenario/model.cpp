@@ -9,14 +9,15 @@ namespace fakehost::scenario {
 
 std::string LoadError::ToString() const { return loc.ToString() + ": " + message; }
 
-std::vector<Level> KeywordLevels(std::string_view sentence) {
+std::vector<result::Level> KeywordLevels(std::string_view sentence) {
   // "MUST NOT", "SHOULD NOT" and "NOT RECOMMENDED" weigh as their first or last word does, so
   // single words are enough; only upper case counts, as RFC 2119 (with RFC 8174) reads them.
-  static const std::pair<std::string_view, Level> kWords[] = {
-      {"MUST", Level::kMust},     {"SHALL", Level::kMust},         {"REQUIRED", Level::kMust},
-      {"SHOULD", Level::kShould}, {"RECOMMENDED", Level::kShould}, {"MAY", Level::kMay},
-      {"OPTIONAL", Level::kMay}};
-  std::vector<Level> levels;
+  static const std::pair<std::string_view, result::Level> kWords[] = {
+      {"MUST", result::Level::kMust},          {"SHALL", result::Level::kMust},
+      {"REQUIRED", result::Level::kMust},      {"SHOULD", result::Level::kShould},
+      {"RECOMMENDED", result::Level::kShould}, {"MAY", result::Level::kMay},
+      {"OPTIONAL", result::Level::kMay}};
+  std::vector<result::Level> levels;
   std::size_t i = 0;
   while (i < sentence.size()) {
     auto letter = [&](std::size_t at) {
@@ -45,8 +46,8 @@ const Cite* Scenario::CiteFor(std::string_view revision) const {
   return nullptr;
 }
 
-ScenarioResult ResultFor(const Scenario& scenario, Status status) {
-  ScenarioResult r;
+result::ScenarioResult ResultFor(const Scenario& scenario, result::Status status) {
+  result::ScenarioResult r;
   r.id = scenario.id;
   r.title = scenario.title;
   r.spec = scenario.spec;

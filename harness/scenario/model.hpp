@@ -175,13 +175,14 @@ using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, Answer, CloseSt
 
 struct Step {
   StepBody body;
-  std::string kind;            ///< the YAML key, e.g. "expect", for messages
-  Level level = Level::kMust;  ///< a miss at this step is a failure (must) or a warning (should)
-  std::string note;            ///< optional text shown with a failure
+  std::string kind;  ///< the YAML key, e.g. "expect", for messages
+  result::Level level =
+      result::Level::kMust;  ///< a miss at this step is a failure (must) or a warning (should)
+  std::string note;          ///< optional text shown with a failure
   /// Why a window (within, for, a shutdown's grace) is shorter than the protocol's deadline
   /// for what it waits on, quoting the text; tests/waits_test.cpp requires it for such a one.
   std::string why;
-  SourceLoc loc;
+  result::SourceLoc loc;
   /// Expanded from a `use:` fragment (the handshake): set-up, not what the scenario checks.
   bool from_fragment = false;
   /// The step says its own `level:`; otherwise it takes the scenario's level, which follows the
@@ -219,7 +220,7 @@ struct Requirement {
   };
   Source source = Source::kManifest;
   std::string pointer;
-  SourceLoc loc;
+  result::SourceLoc loc;
 };
 
 /// One sentence of a protocol revision's text that a scenario holds the plugin to (`cites:`).
@@ -227,19 +228,19 @@ struct Requirement {
 struct Cite {
   std::vector<std::string> revisions;  ///< the revisions whose text holds the sentence
   std::string section, sentence;
-  Level level = Level::kMust;
-  SourceLoc loc;
+  result::Level level = result::Level::kMust;
+  result::SourceLoc loc;
 };
 
 /// The levels of the RFC 2119 keywords in a sentence (MUST, MUST NOT, REQUIRED, SHALL: must;
 /// SHOULD, RECOMMENDED: should; MAY, OPTIONAL: may), each once, strongest first: empty for a
 /// sentence that states no requirement.
-std::vector<Level> KeywordLevels(std::string_view sentence);
+std::vector<result::Level> KeywordLevels(std::string_view sentence);
 
 struct Scenario {
   std::string id;  ///< path below the suite root without ".yaml"
   std::string title, spec, requirement;
-  Level level = Level::kMust;
+  result::Level level = result::Level::kMust;
   /// The sentences the scenario cites, per revision (a protocol with revisions); it applies only
   /// to the revisions they name. Empty: the scenario's `spec` and `level` hold under any.
   std::vector<Cite> cites;
@@ -267,11 +268,11 @@ struct Scenario {
   JsonPtr config;  ///< Flash: the FLASH_PLUGIN_CONFIG object; may be null
   Ms timeout{0};   ///< hard limit for the whole scenario; 0: the profile's
   std::vector<Step> steps;
-  SourceLoc loc;
+  result::SourceLoc loc;
 };
 
 /// A result that names `scenario` (id, title, spec, requirement, level, tags, where) and
 /// holds nothing else yet; `status` is `status`.
-ScenarioResult ResultFor(const Scenario& scenario, Status status);
+result::ScenarioResult ResultFor(const Scenario& scenario, result::Status status);
 
 }  // namespace fakehost::scenario

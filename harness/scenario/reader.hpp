@@ -36,13 +36,13 @@ class Reader {
  private:
   /// A name given with `as:`, visible to later steps of the same list (and lists inside it).
   struct Name {
-    SourceLoc loc;
+    result::SourceLoc loc;
     bool is_send = false;
   };
   using Scope = std::map<std::string, Name>;
   struct PendingReplyTo {
     std::string name;
-    SourceLoc loc;
+    result::SourceLoc loc;
     std::string suffix;
   };
 
@@ -51,7 +51,7 @@ class Reader {
   /// Appends " (used from ...)" to errors added since `from` (they came from a fragment).
   void AddSuffix(std::size_t from);
   std::string UsedFromSuffix() const;
-  SourceLoc Loc(const YamlMark& mark) const;
+  result::SourceLoc Loc(const YamlMark& mark) const;
 
   // --- values (reader_values.cpp)
   std::vector<Entry> Entries(const YamlNode& map);
@@ -63,7 +63,7 @@ class Reader {
   bool Integer(const YamlNode& node, const std::string& what, std::int64_t min, std::int64_t max,
                std::int64_t* out);
   bool Duration(const YamlNode& node, const std::string& what, Ms* out);
-  bool LevelOf(const YamlNode& node, Level* out);
+  bool LevelOf(const YamlNode& node, result::Level* out);
   bool Pointer(const YamlNode& node, const std::string& what, std::string* out);
   bool SignalOf(const YamlNode& node, int* number, std::string* name);
   bool Identifier(const YamlNode& node, const std::string& what, std::string* out);
@@ -139,11 +139,12 @@ class Reader {
 
   const LoadContext& context_;
   std::vector<LoadError>* errors_;
-  std::string file_;                  ///< the file being read (scenario or fragment)
-  std::vector<SourceLoc> used_from_;  ///< innermost first: where the current fragment was used
+  std::string file_;  ///< the file being read (scenario or fragment)
+  std::vector<result::SourceLoc>
+      used_from_;  ///< innermost first: where the current fragment was used
   std::vector<std::string> fragment_stack_;
-  Level default_level_ = Level::kMust;
-  std::vector<std::pair<std::string, SourceLoc>> all_names_;
+  result::Level default_level_ = result::Level::kMust;
+  std::vector<std::pair<std::string, result::SourceLoc>> all_names_;
   std::vector<PendingReplyTo> pending_;
   int depth_ = 0;  ///< step lists nested in for_each and fragments
   /// The scenario's `vars:` once read: Json() checks what each value expands to against them.

@@ -30,11 +30,11 @@ bool IsIdentifier(std::string_view s) {
 
 }  // namespace
 
-SourceLoc Reader::Loc(const YamlMark& mark) const { return LocOf(file_, mark); }
+result::SourceLoc Reader::Loc(const YamlMark& mark) const { return LocOf(file_, mark); }
 
 std::string Reader::UsedFromSuffix() const {
   std::string out;
-  for (const SourceLoc& loc : used_from_) {
+  for (const result::SourceLoc& loc : used_from_) {
     out += out.empty() ? " (used from " : ", used from ";
     out += loc.ToString();
   }
@@ -145,11 +145,11 @@ bool Reader::Duration(const YamlNode& node, const std::string& what, Ms* out) {
   return false;
 }
 
-bool Reader::LevelOf(const YamlNode& node, Level* out) {
+bool Reader::LevelOf(const YamlNode& node, result::Level* out) {
   const std::string text = node.IsScalar() ? node.Scalar() : std::string();
-  if (text == "must") return *out = Level::kMust, true;
-  if (text == "should") return *out = Level::kShould, true;
-  if (text == "may") return *out = Level::kMay, true;
+  if (text == "must") return *out = result::Level::kMust, true;
+  if (text == "should") return *out = result::Level::kShould, true;
+  if (text == "may") return *out = result::Level::kMay, true;
   Error(node.Mark(), "bad level " + (node.IsScalar() ? "'" + text + "'" : std::string("value")) +
                          " (must, should or may)");
   return false;

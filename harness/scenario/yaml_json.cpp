@@ -233,7 +233,7 @@ YamlNode::Iterator YamlNode::end() const {
   return Iterator(IsSequence() ? data_->children.data() + data_->children.size() : nullptr);
 }
 
-SourceLoc LocOf(const std::string& file, const YamlMark& mark) {
+result::SourceLoc LocOf(const std::string& file, const YamlMark& mark) {
   if (mark.line < 0) return {file, 1, 1};
   return {file, mark.line + 1, mark.column + 1};
 }
@@ -270,7 +270,7 @@ YamlMark MarkAt(const YamlNode& node, std::string_view pointer, bool at_key) {
   return mark;
 }
 
-SourceLoc YamlLocator::At(std::string_view pointer, bool at_key) const {
+result::SourceLoc YamlLocator::At(std::string_view pointer, bool at_key) const {
   if (tree_ == nullptr) return {file_, 1, 1};
   return LocOf(file_, MarkAt(tree_->root(), pointer, at_key));
 }

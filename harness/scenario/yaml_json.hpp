@@ -117,7 +117,7 @@ class YamlTree {
 };
 
 /// yaml marks are 0-based; SourceLoc is 1-based.
-SourceLoc LocOf(const std::string& file, const YamlMark& mark);
+result::SourceLoc LocOf(const std::string& file, const YamlMark& mark);
 
 /// Parses one YAML document into `*out` (which must be fresh). Returns false, with a LoadError,
 /// when no tree could be built: a syntax or encoding error, an anchor or alias, nesting deeper
@@ -148,7 +148,7 @@ class YamlLocator {
  public:
   /// The value at `pointer` ("" is the whole document), or its key when `at_key` is set and the
   /// pointer ends in a map member. A pointer that leads nowhere gives the deepest node reached.
-  SourceLoc At(std::string_view pointer, bool at_key = false) const;
+  result::SourceLoc At(std::string_view pointer, bool at_key = false) const;
 
  private:
   friend bool ParseYamlToJson(std::string_view, const std::string&, rapidjson::Document*,

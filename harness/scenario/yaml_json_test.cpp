@@ -132,7 +132,7 @@ TEST(MarkAt, FindsKeysValuesAndElements) {
   YamlTree tree;
   ASSERT_TRUE(ParseYaml("a:\n  b: [x, {c/d: 1}]\n  e~f: 2\n", "f.yaml", &tree, &errors));
   auto at = [&](const char* pointer, bool key) {
-    const SourceLoc loc = LocOf("f.yaml", MarkAt(tree.root(), pointer, key));
+    const result::SourceLoc loc = LocOf("f.yaml", MarkAt(tree.root(), pointer, key));
     return std::to_string(loc.line) + ":" + std::to_string(loc.column);
   };
   EXPECT_EQ(at("/a/b", true), "2:3");

@@ -100,18 +100,18 @@ const std::optional<process::ExitStatus>& Connection::exit_status() const {
   return c ? c->exit_status() : no_status_;
 }
 
-std::optional<Reason> Connection::GoneReason() const {
+std::optional<result::Reason> Connection::GoneReason() const {
   if (!gone()) return std::nullopt;
-  if (transport_.framing_lost()) return Reason::kFramingLost;
-  if (exit_status()) return Reason::kPluginExited;
-  return Reason::kStdoutClosed;
+  if (transport_.framing_lost()) return result::Reason::kFramingLost;
+  if (exit_status()) return result::Reason::kPluginExited;
+  return result::Reason::kStdoutClosed;
 }
 
-std::string Connection::Describe(Reason gone) const {
-  const ReasonInfo& info = Info(gone);
+std::string Connection::Describe(result::Reason gone) const {
+  const result::ReasonInfo& info = result::Info(gone);
   std::string text = *info.gone ? info.gone : info.name;
   const auto& status = exit_status();
-  if (info.ends == ReasonEnds::kPlugin && status) text += " (" + status->Describe() + ")";
+  if (info.ends == result::ReasonEnds::kPlugin && status) text += " (" + status->Describe() + ")";
   return text;
 }
 

@@ -69,9 +69,9 @@ class Connection {
   }
   /// Why no more frames can arrive (kFramingLost, kPluginExited or kStdoutClosed), or nullopt
   /// while they still can.
-  std::optional<Reason> GoneReason() const;
+  std::optional<result::Reason> GoneReason() const;
   /// A GoneReason in words, with the exit status: "the plugin exited (exit code 1)".
-  std::string Describe(Reason gone) const;
+  std::string Describe(result::Reason gone) const;
   /// The last `max_bytes` of the plugin's stderr; `dropped` (when given) counts every byte
   /// before them, both those the child never kept and those cut here.
   std::string StderrTail(std::size_t max_bytes, std::uint64_t* dropped = nullptr) const;

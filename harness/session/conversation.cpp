@@ -20,9 +20,9 @@ double Conversation::ElapsedMs(Clock::time_point at) const {
   return std::chrono::duration<double, std::milli>(at - started).count();
 }
 
-TranscriptEntry Conversation::NewEntry(Direction direction, EntryKind kind, std::string_view text,
-                                       std::uint64_t size) const {
-  TranscriptEntry entry;
+result::TranscriptEntry Conversation::NewEntry(result::Direction direction, result::EntryKind kind,
+                                               std::string_view text, std::uint64_t size) const {
+  result::TranscriptEntry entry;
   entry.direction = direction;
   entry.t_ms = ElapsedMs(Clock::now());
   entry.kind = kind;
@@ -39,7 +39,7 @@ TranscriptEntry Conversation::NewEntry(Direction direction, EntryKind kind, std:
   return entry;
 }
 
-std::size_t Conversation::RecordHostFrame(TranscriptEntry entry,
+std::size_t Conversation::RecordHostFrame(result::TranscriptEntry entry,
                                           const std::optional<SchemaVerdict>& verdict) {
   std::size_t index = Record(std::move(entry));
   if (verdict) Raise(SchemaFinding(profile, *verdict, /*from_plugin=*/false, index, revision));

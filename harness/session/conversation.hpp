@@ -37,18 +37,18 @@ using Clock = std::chrono::steady_clock;
 using Ms = std::chrono::milliseconds;
 
 /// The transcript kind of a message the profile classified.
-inline EntryKind EntryKindOf(protocol::MessageKind k) {
+inline result::EntryKind EntryKindOf(protocol::MessageKind k) {
   switch (k) {
     case protocol::MessageKind::kRequest:
-      return EntryKind::kRequest;
+      return result::EntryKind::kRequest;
     case protocol::MessageKind::kNotification:
-      return EntryKind::kNotification;
+      return result::EntryKind::kNotification;
     case protocol::MessageKind::kResponse:
-      return EntryKind::kResponse;
+      return result::EntryKind::kResponse;
     case protocol::MessageKind::kInvalid:
       break;
   }
-  return EntryKind::kInvalid;
+  return result::EntryKind::kInvalid;
 }
 
 /// How a session is bounded and what it runs (Session::Options).
@@ -98,19 +98,21 @@ struct Conversation {
                SessionOptions options);
 
   /// An entry stamped now, its text capped at SessionOptions::transcript_text_cap.
-  TranscriptEntry NewEntry(Direction direction, EntryKind kind, std::string_view text,
-                           std::uint64_t size) const;
-  std::size_t Record(TranscriptEntry entry) { return transcript.Record(std::move(entry)); }
+  result::TranscriptEntry NewEntry(result::Direction direction, result::EntryKind kind,
+                                   std::string_view text, std::uint64_t size) const;
+  std::size_t Record(result::TranscriptEntry entry) { return transcript.Record(std::move(entry)); }
   void Note(std::size_t frame, std::string note) { transcript.Note(frame, std::move(note)); }
-  void Raise(Finding f) { findings.Raise(std::move(f)); }
+  void Raise(result::Finding f) { findings.Raise(std::move(f)); }
   /// Validates `frame` into `entry`, before the entry is recorded (validate.hpp).
-  std::optional<SchemaVerdict> Validate(TranscriptEntry& entry, const rapidjson::Value& frame,
-                                        protocol::MessageKind kind, const std::string& method) {
+  std::optional<SchemaVerdict> Validate(result::TranscriptEntry& entry,
+                                        const rapidjson::Value& frame, protocol::MessageKind kind,
+                                        const std::string& method) {
     return session::Validate(schema, entry, frame, kind, method);
   }
   /// Records a host frame's validated `entry` and raises what its validation found under the
   /// number Record gave it; returns that number.
-  std::size_t RecordHostFrame(TranscriptEntry entry, const std::optional<SchemaVerdict>& verdict);
+  std::size_t RecordHostFrame(result::TranscriptEntry entry,
+                              const std::optional<SchemaVerdict>& verdict);
   double ElapsedMs(Clock::time_point at) const;
   /// What the plugin announced (Session::Announced).
   const rapidjson::Value* Announced() const;

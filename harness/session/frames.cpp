@@ -14,7 +14,7 @@ using protocol::MessageKind;
 }  // namespace
 
 struct FramePipeline::PluginFrame {
-  TranscriptEntry entry;
+  result::TranscriptEntry entry;
   std::shared_ptr<rapidjson::Document> doc;
   json::ParseResult parsed;
   protocol::Classified classified;
@@ -54,7 +54,8 @@ void FramePipeline::OnFrame(wire::Frame& frame) {
       const std::string text = json::ToCompact((*f.doc)[i], f.parsed.lexemes);
       element.doc = json::NewDocument(text.size());
       element.doc->CopyFrom((*f.doc)[i], element.doc->GetAllocator());
-      element.entry = c_.NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, text, text.size());
+      element.entry = c_.NewEntry(result::Direction::kPluginToHost, result::EntryKind::kNotJson,
+                                  text, text.size());
       element.entry.notes.push_back("element " + std::to_string(i + 1) + " of " +
                                     std::to_string(n) + " of a JSON-RPC batch that starts at #" +
                                     std::to_string(line) +
@@ -154,15 +155,15 @@ void FramePipeline::Judge(PluginFrame& f, std::size_t number,
                    .reuses_id_of = reuses_id_of,
                    .announced = c_.Announced(),
                    .progress = std::move(progress)};
-  for (Finding& finding : RunFrameRules(c_.profile, facts)) c_.Raise(std::move(finding));
+  for (result::Finding& finding : RunFrameRules(c_.profile, facts)) c_.Raise(std::move(finding));
   if (verdict)
     c_.Raise(SchemaFinding(c_.profile, *verdict, /*from_plugin=*/true, number, c_.revision));
 }
 
 FramePipeline::PluginFrame FramePipeline::Parse(wire::Frame& frame) {
   PluginFrame f;
-  f.entry = c_.NewEntry(Direction::kPluginToHost, EntryKind::kNotJson, frame.payload,
-                        frame.payload.size());
+  f.entry = c_.NewEntry(result::Direction::kPluginToHost, result::EntryKind::kNotJson,
+                        frame.payload, frame.payload.size());
   f.doc = json::NewDocument(frame.payload.size());
   f.parsed = json::Parse(frame.payload, f.doc.get());
   f.in.doc = f.doc;
@@ -214,7 +215,7 @@ void FramePipeline::NoteNoise(PluginFrame& f) {
     // The Flash Rust SDK's older generation echoed such ids; its current one drops them.
     // Either is conforming: the scenario's requirement is that the plugin goes on serving.
     f.in.echoes_noise = true;
-    if (const TranscriptEntry* noise = c_.transcript.Entry(f.reply.noise_frame))
+    if (const result::TranscriptEntry* noise = c_.transcript.Entry(f.reply.noise_frame))
       f.in.method = noise->method;
     f.entry.notes.push_back("echoes the id of #" + std::to_string(f.reply.noise_frame) +
                             ", a request the host sent deliberately invalid: allowed, not judged");
@@ -223,7 +224,7 @@ void FramePipeline::NoteNoise(PluginFrame& f) {
     // Some SDKs read every number as a double and answer id 3.0 as 3. Not validated as the
     // invalid request's answer: there is no valid request it answers.
     f.in.echoes_noise = true;
-    if (const TranscriptEntry* noise = c_.transcript.Entry(f.reply.noise_frame))
+    if (const result::TranscriptEntry* noise = c_.transcript.Entry(f.reply.noise_frame))
       f.in.method = noise->method;
     f.entry.notes.push_back("answers #" + std::to_string(f.reply.noise_frame) +
                             ", a request the host sent deliberately invalid with id " +
@@ -256,9 +257,10 @@ void FramePipeline::Deliver(Inbound message) {
 }
 
 void FramePipeline::OnOversized(const wire::Oversized& o) {
-  TranscriptEntry entry =
-      c_.NewEntry(Direction::kPluginToHost, EntryKind::kOversized, o.header, o.announced);
-  Finding finding = OversizedFinding(c_.profile, o, c_.transcript.next_frame(), c_.revision);
+  result::TranscriptEntry entry = c_.NewEntry(result::Direction::kPluginToHost,
+                                              result::EntryKind::kOversized, o.header, o.announced);
+  result::Finding finding =
+      OversizedFinding(c_.profile, o, c_.transcript.next_frame(), c_.revision);
   finding.reason = Undecodable();
   entry.notes.push_back(finding.message);
   c_.Record(std::move(entry));
@@ -266,28 +268,29 @@ void FramePipeline::OnOversized(const wire::Oversized& o) {
 }
 
 void FramePipeline::OnBadHeader(const wire::BadHeader& b) {
-  TranscriptEntry entry =
-      c_.NewEntry(Direction::kPluginToHost, EntryKind::kBadHeader, b.header, b.header.size());
-  Finding finding = BadHeaderFinding(c_.profile, b, c_.transcript.next_frame(), c_.revision);
+  result::TranscriptEntry entry = c_.NewEntry(
+      result::Direction::kPluginToHost, result::EntryKind::kBadHeader, b.header, b.header.size());
+  result::Finding finding =
+      BadHeaderFinding(c_.profile, b, c_.transcript.next_frame(), c_.revision);
   finding.reason = Undecodable();
   entry.notes.push_back(finding.message);
   c_.Record(std::move(entry));
   c_.Raise(std::move(finding));
 }
 
-Reason FramePipeline::Undecodable() const {
+result::Reason FramePipeline::Undecodable() const {
   switch (c_.profile.framing().resync()) {
     case wire::Resync::kStreamLost:  // length-prefixed: nothing after it can be read
-      return Reason::kFramingLost;
+      return result::Reason::kFramingLost;
     case wire::Resync::kNextDelimiter:  // NDJSON: the next line is read as usual
       break;
   }
-  return Reason::kNotAMessage;
+  return result::Reason::kNotAMessage;
 }
 
 void FramePipeline::OnTruncated(const wire::TruncatedAtEof& t) {
-  TranscriptEntry entry =
-      c_.NewEntry(Direction::kPluginToHost, EntryKind::kTruncated, t.bytes, t.received);
+  result::TranscriptEntry entry = c_.NewEntry(result::Direction::kPluginToHost,
+                                              result::EntryKind::kTruncated, t.bytes, t.received);
   std::size_t index = c_.Record(std::move(entry));
   wire::TruncatedAtEof cut{t.offset, t.expected, t.received, {}};
   if (graded_stop_running_)
@@ -318,7 +321,8 @@ void FramePipeline::JudgeTruncation(std::size_t frame, const wire::TruncatedAtEo
                                     bool hosts_cut) {
   std::string message = TruncatedMessage(c_.profile, t, frame, hosts_cut, c_.revision);
   c_.Note(frame, message);
-  if (!hosts_cut) c_.Raise({Severity::kMust, "framing", message, frame, Reason::kCutShort});
+  if (!hosts_cut)
+    c_.Raise({result::Severity::kMust, "framing", message, frame, result::Reason::kCutShort});
 }
 
 }  // namespace fakehost::session

@@ -69,7 +69,7 @@ class FramePipeline final {
   void OnOversized(const wire::Oversized& o);
   void OnBadHeader(const wire::BadHeader& b);
   /// After an Oversized or a BadHeader: the stream is over when the framing cannot resync.
-  Reason Undecodable() const;
+  result::Reason Undecodable() const;
   void OnTruncated(const wire::TruncatedAtEof& t);
   /// An EOF inside a frame: the plugin's violation, or the cut of the host's own stop.
   void JudgeTruncation(std::size_t frame, const wire::TruncatedAtEof& t, bool hosts_cut);

@@ -10,8 +10,8 @@
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
 #include "harness/result/reason.hpp"
-#include "harness/session/session.hpp"
 #include "harness/result/transcript.hpp"
+#include "harness/session/session.hpp"
 
 namespace fakehost::session {
 namespace {
@@ -46,26 +46,27 @@ void ExpectNamedAsTheReportSchema(const char* pointer, E last, const char* (*nam
 // The kind's names are the ones schema/report.schema.json promises, each on its own kind, and a
 // classified message keeps the name the profile gives it.
 TEST(EntryKind, NamesEveryKindAsTheReportSchemaDoesAndParsesItBack) {
-  ExpectNamedAsTheReportSchema("/$defs/entry/properties/kind/enum", EntryKind::kTally,
-                               &EntryKindName, &ParseEntryKind);
-  EntryKind unknown;
-  EXPECT_FALSE(ParseEntryKind("frame", &unknown));
+  ExpectNamedAsTheReportSchema("/$defs/entry/properties/kind/enum", result::EntryKind::kTally,
+                               &result::EntryKindName, &result::ParseEntryKind);
+  result::EntryKind unknown;
+  EXPECT_FALSE(result::ParseEntryKind("frame", &unknown));
   for (auto m : {protocol::MessageKind::kRequest, protocol::MessageKind::kNotification,
                  protocol::MessageKind::kResponse, protocol::MessageKind::kInvalid}) {
-    EXPECT_STREQ(EntryKindName(EntryKindOf(m)), protocol::MessageKindName(m));
-    EXPECT_TRUE(IsMessage(EntryKindOf(m)));
+    EXPECT_STREQ(result::EntryKindName(EntryKindOf(m)), protocol::MessageKindName(m));
+    EXPECT_TRUE(result::IsMessage(EntryKindOf(m)));
   }
-  EXPECT_FALSE(IsMessage(EntryKind::kNotJson));
-  EXPECT_FALSE(IsMessage(EntryKind::kTally));
+  EXPECT_FALSE(result::IsMessage(result::EntryKind::kNotJson));
+  EXPECT_FALSE(result::IsMessage(result::EntryKind::kTally));
 }
 
 // A failure's reason is named as schema/report.schema.json promises, each name on its reason.
 TEST(Reason, NamesEveryReasonAsTheReportSchemaDoesAndParsesItBack) {
-  ExpectNamedAsTheReportSchema("/$defs/failure/properties/reason/enum", Reason::kHarnessFault,
-                               &ReasonName, &ParseReason);
-  Reason unknown = Reason::kCheckFired;
-  EXPECT_FALSE(ParseReason("timeout", &unknown));
-  EXPECT_EQ(unknown, Reason::kCheckFired);
+  ExpectNamedAsTheReportSchema("/$defs/failure/properties/reason/enum",
+                               result::Reason::kHarnessFault, &result::ReasonName,
+                               &result::ParseReason);
+  result::Reason unknown = result::Reason::kCheckFired;
+  EXPECT_FALSE(result::ParseReason("timeout", &unknown));
+  EXPECT_EQ(unknown, result::Reason::kCheckFired);
 }
 
 }  // namespace

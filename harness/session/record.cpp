@@ -12,7 +12,7 @@ constexpr std::size_t kSummaryQuote = 64;
 // Notes kept per entry.
 constexpr std::size_t kNotesKept = 8;
 
-std::size_t TextBytes(const TranscriptEntry& e) {
+std::size_t TextBytes(const result::TranscriptEntry& e) {
   std::size_t n = e.text.size() + e.method.size() + e.id.size();
   for (const auto& v : e.violations) n += v.pointer.size() + v.message.size();
   for (const auto& note : e.notes) n += note.size();
@@ -21,17 +21,18 @@ std::size_t TextBytes(const TranscriptEntry& e) {
 
 }  // namespace
 
-const TranscriptEntry* TranscriptLog::Entry(std::size_t frame) const {
+const result::TranscriptEntry* TranscriptLog::Entry(std::size_t frame) const {
   // Entries are never dropped, only not made: entry i is frame number i, but for the tally.
-  return frame < entries_.size() && entries_[frame].kind != EntryKind::kTally ? &entries_[frame]
-                                                                              : nullptr;
+  return frame < entries_.size() && entries_[frame].kind != result::EntryKind::kTally
+             ? &entries_[frame]
+             : nullptr;
 }
 
-TranscriptEntry* TranscriptLog::Mutable(std::size_t frame) {
-  return const_cast<TranscriptEntry*>(Entry(frame));
+result::TranscriptEntry* TranscriptLog::Mutable(std::size_t frame) {
+  return const_cast<result::TranscriptEntry*>(Entry(frame));
 }
 
-std::size_t TranscriptLog::Record(TranscriptEntry entry) {
+std::size_t TranscriptLog::Record(result::TranscriptEntry entry) {
   std::size_t index = frame_count_++;
   std::size_t cap = std::max<std::size_t>(caps_.entries, 1);
   std::size_t bytes = TextBytes(entry);
@@ -40,7 +41,7 @@ std::size_t TranscriptLog::Record(TranscriptEntry entry) {
   if (summary) bytes = TextBytes(entry);
   // Summaries may use a second budget as large as the first; past it, or past the entry cap,
   // the transcript ends in a tally.
-  bool tally_started = !entries_.empty() && entries_.back().kind == EntryKind::kTally;
+  bool tally_started = !entries_.empty() && entries_.back().kind == result::EntryKind::kTally;
   if (tally_started || entries_.size() + 1 >= cap ||
       retained_text_ + bytes > 2 * caps_.text_bytes) {
     Tally(entry, index);
@@ -52,19 +53,19 @@ std::size_t TranscriptLog::Record(TranscriptEntry entry) {
   return index;
 }
 
-void TranscriptLog::Tally(const TranscriptEntry& entry, std::size_t index) {
+void TranscriptLog::Tally(const result::TranscriptEntry& entry, std::size_t index) {
   // The last entry tallies every frame from here on; their checks still ran.
   tallied_bytes_ += entry.size;
-  if (entries_.empty() || entries_.back().kind != EntryKind::kTally) {
-    TranscriptEntry tally;
+  if (entries_.empty() || entries_.back().kind != result::EntryKind::kTally) {
+    result::TranscriptEntry tally;
     tally.index = index;
     tally.direction = entry.direction;
     tally.t_ms = entry.t_ms;
-    tally.kind = EntryKind::kTally;
+    tally.kind = result::EntryKind::kTally;
     tally.summarised = true;
     entries_.push_back(std::move(tally));
   }
-  TranscriptEntry& tally = entries_.back();
+  result::TranscriptEntry& tally = entries_.back();
   std::uint64_t frames = frame_count_ - tally.index;
   std::size_t cap = std::max<std::size_t>(caps_.entries, 1);
   tally.size = tallied_bytes_;
@@ -75,7 +76,7 @@ void TranscriptLog::Tally(const TranscriptEntry& entry, std::size_t index) {
                  " bytes of text (their checks still ran)"};
 }
 
-void TranscriptLog::Summarise(TranscriptEntry* entry) {
+void TranscriptLog::Summarise(result::TranscriptEntry* entry) {
   // Direction, kind, size and verdict, without the payload.
   entry->text.clear();
   entry->clipped = entry->size > 0;
@@ -92,9 +93,9 @@ void TranscriptLog::Summarise(TranscriptEntry* entry) {
 }
 
 void TranscriptLog::Note(std::size_t frame, std::string note) {
-  TranscriptEntry* entry = Mutable(frame);
+  result::TranscriptEntry* entry = Mutable(frame);
   if (!entry) return;
-  TranscriptEntry& e = *entry;
+  result::TranscriptEntry& e = *entry;
   if (e.notes.size() >= (e.summarised ? 2 : kNotesKept)) return;
   if (e.summarised || retained_text_ + note.size() > caps_.text_bytes)
     note = json::Abbreviate(note);
@@ -102,7 +103,7 @@ void TranscriptLog::Note(std::size_t frame, std::string note) {
   e.notes.push_back(std::move(note));
 }
 
-void FindingLog::Raise(Finding f) {
+void FindingLog::Raise(result::Finding f) {
   auto& [count, tally] = counts_[f.check];
   ++count;
   if (count <= per_check_) {

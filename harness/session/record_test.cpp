@@ -6,9 +6,9 @@
 namespace fakehost::session {
 namespace {
 
-TranscriptEntry Entry(std::string text) {
-  TranscriptEntry e;
-  e.kind = EntryKind::kNotification;
+result::TranscriptEntry Entry(std::string text) {
+  result::TranscriptEntry e;
+  e.kind = result::EntryKind::kNotification;
   e.size = text.size();
   e.text = std::move(text);
   e.notes = {"one", "two", "three"};
@@ -20,7 +20,7 @@ TEST(TranscriptLog, NumbersEveryFrameWhetherItKeepsItOrNot) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(log.Record(Entry("x")), static_cast<std::size_t>(i));
   EXPECT_EQ(log.next_frame(), 5u);
   ASSERT_EQ(log.entries().size(), 3u);
-  EXPECT_EQ(log.entries()[2].kind, EntryKind::kTally);
+  EXPECT_EQ(log.entries()[2].kind, result::EntryKind::kTally);
   EXPECT_EQ(log.entries()[2].size, 3u) << "the tally counts the bytes of the frames it holds";
   EXPECT_EQ(log.Entry(1)->index, 1u);
   EXPECT_EQ(log.Entry(2), nullptr);
@@ -37,7 +37,7 @@ TEST(TranscriptLog, SummarisesPastItsTextBudgetAndTalliesPastTwiceIt) {
   EXPECT_TRUE(log.entries()[1].text.empty());
   EXPECT_EQ(log.entries()[1].notes.size(), 2u);
   for (int i = 0; i < 40; ++i) log.Record(Entry(std::string(80, 'c')));
-  EXPECT_EQ(log.entries().back().kind, EntryKind::kTally);
+  EXPECT_EQ(log.entries().back().kind, result::EntryKind::kTally);
 }
 
 TEST(TranscriptLog, NotesAnEntryButNeverATalliedFrame) {
@@ -52,8 +52,8 @@ TEST(TranscriptLog, NotesAnEntryButNeverATalliedFrame) {
 
 TEST(FindingLog, ListsAFewPerCheckAndCountsTheRestInOne) {
   FindingLog log(2);
-  for (std::size_t i = 0; i < 5; ++i) log.Raise({Severity::kMust, "schema", "bad", i});
-  log.Raise({Severity::kMust, "framing", "cut", 9});
+  for (std::size_t i = 0; i < 5; ++i) log.Raise({result::Severity::kMust, "schema", "bad", i});
+  log.Raise({result::Severity::kMust, "framing", "cut", 9});
   ASSERT_EQ(log.findings().size(), 4u);
   EXPECT_EQ(log.findings()[2].message,
             "3 more schema findings after the first 2 are not listed (the last on frame #4)");

@@ -25,45 +25,48 @@ bool Enveloped(const FrameFacts& facts) {
 
 std::string Quote(std::string_view text) { return json::Abbreviate(text); }
 
-std::vector<Finding> NotJsonRule(const protocol::Profile& profile, const FrameFacts& facts) {
+std::vector<result::Finding> NotJsonRule(const protocol::Profile& profile,
+                                         const FrameFacts& facts) {
   if (facts.parsed->ok) return {};
   std::string n = std::to_string(facts.frame);
-  return {{Severity::kMust, "not-json",
+  return {{result::Severity::kMust, "not-json",
            profile.CheckMessage("not-json", {{"frame", n}, {"error", Quote(facts.parsed->error)}},
                                 facts.revision),
-           facts.frame, Reason::kNotAMessage}};
+           facts.frame, result::Reason::kNotAMessage}};
 }
 
-std::vector<Finding> DuplicateKeyRule(const protocol::Profile& profile, const FrameFacts& facts) {
-  std::vector<Finding> out;
+std::vector<result::Finding> DuplicateKeyRule(const protocol::Profile& profile,
+                                              const FrameFacts& facts) {
+  std::vector<result::Finding> out;
   if (!facts.parsed->ok) return out;
   std::string n = std::to_string(facts.frame);
   for (const auto& key : facts.parsed->duplicate_keys)
     out.push_back(
-        {Severity::kShould, "duplicate-key",
+        {result::Severity::kShould, "duplicate-key",
          profile.CheckMessage("duplicate-key", {{"frame", n}, {"key", Quote(key)}}, facts.revision),
          facts.frame});
   return out;
 }
 
-std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
-                                         const FrameFacts& facts) {
+std::vector<result::Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
+                                                 const FrameFacts& facts) {
   if (!facts.classified || facts.classified->kind != MessageKind::kInvalid) return {};
   std::string n = std::to_string(facts.frame);
-  return {{Severity::kMust, "invalid-envelope",
+  return {{result::Severity::kMust, "invalid-envelope",
            profile.CheckMessage("invalid-envelope",
                                 {{"frame", n}, {"reason", Quote(facts.classified->reason)}},
                                 facts.revision),
-           facts.frame, Reason::kNotAMessage}};
+           facts.frame, result::Reason::kNotAMessage}};
 }
 
 namespace {
 
 // The host sent the invalid frame, and a real host drops this answer as one to an unknown id: a
 // warning, where an id never sent in any form is a failure.
-std::vector<Finding> NoiseAsIntegerRule(const protocol::Profile& profile, const FrameFacts& facts,
-                                        const rapidjson::Value& id) {
-  return {{Severity::kShould, "reply-to-invalid-request",
+std::vector<result::Finding> NoiseAsIntegerRule(const protocol::Profile& profile,
+                                                const FrameFacts& facts,
+                                                const rapidjson::Value& id) {
+  return {{result::Severity::kShould, "reply-to-invalid-request",
            profile.CheckMessage("reply-to-invalid-request",
                                 {{"frame", std::to_string(facts.frame)},
                                  {"id", IdText(id)},
@@ -76,10 +79,11 @@ std::vector<Finding> NoiseAsIntegerRule(const protocol::Profile& profile, const 
 }  // namespace
 
 // One finding per way a reply's id can be wrong, each with the ids and methods it quotes.
-std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFacts& facts) {
+std::vector<result::Finding> ReplyIdRule(const protocol::Profile& profile,
+                                         const FrameFacts& facts) {
   if (!facts.reply || !facts.classified) return {};
   if (facts.reply->what == Correlator::Case::kNoId)
-    return {{Severity::kMust, "error-without-id",
+    return {{result::Severity::kMust, "error-without-id",
              profile.CheckMessage("error-without-id", {{"frame", std::to_string(facts.frame)}},
                                   facts.revision),
              facts.frame}};
@@ -88,8 +92,8 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
   const rapidjson::Value& id = *facts.classified->id;
   const PendingRequest* req = facts.reply->request;
   std::string n = std::to_string(facts.frame);
-  auto finding = [&](const char* check, std::string message) -> std::vector<Finding> {
-    return {{Severity::kMust, check, std::move(message), facts.frame}};
+  auto finding = [&](const char* check, std::string message) -> std::vector<result::Finding> {
+    return {{result::Severity::kMust, check, std::move(message), facts.frame}};
   };
   switch (facts.reply->what) {
     case Correlator::Case::kNullId:
@@ -133,8 +137,8 @@ std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFa
   return {};
 }
 
-std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile,
-                                         const FrameFacts& facts) {
+std::vector<result::Finding> BeforeHandshakeRule(const protocol::Profile& profile,
+                                                 const FrameFacts& facts) {
   if (!Enveloped(facts) || facts.handshake_answered) return {};
   MessageKind kind = facts.classified->kind;
   bool allowed = (kind == MessageKind::kRequest || kind == MessageKind::kNotification) &&
@@ -146,14 +150,15 @@ std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile,
               (facts.reply->what == Correlator::Case::kAnswers ||
                facts.reply->what == Correlator::Case::kAnswersUnreadable);
   if (allowed || owed) return {};
-  return {{Severity::kMust, "before-handshake",
+  return {{result::Severity::kMust, "before-handshake",
            profile.CheckMessage("before-handshake", {{"what", What(facts)}}, facts.revision),
            facts.frame}};
 }
 
-std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const FrameFacts& facts) {
+std::vector<result::Finding> AfterShutdownRule(const protocol::Profile& profile,
+                                               const FrameFacts& facts) {
   if (!Enveloped(facts) || !facts.shutdown_sent) return {};
-  return {{Severity::kShould, "after-shutdown",
+  return {{result::Severity::kShould, "after-shutdown",
            profile.CheckMessage(
                "after-shutdown",
                {{"what", What(facts)}, {"notification", profile.shutdown_notification()}},
@@ -161,10 +166,10 @@ std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const F
            facts.frame}};
 }
 
-std::vector<Finding> ReusedRequestIdRule(const protocol::Profile& profile,
-                                         const FrameFacts& facts) {
+std::vector<result::Finding> ReusedRequestIdRule(const protocol::Profile& profile,
+                                                 const FrameFacts& facts) {
   if (facts.reuses_id_of == 0 || !facts.classified || !facts.classified->id) return {};
-  return {{Severity::kMust, "reused-request-id",
+  return {{result::Severity::kMust, "reused-request-id",
            profile.CheckMessage("reused-request-id",
                                 {{"frame", std::to_string(facts.frame)},
                                  {"id", IdText(*facts.classified->id)},
@@ -173,15 +178,15 @@ std::vector<Finding> ReusedRequestIdRule(const protocol::Profile& profile,
            facts.frame}};
 }
 
-std::vector<Finding> UnannouncedNotificationRule(const protocol::Profile& profile,
-                                                 const FrameFacts& facts) {
+std::vector<result::Finding> UnannouncedNotificationRule(const protocol::Profile& profile,
+                                                         const FrameFacts& facts) {
   if (!facts.announced || !Enveloped(facts) || facts.classified->kind != MessageKind::kNotification)
     return {};
   const protocol::Profile::AnnouncedBefore* rule = profile.AnnouncedBeforeFor(facts.method);
   if (!rule) return {};
   const rapidjson::Value* has = json::Resolve(*facts.announced, rule->announced);
   if (has && !has->IsNull() && !(has->IsBool() && !has->GetBool())) return {};
-  return {{Severity::kMust, "unannounced-notification",
+  return {{result::Severity::kMust, "unannounced-notification",
            profile.CheckMessage("unannounced-notification",
                                 {{"frame", std::to_string(facts.frame)},
                                  {"method", Quote(facts.method)},
@@ -192,14 +197,16 @@ std::vector<Finding> UnannouncedNotificationRule(const protocol::Profile& profil
            facts.frame}};
 }
 
-std::vector<Finding> ProgressRule(const protocol::Profile& profile, const FrameFacts& facts) {
+std::vector<result::Finding> ProgressRule(const protocol::Profile& profile,
+                                          const FrameFacts& facts) {
   using Kind = FrameFacts::Progress::Kind;
   const FrameFacts::Progress& p = facts.progress;
   const std::string n = std::to_string(facts.frame);
   auto finding = [&](const char* check,
                      std::initializer_list<std::pair<std::string_view, std::string_view>> vars) {
-    return std::vector<Finding>{
-        {Severity::kMust, check, profile.CheckMessage(check, vars, facts.revision), facts.frame}};
+    return std::vector<result::Finding>{{result::Severity::kMust, check,
+                                         profile.CheckMessage(check, vars, facts.revision),
+                                         facts.frame}};
   };
   switch (p.kind) {
     case Kind::kFine:
@@ -229,15 +236,16 @@ const std::vector<Rule>& FrameRules() {
   return rules;
 }
 
-std::vector<Finding> RunFrameRules(const protocol::Profile& profile, const FrameFacts& facts) {
-  std::vector<Finding> all;
+std::vector<result::Finding> RunFrameRules(const protocol::Profile& profile,
+                                           const FrameFacts& facts) {
+  std::vector<result::Finding> all;
   for (Rule rule : FrameRules())
-    for (Finding& f : rule(profile, facts)) all.push_back(std::move(f));
+    for (result::Finding& f : rule(profile, facts)) all.push_back(std::move(f));
   return all;
 }
 
-Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
-                         std::size_t frame, std::string_view revision) {
+result::Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
+                                 std::size_t frame, std::string_view revision) {
   std::string message = profile.CheckMessage("oversized",
                                              {{"frame", std::to_string(frame)},
                                               {"size", std::to_string(o.announced)},
@@ -246,12 +254,12 @@ Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized
   // Why a header may be absurd: the diagnosis a plugin author needs, not the number.
   if (std::optional<wire::Wording> why = profile.framing().DiagnoseHeader(o, profile.max_payload()))
     message += profile.CheckMessage(why->check, why->vars, revision);
-  return {Severity::kMust, "framing", std::move(message), frame};
+  return {result::Severity::kMust, "framing", std::move(message), frame};
 }
 
-Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
-                         std::size_t frame, std::string_view revision) {
-  return {Severity::kMust, "framing",
+result::Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
+                                 std::size_t frame, std::string_view revision) {
+  return {result::Severity::kMust, "framing",
           profile.CheckMessage(wire::kBadHeaderCheck,
                                {{"frame", std::to_string(frame)},
                                 {"header", text::Printable(b.header)},

@@ -14,8 +14,8 @@
 
 #include "harness/json/json.hpp"
 #include "harness/protocol/profile.hpp"
-#include "harness/session/correlator.hpp"
 #include "harness/result/transcript.hpp"
+#include "harness/session/correlator.hpp"
 #include "harness/wire/framing.hpp"
 
 namespace fakehost::session {
@@ -49,32 +49,40 @@ struct FrameFacts {
   Progress progress;
 };
 
-using Rule = std::vector<Finding> (*)(const protocol::Profile& profile, const FrameFacts& facts);
+using Rule = std::vector<result::Finding> (*)(const protocol::Profile& profile,
+                                              const FrameFacts& facts);
 
 /// The rules run on every plugin frame, in the order their findings are listed.
 const std::vector<Rule>& FrameRules();
 /// Every rule's findings on `facts`, in FrameRules() order.
-std::vector<Finding> RunFrameRules(const protocol::Profile& profile, const FrameFacts& facts);
+std::vector<result::Finding> RunFrameRules(const protocol::Profile& profile,
+                                           const FrameFacts& facts);
 
 // Each rule, by the check it raises (exposed for tests).
-std::vector<Finding> NotJsonRule(const protocol::Profile& profile, const FrameFacts& facts);
-std::vector<Finding> DuplicateKeyRule(const protocol::Profile& profile, const FrameFacts& facts);
-std::vector<Finding> InvalidEnvelopeRule(const protocol::Profile& profile, const FrameFacts& facts);
-std::vector<Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFacts& facts);
-std::vector<Finding> BeforeHandshakeRule(const protocol::Profile& profile, const FrameFacts& facts);
-std::vector<Finding> AfterShutdownRule(const protocol::Profile& profile, const FrameFacts& facts);
-std::vector<Finding> ReusedRequestIdRule(const protocol::Profile& profile, const FrameFacts& facts);
-std::vector<Finding> UnannouncedNotificationRule(const protocol::Profile& profile,
+std::vector<result::Finding> NotJsonRule(const protocol::Profile& profile, const FrameFacts& facts);
+std::vector<result::Finding> DuplicateKeyRule(const protocol::Profile& profile,
+                                              const FrameFacts& facts);
+std::vector<result::Finding> InvalidEnvelopeRule(const protocol::Profile& profile,
                                                  const FrameFacts& facts);
-std::vector<Finding> ProgressRule(const protocol::Profile& profile, const FrameFacts& facts);
+std::vector<result::Finding> ReplyIdRule(const protocol::Profile& profile, const FrameFacts& facts);
+std::vector<result::Finding> BeforeHandshakeRule(const protocol::Profile& profile,
+                                                 const FrameFacts& facts);
+std::vector<result::Finding> AfterShutdownRule(const protocol::Profile& profile,
+                                               const FrameFacts& facts);
+std::vector<result::Finding> ReusedRequestIdRule(const protocol::Profile& profile,
+                                                 const FrameFacts& facts);
+std::vector<result::Finding> UnannouncedNotificationRule(const protocol::Profile& profile,
+                                                         const FrameFacts& facts);
+std::vector<result::Finding> ProgressRule(const protocol::Profile& profile,
+                                          const FrameFacts& facts);
 
 /// The framing finding for a frame over the size limit, with the framing's diagnosis of its
 /// header (length-prefixed: text, or a big-endian length; wire::Framing::DiagnoseHeader).
-Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
-                         std::size_t frame, std::string_view revision);
+result::Finding OversizedFinding(const protocol::Profile& profile, const wire::Oversized& o,
+                                 std::size_t frame, std::string_view revision);
 /// The framing finding for a header the framing could not read (wire::kBadHeaderCheck).
-Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
-                         std::size_t frame, std::string_view revision);
+result::Finding BadHeaderFinding(const protocol::Profile& profile, const wire::BadHeader& b,
+                                 std::size_t frame, std::string_view revision);
 /// The words for an EOF inside frame `frame`: the plugin's violation ("truncated"), or the cut
 /// of the host's own stop ("truncated-by-teardown").
 std::string TruncatedMessage(const protocol::Profile& profile, const wire::TruncatedAtEof& t,

@@ -32,7 +32,7 @@ struct Parsed {
   FrameFacts facts;
 };
 
-std::vector<std::string> Checks(const std::vector<Finding>& findings) {
+std::vector<std::string> Checks(const std::vector<result::Finding>& findings) {
   std::vector<std::string> ids;
   for (const auto& f : findings) ids.push_back(f.check);
   return ids;
@@ -43,10 +43,10 @@ using Ids = std::vector<std::string>;
 TEST(FrameRules, AFrameThatIsNotJsonRaisesOnlyNotJson) {
   auto profile = Load("rim-v1");
   Parsed p(*profile, "{nope");
-  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  std::vector<result::Finding> found = RunFrameRules(*profile, p.facts);
   ASSERT_EQ(Checks(found), Ids{"not-json"});
   EXPECT_EQ(found[0].frame, 3u);
-  EXPECT_EQ(found[0].severity, Severity::kMust);
+  EXPECT_EQ(found[0].severity, result::Severity::kMust);
   EXPECT_EQ(found[0].message.rfind("frame #3 is not valid JSON", 0), 0u) << found[0].message;
 }
 
@@ -54,9 +54,9 @@ TEST(FrameRules, EachRepeatedKeyIsAShouldFinding) {
   auto profile = Load("rim-v1");
   Parsed p(*profile, R"({"jsonrpc":"2.0","method":"rim.log","method":"rim.log","params":{}})");
   p.facts.handshake_answered = true;
-  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  std::vector<result::Finding> found = RunFrameRules(*profile, p.facts);
   ASSERT_EQ(Checks(found), Ids{"duplicate-key"});
-  EXPECT_EQ(found[0].severity, Severity::kShould);
+  EXPECT_EQ(found[0].severity, result::Severity::kShould);
 }
 
 TEST(FrameRules, AnInvalidEnvelopeIsNotJudgedForItsOrder) {
@@ -76,9 +76,9 @@ TEST(FrameRules, APluginRequestReusingItsOwnIdIsAMustFindingInTheRevisionsWords)
   EXPECT_EQ(Checks(RunFrameRules(*profile, p.facts)), Ids{});
   p.facts.reuses_id_of = 2;
   p.facts.revision = "2024-11-05";
-  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  std::vector<result::Finding> found = RunFrameRules(*profile, p.facts);
   ASSERT_EQ(Checks(found), Ids{"reused-request-id"});
-  EXPECT_EQ(found[0].severity, Severity::kMust);
+  EXPECT_EQ(found[0].severity, result::Severity::kMust);
   EXPECT_NE(found[0].message.find("line #3 is a request with id 1, which the server's own request "
                                   "on line #2 already used"),
             std::string::npos)
@@ -111,9 +111,9 @@ TEST(FrameRules, ANotificationThePluginDidNotAnnounceIsAMustFinding) {
   EXPECT_EQ(Checks(RunFrameRules(*profile, p.facts)), Ids{});
   p.facts.announced = &tools_only;
   p.facts.revision = "2024-11-05";
-  std::vector<Finding> found = RunFrameRules(*profile, p.facts);
+  std::vector<result::Finding> found = RunFrameRules(*profile, p.facts);
   ASSERT_EQ(Checks(found), Ids{"unannounced-notification"});
-  EXPECT_EQ(found[0].severity, Severity::kMust);
+  EXPECT_EQ(found[0].severity, result::Severity::kMust);
   EXPECT_EQ(found[0].message,
             "line #3 is a notifications/message notification, but the server announced no "
             "/capabilities/logging: 'Servers that emit log message notifications MUST declare the "
@@ -159,16 +159,16 @@ TEST(FrameRules, AnAnswerToTheHostsInvalidRequestWarnsAndAnUnknownIdFails) {
   reply.noise_frame = 2;
   reply.noise_id = "3.0";
   p.facts.reply = &reply;
-  std::vector<Finding> found = ReplyIdRule(*profile, p.facts);
+  std::vector<result::Finding> found = ReplyIdRule(*profile, p.facts);
   ASSERT_EQ(Checks(found), Ids{"reply-to-invalid-request"});
-  EXPECT_EQ(found[0].severity, Severity::kShould);
+  EXPECT_EQ(found[0].severity, result::Severity::kShould);
   EXPECT_NE(found[0].message.find("line #3 answers id 3, the integer value of id 3.0 that line #2"),
             std::string::npos)
       << found[0].message;
   reply.what = Correlator::Case::kUnknownId;
   found = ReplyIdRule(*profile, p.facts);
   ASSERT_EQ(Checks(found), Ids{"unknown-reply-id"});
-  EXPECT_EQ(found[0].severity, Severity::kMust);
+  EXPECT_EQ(found[0].severity, result::Severity::kMust);
 }
 
 TEST(FrameRules, OnlyTheProfilesAllowedMethodsMayPrecedeTheHandshakeAnswer) {
@@ -176,7 +176,7 @@ TEST(FrameRules, OnlyTheProfilesAllowedMethodsMayPrecedeTheHandshakeAnswer) {
   Parsed log(*profile, R"({"method":"log","params":{"level":"info","message":"x"}})");
   EXPECT_TRUE(BeforeHandshakeRule(*profile, log.facts).empty());
   Parsed status(*profile, R"({"method":"status","params":{}})");
-  std::vector<Finding> found = BeforeHandshakeRule(*profile, status.facts);
+  std::vector<result::Finding> found = BeforeHandshakeRule(*profile, status.facts);
   ASSERT_EQ(Checks(found), Ids{"before-handshake"});
   EXPECT_NE(found[0].message.find("frame #3 (notification status)"), std::string::npos);
   status.facts.handshake_answered = true;
@@ -212,16 +212,16 @@ TEST(FrameRules, AfterShutdownNamesTheProfilesNotification) {
   Parsed p(*profile, R"({"jsonrpc":"2.0","method":"rim.log","params":{}})");
   EXPECT_TRUE(AfterShutdownRule(*profile, p.facts).empty());
   p.facts.shutdown_sent = true;
-  std::vector<Finding> found = AfterShutdownRule(*profile, p.facts);
+  std::vector<result::Finding> found = AfterShutdownRule(*profile, p.facts);
   ASSERT_EQ(Checks(found), Ids{"after-shutdown"});
-  EXPECT_EQ(found[0].severity, Severity::kShould);
+  EXPECT_EQ(found[0].severity, result::Severity::kShould);
   EXPECT_NE(found[0].message.find("after rim.shutdown"), std::string::npos) << found[0].message;
 }
 
 TEST(FramingRules, ABigEndianHeaderIsDiagnosedAsSuch) {
   auto profile = Load("rim-v1");
   wire::Oversized o{0x10000000, 0, std::string("\x00\x00\x00\x10", 4)};
-  Finding f = OversizedFinding(*profile, o, 0, "");
+  result::Finding f = OversizedFinding(*profile, o, 0, "");
   EXPECT_EQ(f.check, "framing");
   EXPECT_NE(f.message.find("16"), std::string::npos) << f.message;
 }

@@ -73,8 +73,8 @@ std::size_t Sender::Send(rapidjson::Document message, bool deliberately_invalid,
     payload.text = "<unserialisable>";
     payload.shared.clear();
   }
-  TranscriptEntry entry =
-      c_.NewEntry(Direction::kHostToPlugin, EntryKindOf(c.kind),
+  result::TranscriptEntry entry =
+      c_.NewEntry(result::Direction::kHostToPlugin, EntryKindOf(c.kind),
                   payload.Head(c_.options.transcript_text_cap + 1), payload.size());
   entry.method = json::Abbreviate(c.method);
   if (c.id) entry.id = json::Abbreviate(json::ToCompact(*c.id));
@@ -188,7 +188,7 @@ void Sender::TrackRawRequest(std::size_t index, const rapidjson::Value* raw) {
     c_.correlator.Unreadable(index);
   if (c.kind != MessageKind::kRequest || !c.id) return;
   if (!TrackRequest(index, *raw, c)) return;
-  if (TranscriptEntry* e = c_.transcript.Mutable(index)) {
+  if (result::TranscriptEntry* e = c_.transcript.Mutable(index)) {
     e->method = json::Abbreviate(c.method);
     e->id = json::Abbreviate(json::ToCompact(*c.id));
   }
@@ -216,8 +216,8 @@ std::size_t Sender::SendRaw(std::string bytes, std::string note, Clock::time_poi
 
 std::size_t Sender::SendRawChunked(std::string bytes, std::size_t chunk, Ms delay, std::string note,
                                    Clock::time_point until) {
-  TranscriptEntry entry =
-      c_.NewEntry(Direction::kHostToPlugin, EntryKind::kRaw, bytes, bytes.size());
+  result::TranscriptEntry entry =
+      c_.NewEntry(result::Direction::kHostToPlugin, result::EntryKind::kRaw, bytes, bytes.size());
   if (!note.empty()) entry.notes.push_back(std::move(note));
   std::size_t index = c_.Record(std::move(entry));
   // Every piece shares the one buffer: a 64 KiB chunk is a view of it, not a copy.
@@ -236,7 +236,8 @@ std::size_t Sender::SendRawRepeated(std::string chunk, std::uint64_t total, Ms d
          head.size() < std::min<std::uint64_t>(total, c_.options.transcript_text_cap + 1))
     head += chunk;
   if (head.size() > total) head.resize(total);
-  TranscriptEntry entry = c_.NewEntry(Direction::kHostToPlugin, EntryKind::kRaw, head, total);
+  result::TranscriptEntry entry =
+      c_.NewEntry(result::Direction::kHostToPlugin, result::EntryKind::kRaw, head, total);
   if (!note.empty()) entry.notes.push_back(std::move(note));
   std::size_t index = c_.Record(std::move(entry));
   const std::size_t size = chunk.size();
@@ -321,7 +322,7 @@ bool Sender::BudgetFull(std::size_t frame, std::uint64_t size, bool raw, Ms* cap
   if (raw || (queued_frames_ + 1 <= budget.frames && queued_frame_bytes_ + size <= budget.bytes))
     return false;
   c_.Note(frame, "not delivered: the transport budget is full (the plugin stopped reading stdin)");
-  c_.Raise({Severity::kMust, "stdin-blocked",
+  c_.Raise({result::Severity::kMust, "stdin-blocked",
             c_.profile.CheckMessage("stdin-blocked",
                                     {{"frame", std::to_string(frame)},
                                      {"frames", std::to_string(queued_frames_)},
@@ -342,7 +343,7 @@ bool Sender::HostQueueFull(std::size_t frame, std::uint64_t size) {
                      " bytes already wait for the plugin's stdin, the most the host queues");
   if (queue_full_raised_) return true;
   queue_full_raised_ = true;
-  c_.Raise({Severity::kMust, "stdin-blocked",
+  c_.Raise({result::Severity::kMust, "stdin-blocked",
             c_.profile.CheckMessage("stdin-blocked",
                                     {{"frame", std::to_string(frame)},
                                      {"ms", std::to_string(waited.count())},
@@ -364,7 +365,7 @@ void Sender::Written(process::WriteOutcome out, std::size_t frame, Ms cap, std::
   if (out == process::WriteOutcome::kTimedOut) {
     c_.Note(frame, "not delivered: the plugin stopped reading stdin");
     c_.Raise(
-        {Severity::kMust, "stdin-blocked",
+        {result::Severity::kMust, "stdin-blocked",
          c_.profile.CheckMessage(
              "stdin-blocked",
              {{"frame", std::to_string(frame)}, {"ms", std::to_string(cap.count())}}, c_.revision),
@@ -386,7 +387,7 @@ void Sender::Reply(const Inbound& request, const rapidjson::Value& body) {
   // A plugin request that broke the schema (say, a string id where Flash wants an integer)
   // gets its answer anyway, but that answer echoes the bad id: it is not the host's fault.
   std::size_t index = Send(std::move(reply), !request.valid, request.method);
-  if (TranscriptEntry* e = c_.transcript.Mutable(index))
+  if (result::TranscriptEntry* e = c_.transcript.Mutable(index))
     e->method = json::Abbreviate(request.method);
   c_.Note(index, "answers #" + std::to_string(request.frame));
 }
@@ -408,8 +409,9 @@ std::vector<process::StopStep> Sender::StopPlan(const std::vector<protocol::Stop
         message.AddMember("method", Str(s.method, message.GetAllocator()), message.GetAllocator());
         rapidjson::Document note = protocol::HostFrame(c_.profile, std::move(message));
         std::string payload = json::ToCompact(note);
-        TranscriptEntry entry = c_.NewEntry(Direction::kHostToPlugin, EntryKind::kNotification,
-                                            payload, payload.size());
+        result::TranscriptEntry entry =
+            c_.NewEntry(result::Direction::kHostToPlugin, result::EntryKind::kNotification, payload,
+                        payload.size());
         entry.method = s.method;
         entry.notes.push_back("stop sequence: " + s.label);
         std::optional<SchemaVerdict> verdict =

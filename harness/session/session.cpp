@@ -108,13 +108,13 @@ const std::optional<process::ExitStatus>& Session::exit_status() const {
 
 bool Session::gone() const { return connection_.gone(); }
 
-std::optional<Reason> Session::GoneReason() const { return connection_.GoneReason(); }
+std::optional<result::Reason> Session::GoneReason() const { return connection_.GoneReason(); }
 
 Ms Session::RequestDeadline(const rapidjson::Value& frame, const std::string& method) const {
   return conversation_.RequestDeadline(frame, method);
 }
 
-std::string Session::Describe(Reason gone) const { return connection_.Describe(gone); }
+std::string Session::Describe(result::Reason gone) const { return connection_.Describe(gone); }
 
 std::string Session::StderrTail(std::size_t max_bytes, std::uint64_t* dropped) const {
   return connection_.StderrTail(max_bytes, dropped);

@@ -133,14 +133,14 @@ class Session {
   /// Plugin messages no step took yet; a step reads them with Next and takes them with Take.
   Inbox& inbox() { return inbox_; }
   /// Entry i is frame number i, for every frame that has an entry (see Options).
-  const std::vector<TranscriptEntry>& transcript() const {
+  const std::vector<result::TranscriptEntry>& transcript() const {
     return conversation_.transcript.entries();
   }
   /// Frame number `frame`'s entry, or nullptr when it was tallied without one.
-  const TranscriptEntry* Entry(std::size_t frame) const {
+  const result::TranscriptEntry* Entry(std::size_t frame) const {
     return conversation_.transcript.Entry(frame);
   }
-  const std::vector<Finding>& findings() const { return conversation_.findings.findings(); }
+  const std::vector<result::Finding>& findings() const { return conversation_.findings.findings(); }
   /// Decoded frames released from the inbox before any step took them.
   std::uint64_t inbox_released() const { return inbox_.released(); }
   /// Host requests by IdKey, in the order sent; one id may carry several.
@@ -189,14 +189,14 @@ class Session {
   bool gone() const;
   /// Why no more frames can arrive (kFramingLost, kPluginExited or kStdoutClosed), or nullopt
   /// while they still can.
-  std::optional<Reason> GoneReason() const;
+  std::optional<result::Reason> GoneReason() const;
   /// How long the host waits for the answer to the request `frame`: the deadline it carries in
   /// the profile's deadline member (Flash puts deadline_ms in every request), else its method's;
   /// in a session without a handshake, before the plugin's first frame, at least the
   /// handshake's: no initialize bears its start-up, so its first request does.
   Ms RequestDeadline(const rapidjson::Value& frame, const std::string& method) const;
   /// A GoneReason in words, with the exit status: "the plugin exited (exit code 1)".
-  std::string Describe(Reason gone) const;
+  std::string Describe(result::Reason gone) const;
   /// The last `max_bytes` of the plugin's stderr; `dropped` (when given) counts every byte
   /// before them, both those the child never kept and those cut here.
   std::string StderrTail(std::size_t max_bytes, std::uint64_t* dropped = nullptr) const;

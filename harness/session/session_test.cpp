@@ -27,9 +27,9 @@ TEST(Session, EncodesAHandshakeWithTheProfilesFramingAndRecordsIt) {
   Rig rig("rim-v1");
   std::size_t frame = rig.SendHandshake();
   ASSERT_EQ(frame, 0u);
-  const TranscriptEntry& entry = rig.session().transcript().at(0);
-  EXPECT_EQ(entry.direction, Direction::kHostToPlugin);
-  EXPECT_EQ(entry.kind, EntryKind::kRequest);
+  const result::TranscriptEntry& entry = rig.session().transcript().at(0);
+  EXPECT_EQ(entry.direction, result::Direction::kHostToPlugin);
+  EXPECT_EQ(entry.kind, result::EntryKind::kRequest);
   EXPECT_EQ(entry.method, "rim.handshake");
   EXPECT_EQ(entry.id, "1");
   EXPECT_EQ(entry.text.rfind(R"({"jsonrpc":"2.0",)", 0), 0u) << "envelope members first";
@@ -112,7 +112,7 @@ TEST(Session, RaisesReplyIdTypeForAnEchoUnderAnotherJsonType) {
            R"("pluginId":"dev.example.hello"}})");
   ASSERT_TRUE(rig.Drain());
   ASSERT_FALSE(rig.session().findings().empty());
-  const Finding& f = rig.session().findings().front();
+  const result::Finding& f = rig.session().findings().front();
   EXPECT_EQ(f.check, "reply-id-type");
   EXPECT_EQ(f.frame, 1u);
   EXPECT_FALSE(rig.session().handshake_answered()) << "the wrong type answers nothing";
@@ -124,15 +124,15 @@ TEST(Session, RaisesBeforeHandshakeForAFrameOtherThanTheAllowedOnes) {
   rig.Push(R"({"jsonrpc":"2.0","method":"rim.log","params":{"level":"info","message":"up"}})");
   rig.Push(R"({"jsonrpc":"2.0","id":"c1","method":"ui.panel.open","params":{}})");
   ASSERT_TRUE(rig.Drain());
-  std::vector<Finding> order;
+  std::vector<result::Finding> order;
   for (const auto& f : rig.session().findings())
     if (f.check == "before-handshake") order.push_back(f);
   ASSERT_EQ(order.size(), 1u) << "rim.log is allowed before the answer";
   ASSERT_EQ(order[0].frame, 2u);
-  EXPECT_EQ(order[0].reason, Reason::kCheckFired);
+  EXPECT_EQ(order[0].reason, result::Reason::kCheckFired);
   // The frame it names is the ui.panel.open request (rules_test pins how the finding words it).
   const auto& frame = rig.session().transcript().at(*order[0].frame);
-  EXPECT_EQ(frame.kind, EntryKind::kRequest);
+  EXPECT_EQ(frame.kind, result::EntryKind::kRequest);
   EXPECT_EQ(frame.method, "ui.panel.open");
 }
 
@@ -147,8 +147,8 @@ TEST(Session, AnswersAPluginRequestAsTheFakeHostOnStdin) {
   std::string reply = R"({"jsonrpc":"2.0","id":"log-1","result":{"ok":true}})";
   EXPECT_EQ(rig.child().stdin_bytes().substr(sent),
             wire::FindFraming("length-prefixed")->Encode(reply));
-  const TranscriptEntry& answer = rig.session().transcript().back();
-  EXPECT_EQ(answer.kind, EntryKind::kResponse);
+  const result::TranscriptEntry& answer = rig.session().transcript().back();
+  EXPECT_EQ(answer.kind, result::EntryKind::kResponse);
   EXPECT_EQ(answer.method, "rim.log");
   EXPECT_EQ(answer.notes.back(), "answers #2");
   std::optional<Inbound> request = rig.session().inbox().Take(
@@ -216,8 +216,8 @@ TEST(Session, RaisesNotJsonForALineThatIsNotJson) {
   rig.child().PushStdout("hello from println!\n");
   ASSERT_TRUE(rig.Drain());
   EXPECT_EQ(rig.Checks(), Checks{"not-json"});
-  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kNotAMessage);
-  EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kNotJson);
+  EXPECT_EQ(rig.session().findings()[0].reason, result::Reason::kNotAMessage);
+  EXPECT_EQ(rig.session().transcript().at(0).kind, result::EntryKind::kNotJson);
   EXPECT_TRUE(rig.session().inbox().empty());
 }
 
@@ -227,9 +227,9 @@ TEST(Session, AnOversizedLengthHeaderLosesTheConnectionAndSaysItIsText) {
   ASSERT_TRUE(rig.Until([&] { return rig.session().gone(); }));
   EXPECT_TRUE(rig.session().connection_lost());
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
-  EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kOversized);
-  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kFramingLost);
-  EXPECT_EQ(rig.session().GoneReason(), Reason::kFramingLost);
+  EXPECT_EQ(rig.session().transcript().at(0).kind, result::EntryKind::kOversized);
+  EXPECT_EQ(rig.session().findings()[0].reason, result::Reason::kFramingLost);
+  EXPECT_EQ(rig.session().GoneReason(), result::Reason::kFramingLost);
 }
 
 TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
@@ -241,11 +241,12 @@ TEST(Session, AnOversizedLineIsAFramingFaultButTheStreamGoesOn) {
   ASSERT_TRUE(rig.Drain());
   EXPECT_FALSE(rig.session().connection_lost());
   ASSERT_EQ(rig.session().transcript().size(), 2u);
-  EXPECT_EQ(rig.session().transcript()[0].kind, EntryKind::kOversized);
-  EXPECT_EQ(rig.session().transcript()[1].kind, EntryKind::kNotification);
+  EXPECT_EQ(rig.session().transcript()[0].kind, result::EntryKind::kOversized);
+  EXPECT_EQ(rig.session().transcript()[1].kind, result::EntryKind::kNotification);
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
-  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kNotAMessage) << "the stream went on";
-  EXPECT_EQ(rig.session().GoneReason(), Reason::kStdoutClosed);
+  EXPECT_EQ(rig.session().findings()[0].reason, result::Reason::kNotAMessage)
+      << "the stream went on";
+  EXPECT_EQ(rig.session().GoneReason(), result::Reason::kStdoutClosed);
 }
 
 TEST(Session, AnEofInsideAFrameIsTruncation) {
@@ -254,10 +255,10 @@ TEST(Session, AnEofInsideAFrameIsTruncation) {
       *wire::FindFraming("length-prefixed")->EncodeClaiming(R"({"jsonrpc":)", 100));
   ASSERT_TRUE(rig.Drain());
   EXPECT_TRUE(rig.session().gone());
-  EXPECT_EQ(rig.session().GoneReason(), Reason::kStdoutClosed);
+  EXPECT_EQ(rig.session().GoneReason(), result::Reason::kStdoutClosed);
   EXPECT_EQ(rig.Checks(), Checks{"framing"});
-  EXPECT_EQ(rig.session().findings()[0].reason, Reason::kCutShort);
-  EXPECT_EQ(rig.session().transcript().at(0).kind, EntryKind::kTruncated);
+  EXPECT_EQ(rig.session().findings()[0].reason, result::Reason::kCutShort);
+  EXPECT_EQ(rig.session().transcript().at(0).kind, result::EntryKind::kTruncated);
 }
 
 TEST(Session, PastTheEntryCapFramesAreTalliedAndStillChecked) {
@@ -270,7 +271,7 @@ TEST(Session, PastTheEntryCapFramesAreTalliedAndStillChecked) {
   ASSERT_TRUE(rig.Drain());
   const auto& transcript = rig.session().transcript();
   ASSERT_EQ(transcript.size(), 4u);
-  EXPECT_EQ(transcript[3].kind, EntryKind::kTally);
+  EXPECT_EQ(transcript[3].kind, result::EntryKind::kTally);
   EXPECT_NE(transcript[3].notes.at(0).find("7 frames from #3 on"), std::string::npos)
       << transcript[3].notes.at(0);
   EXPECT_NE(rig.session().Entry(2), nullptr);
@@ -297,7 +298,7 @@ TEST(Session, PastTheTextBudgetEntriesAreSummaries) {
   EXPECT_FALSE(transcript[0].summarised);
   EXPECT_TRUE(transcript[1].summarised);
   EXPECT_TRUE(transcript[1].text.empty());
-  EXPECT_EQ(transcript[1].kind, EntryKind::kNotification);
+  EXPECT_EQ(transcript[1].kind, result::EntryKind::kNotification);
 }
 
 TEST(Session, ReleasesTheOldestUntakenFramesPastTheInboxCap) {
@@ -408,7 +409,7 @@ TEST(Session, AClippedPayloadEndsOnACharacterBoundary) {
   const std::string payload = "[\"\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\"]";  // ["ééééé"]
   rig.Push(payload);
   ASSERT_TRUE(rig.Drain());
-  const TranscriptEntry& entry = rig.session().transcript().at(0);
+  const result::TranscriptEntry& entry = rig.session().transcript().at(0);
   EXPECT_TRUE(entry.clipped);
   EXPECT_EQ(entry.size, payload.size());
   EXPECT_EQ(entry.text, payload.substr(0, 8));
@@ -444,8 +445,9 @@ TEST(Session, IsGoneOnceTheExitHasDrained) {
   rig.child().Exit(3);
   ASSERT_TRUE(rig.Until([&] { return rig.session().gone(); }));
   EXPECT_TRUE(rig.session().exited());
-  EXPECT_EQ(rig.session().GoneReason(), Reason::kPluginExited);
-  EXPECT_EQ(rig.session().Describe(Reason::kPluginExited), "the plugin exited (exit code 3)");
+  EXPECT_EQ(rig.session().GoneReason(), result::Reason::kPluginExited);
+  EXPECT_EQ(rig.session().Describe(result::Reason::kPluginExited),
+            "the plugin exited (exit code 3)");
 }
 
 TEST(Session, ReportsAPluginThatCannotBeStarted) {

@@ -36,7 +36,7 @@ TEST(SessionWrite, AFrameWithALongStringIsTheFrameItsTextMakes) {
     ASSERT_TRUE(rig.Until([&] { return rig.child().stdin_bytes().size() >= expected.size(); }))
         << protocol;
     EXPECT_EQ(rig.child().stdin_bytes(), expected) << protocol;
-    const TranscriptEntry& entry = rig.session().transcript().at(index);
+    const result::TranscriptEntry& entry = rig.session().transcript().at(index);
     EXPECT_EQ(entry.size, text.size()) << protocol;
     EXPECT_TRUE(entry.clipped) << protocol;
     EXPECT_EQ(entry.text, text.substr(0, entry.text.size())) << protocol;
@@ -57,8 +57,8 @@ TEST(SessionWrite, RepeatedRawBytesAreWrittenAndRecordedAsTheWholeWouldBe) {
   ASSERT_TRUE(whole.Until([&] { return whole.child().stdin_bytes().size() == total; }));
   ASSERT_TRUE(repeated.Until([&] { return repeated.child().stdin_bytes().size() == total; }));
   EXPECT_EQ(repeated.child().stdin_bytes(), body);
-  const TranscriptEntry& x = whole.session().transcript().at(a);
-  const TranscriptEntry& y = repeated.session().transcript().at(b);
+  const result::TranscriptEntry& x = whole.session().transcript().at(a);
+  const result::TranscriptEntry& y = repeated.session().transcript().at(b);
   EXPECT_EQ(y.text, x.text);
   EXPECT_EQ(y.size, x.size);
   EXPECT_EQ(y.clipped, x.clipped);

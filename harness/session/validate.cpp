@@ -15,9 +15,9 @@ constexpr std::size_t kListBytes = 600;
 
 }  // namespace
 
-std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema, TranscriptEntry& entry,
-                                      const rapidjson::Value& frame, protocol::MessageKind kind,
-                                      const std::string& method) {
+std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema,
+                                      result::TranscriptEntry& entry, const rapidjson::Value& frame,
+                                      protocol::MessageKind kind, const std::string& method) {
   if (!schema || kind == protocol::MessageKind::kInvalid) return std::nullopt;
   entry.schema_def = schema::RouteDef(*schema, protocol::MessageKindName(kind), method);
   std::vector<schema::Violation> violations = schema->Validate(entry.schema_def, frame);
@@ -39,16 +39,17 @@ std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema, Transcr
   return verdict;
 }
 
-Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
-                      bool from_plugin, std::size_t number, std::string_view revision) {
+result::Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
+                              bool from_plugin, std::size_t number, std::string_view revision) {
   const char* check = from_plugin ? "schema" : "host-frame-invalid";
-  return Finding{from_plugin ? Severity::kMust : Severity::kError, check,
-                 profile.CheckMessage(check,
-                                      {{"frame", std::to_string(number)},
-                                       {"def", verdict.def},
-                                       {"violations", verdict.violations}},
-                                      revision),
-                 number, from_plugin ? Reason::kCheckFired : Reason::kHarnessFault};
+  return result::Finding{from_plugin ? result::Severity::kMust : result::Severity::kError, check,
+                         profile.CheckMessage(check,
+                                              {{"frame", std::to_string(number)},
+                                               {"def", verdict.def},
+                                               {"violations", verdict.violations}},
+                                              revision),
+                         number,
+                         from_plugin ? result::Reason::kCheckFired : result::Reason::kHarnessFault};
 }
 
 }  // namespace fakehost::session

@@ -30,12 +30,12 @@ struct SchemaVerdict {
 
 /// Validates `frame` against its entry, unless `schema` is null or the frame has no valid
 /// envelope: fills `entry`'s schema_def, violations and notes; nullopt when the frame holds.
-std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema, TranscriptEntry& entry,
-                                      const rapidjson::Value& frame, protocol::MessageKind kind,
-                                      const std::string& method);
+std::optional<SchemaVerdict> Validate(const schema::FrameSchema* schema,
+                                      result::TranscriptEntry& entry, const rapidjson::Value& frame,
+                                      protocol::MessageKind kind, const std::string& method);
 /// The finding for frame number `number`, recorded once validated, that broke its entry:
 /// "schema" for a plugin frame, "host-frame-invalid" (a harness fault) for one the host built.
-Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
-                      bool from_plugin, std::size_t number, std::string_view revision);
+result::Finding SchemaFinding(const protocol::Profile& profile, const SchemaVerdict& verdict,
+                              bool from_plugin, std::size_t number, std::string_view revision);
 
 }  // namespace fakehost::session
