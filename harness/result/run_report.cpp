@@ -1,42 +1,25 @@
 // The run report's one computation: the summary its scenarios add up to.
 #include "harness/result/run_report.hpp"
 
+#include <array>
+
 namespace fakehost::result {
+namespace {
+
+// Each status's counter, in the enum's order (kStatusNames checks that order).
+constexpr std::array<int Summary::*, kStatusNames.size()> kCounters = {
+    &Summary::passed,  &Summary::failed,   &Summary::warned,  &Summary::skipped, &Summary::errored,
+    &Summary::not_run, &Summary::untested, &Summary::xfailed, &Summary::stale,
+};
+
+}  // namespace
 
 void Summarise(RunReport* report) {
   Summary s;
   s.duration_ms = report->summary.duration_ms;
-  for (const auto& r : report->scenarios) {
+  for (const ScenarioResult& r : report->scenarios) {
     ++s.total;
-    switch (r.status) {
-      case result::Status::kPass:
-        ++s.passed;
-        break;
-      case result::Status::kFail:
-        ++s.failed;
-        break;
-      case result::Status::kWarn:
-        ++s.warned;
-        break;
-      case result::Status::kSkip:
-        ++s.skipped;
-        break;
-      case result::Status::kError:
-        ++s.errored;
-        break;
-      case result::Status::kNotRun:
-        ++s.not_run;
-        break;
-      case result::Status::kUntested:
-        ++s.untested;
-        break;
-      case result::Status::kXfail:
-        ++s.xfailed;
-        break;
-      case result::Status::kStale:
-        ++s.stale;
-        break;
-    }
+    ++(s.*kCounters[static_cast<std::size_t>(r.status)]);
   }
   report->summary = s;
 }

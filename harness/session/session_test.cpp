@@ -349,6 +349,15 @@ TEST(Session, ACursorReadsEachMessageOnceAndTheInboxKeepsWhatIsNotTaken) {
   EXPECT_FALSE(rig.session().inbox().Take(Any));
 }
 
+// `n` Flash log notifications framed one after another, for one read of the plugin's stdout.
+std::string LogBurst(Rig& rig, int n) {
+  std::string burst;
+  for (int i = 0; i < n; ++i)
+    burst += rig.profile().framing().Encode(
+        R"({"method":"log","params":{"level":"info","message":"n)" + std::to_string(i) + R"("}})");
+  return burst;
+}
+
 // A burst larger than the inbox's caps, in one read, while a step waits: the step still reads
 // every frame of it (the caps release only what the waiting step has read); later frames, with
 // nobody waiting, are released as before.
@@ -356,11 +365,7 @@ TEST(Session, AWaitingStepReadsABurstLargerThanTheInboxCaps) {
   Session::Options options;
   options.inbox_documents_cap = 2;
   Rig rig("flash-v1", options);
-  std::string burst;
-  for (int i = 0; i < 5; ++i)
-    burst += rig.profile().framing().Encode(
-        R"({"method":"log","params":{"level":"info","message":"n)" + std::to_string(i) + R"("}})");
-  rig.child().PushStdout(burst);
+  rig.child().PushStdout(LogBurst(rig, 5));
   Cursor cursor;
   const Clock::time_point until = Clock::now() + std::chrono::seconds(10);
   std::vector<std::size_t> frames;
@@ -384,11 +389,7 @@ TEST(Session, AFloodWhileAStepWaitsIsHeldOnlyUpToItsCeiling) {
   Session::Options options;
   options.inbox_documents_cap = 2;
   Rig rig("flash-v1", options);
-  std::string flood;
-  for (int i = 0; i < 20; ++i)
-    flood += rig.profile().framing().Encode(
-        R"({"method":"log","params":{"level":"info","message":"n)" + std::to_string(i) + R"("}})");
-  rig.child().PushStdout(flood);
+  rig.child().PushStdout(LogBurst(rig, 20));
   Cursor cursor;
   std::optional<Inbound> first =
       rig.session().Next(cursor, Clock::now() + std::chrono::seconds(10));
