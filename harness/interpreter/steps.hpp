@@ -1,7 +1,7 @@
 // The body of each step kind: one function over the step's context per StepBody alternative,
-// and PlayBody, the one place that picks it. A kind without its function here does not compile
-// (std::visit finds no PlayStep for it). Each returns false when the steps must stop (a
-// must-level miss, a scenario bug, an interruption, a scenario ended early).
+// and PlayBody, the one place that picks it. The declarations are written from model.hpp's list
+// of bodies, so a kind whose function is not defined does not link. Each returns false when the
+// steps must stop (a must-level miss, a scenario bug, an interruption, a scenario ended early).
 // Internal to the interpreter; interpreter.hpp is the interface.
 #pragma once
 
@@ -11,18 +11,14 @@
 
 namespace fakehost::interpreter {
 
-bool PlayStep(StepContext& ctx, const Send& send);        // steps_send.cpp
-bool PlayStep(StepContext& ctx, const SendRaw& raw);      // steps_send.cpp
-bool PlayStep(StepContext& ctx, const Answer& answer);    // steps_send.cpp
-bool PlayStep(StepContext& ctx, const Expect& expect);    // steps_expect.cpp
-bool PlayStep(StepContext& ctx, const ExpectNone& none);  // steps_expect.cpp
-bool PlayStep(StepContext& ctx, const CloseStdin&);       // steps_process.cpp
-bool PlayStep(StepContext& ctx, const KillParent&);       // steps_process.cpp
-bool PlayStep(StepContext& ctx, const Signal& signal);    // steps_process.cpp
-bool PlayStep(StepContext& ctx, const Sleep& sleep);      // steps_process.cpp
-bool PlayStep(StepContext& ctx, const ExpectExit& exit);  // steps_process.cpp
-bool PlayStep(StepContext& ctx, const Shutdown& stop);    // steps_process.cpp
-bool PlayStep(StepContext& ctx, const ForEach& each);     // steps_for_each.cpp
+// One per body of model.hpp's list, defined in the steps_*.cpp of its kind's family: send,
+// send_raw and answer in steps_send.cpp; expect and expect_none in steps_expect.cpp; for_each in
+// steps_for_each.cpp; the process's steps (close_stdin, kill_parent, signal, sleep, expect_exit,
+// shutdown) in steps_process.cpp.
+#define FAKEHOST_DECLARE_PLAY_STEP(Body) \
+  bool PlayStep(StepContext& ctx, const scenario::Body& body);
+FAKEHOST_STEP_BODIES(FAKEHOST_DECLARE_PLAY_STEP)
+#undef FAKEHOST_DECLARE_PLAY_STEP
 
 /// Plays the context's step by its kind.
 inline bool PlayBody(StepContext& ctx) {

@@ -170,8 +170,33 @@ struct ForEach {
   std::vector<Step> steps;
 };
 
-using StepBody = std::variant<Send, SendRaw, Expect, ExpectNone, Answer, CloseStdin, KillParent,
-                              Signal, Sleep, ExpectExit, Shutdown, ForEach>;
+/// Every step body, once. StepBody is written from this list, and so is each declaration that a
+/// layer needs one of per body (the loader's `Read`, the interpreter's `PlayStep`): a new body is
+/// its struct above and its name here, and the compiler then asks for its reader and its player.
+// clang-format off
+#define FAKEHOST_STEP_BODIES(X) \
+  X(Send)                       \
+  X(SendRaw)                    \
+  X(Expect)                     \
+  X(ExpectNone)                 \
+  X(Answer)                     \
+  X(CloseStdin)                 \
+  X(KillParent)                 \
+  X(Signal)                     \
+  X(Sleep)                      \
+  X(ExpectExit)                 \
+  X(Shutdown)                   \
+  X(ForEach)
+// clang-format on
+
+namespace detail {
+template <typename Ignored, typename... Bodies>
+using VariantOfRest = std::variant<Bodies...>;
+}  // namespace detail
+
+#define FAKEHOST_COMMA_THEN(Body) , Body
+using StepBody = detail::VariantOfRest<void FAKEHOST_STEP_BODIES(FAKEHOST_COMMA_THEN)>;
+#undef FAKEHOST_COMMA_THEN
 
 struct Step {
   StepBody body;

@@ -1,7 +1,9 @@
 // The loader's working state: reads one scenario's YAML tree into the model, collecting every
 // problem as a LoadError. Internal to the loader (loader.hpp is the interface); split over
 // reader_values.cpp (scalars, durations, JSON values), reader_steps.cpp (a step's key and
-// siblings, names), reader_bodies.cpp (each kind's body) and loader.cpp (the top level, `use:`).
+// siblings, names, ReadBody, and the Read of send, send_raw, expect, answer and the small kinds),
+// reader_bodies.cpp (send's and send_raw's members, shutdown, for_each), reader_expect.cpp
+// (filters, expect_none, expect_exit) and loader.cpp (the top level, `use:`).
 //
 // Steps without `level:` get the scenario's level. Names given with `as:` are visible to later
 // steps of the same list and of lists inside it (a for_each body's names stay in the body);
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "harness/scenario/loader.hpp"
+#include "harness/scenario/step_kinds.hpp"
 #include "harness/scenario/yaml_json.hpp"
 
 namespace fakehost::scenario::internal {
@@ -40,6 +43,12 @@ class Reader {
     bool is_send = false;
   };
   using Scope = std::map<std::string, Name>;
+  /// What a step's body is read from: its entry, the kind's other siblings, the names in scope.
+  struct BodyInput {
+    const Entry& body;
+    const std::vector<Entry>& siblings;
+    Scope* scope;
+  };
   struct PendingReplyTo {
     std::string name;
     result::SourceLoc loc;
@@ -92,14 +101,12 @@ class Reader {
   /// A `use:` step's fragment, its steps taking the use's level (if given) and note.
   void AppendFragmentSteps(const Entry& body, bool level_given, const Step& use, Scope* scope,
                            std::vector<Step>* out);
-  bool ReadBody(const std::string& kind, const Entry& body, const std::vector<Entry>& siblings,
-                Scope* scope, Step* step);
-  bool ReadSendStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
-                    Step* step);
-  bool ReadSendRawStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
-                       Step* step);
-  bool ReadExpectStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
-                      Step* step);
+  /// Reads a step's body as the kind's row says: the row's alternative, by its `Read` below.
+  bool ReadBody(const StepKindInfo& kind, const BodyInput& in, Step* step);
+  /// One reader per step body (model.hpp's list), each beside its kind's helpers.
+#define FAKEHOST_DECLARE_READ(Body) bool Read(const BodyInput& in, Body* out);
+  FAKEHOST_STEP_BODIES(FAKEHOST_DECLARE_READ)
+#undef FAKEHOST_DECLARE_READ
   bool Nothing(const Entry& body);
   bool ReadSend(const Entry& body, const std::vector<Entry>& siblings, bool notify, Send* out);
   bool ReadSendSource(const Entry& body, const std::vector<Entry>& entries, Send* out);
@@ -123,13 +130,6 @@ class Reader {
   bool ReadFilterParts(const std::vector<Entry>& entries, const Entry& selector, Filter* out);
   bool ReadExpect(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
                   Expect* out);
-  bool ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings, const Scope& scope,
-                      const YamlMark& step_mark, ExpectNone* out);
-  bool ReadExpectExit(const Entry& body, const std::vector<Entry>& siblings,
-                      const YamlMark& step_mark, ExpectExit* out);
-  bool ReadShutdown(const Entry& body, Shutdown* out);
-  bool ReadAnswer(const Entry& body, const Scope& scope, Answer* out);
-  bool ReadForEach(const Entry& body, Scope* scope, ForEach* out);
   /// for_each `items: "${CAPTURE.path}"`: the path ("list.result.tools"), whose head must be a
   /// capture (an expect's `as:`) in scope.
   bool ItemsFromCapture(const YamlNode& node, const Scope& scope, std::string* out);

@@ -250,7 +250,8 @@ bool Reader::ReadSendRawPacing(const std::vector<Entry>& entries, SendRaw* out) 
   return ok;
 }
 
-bool Reader::ReadShutdown(const Entry& body, Shutdown* out) {
+bool Reader::Read(const BodyInput& in, Shutdown* out) {
+  const Entry& body = in.body;
   if (!body.value.IsNull() && !body.value.IsMap()) {
     Error(body.value.Mark(), "shutdown takes a map: {} or {sequence: NAME, grace: DURATION}");
     return false;
@@ -290,7 +291,9 @@ bool Reader::ItemsFromCapture(const YamlNode& node, const Scope& scope, std::str
   return true;
 }
 
-bool Reader::ReadForEach(const Entry& body, Scope* scope, ForEach* out) {
+bool Reader::Read(const BodyInput& in, ForEach* out) {
+  const Entry& body = in.body;
+  Scope* scope = in.scope;
   if (!body.value.IsMap()) {
     Error(body.value.Mark(),
           "for_each takes a map: {items: POINTER or \"${CAPTURE.path}\", where: ..., steps: "

@@ -195,9 +195,11 @@ bool Reader::ReadExpect(const Entry& body, const std::vector<Entry>& siblings, c
   return ok;
 }
 
-bool Reader::ReadExpectNone(const Entry& body, const std::vector<Entry>& siblings,
-                            const Scope& scope, const YamlMark& step_mark, ExpectNone* out) {
-  bool ok = ReadFilter(body, scope, &out->filter);
+bool Reader::Read(const BodyInput& in, ExpectNone* out) {
+  const std::vector<Entry>& siblings = in.siblings;
+  const Scope& scope = *in.scope;
+  const YamlMark step_mark = in.body.key_node.Mark();
+  bool ok = ReadFilter(in.body, scope, &out->filter);
   if (const Entry* since = Find(siblings, "since")) {
     if (!EarlierSend(*since, "since", scope, &out->since)) return false;
   }
@@ -222,8 +224,8 @@ bool Reader::ReadExpectNone(const Entry& body, const std::vector<Entry>& sibling
   return ok;
 }
 
-bool Reader::ReadExpectExit(const Entry& body, const std::vector<Entry>& siblings,
-                            const YamlMark& step_mark, ExpectExit* out) {
+bool Reader::Read(const BodyInput& in, ExpectExit* out) {
+  const Entry& body = in.body;
   bool ok = true;
   if (!body.value.IsNull() && !body.value.IsMap()) {
     Error(body.value.Mark(), "expect_exit takes a map: {}, {code: N} or {signal: NAME}");
@@ -252,9 +254,9 @@ bool Reader::ReadExpectExit(const Entry& body, const std::vector<Entry>& sibling
       ok = false;
     }
   }
-  const Entry* within = Find(siblings, "within");
+  const Entry* within = Find(in.siblings, "within");
   if (within == nullptr) {
-    Error(step_mark, "expect_exit needs within: (how long to wait for the exit)");
+    Error(body.key_node.Mark(), "expect_exit needs within: (how long to wait for the exit)");
     return false;
   }
   return Duration(within->value, "within", &out->within) && ok;

@@ -70,7 +70,8 @@ void Reader::ReadStep(const YamlNode& node, Scope* scope, std::vector<Step>* out
     AppendFragmentSteps(*body, Find(entries, "level") != nullptr, step, scope, out);
     return;
   }
-  if (ReadBody(step.kind, *body, siblings, scope, &step) && ok) out->push_back(std::move(step));
+  if (ReadBody(*FindStepKind(body->key), {*body, siblings, scope}, &step) && ok)
+    out->push_back(std::move(step));
 }
 
 const Entry* Reader::StepBody(const YamlNode& node, const std::vector<Entry>& entries) {
@@ -142,16 +143,20 @@ void Reader::AppendFragmentSteps(const Entry& body, bool level_given, const Step
 
 namespace {
 
-// A step body read by `read` into a T, which becomes the step's body when it reads.
-template <typename T, typename Read>
-bool Into(Step* step, Read&& read) {
-  T body{};
-  if (!read(&body)) return false;
-  step->body = std::move(body);
-  return true;
+// The empty body of alternative `index` (I... are all of StepBody's).
+template <std::size_t... I>
+StepBody EmptyBody(std::size_t index, std::index_sequence<I...>) {
+  static constexpr StepBody (*kMake[])() = {[] { return StepBody(std::in_place_index<I>); }...};
+  return kMake[index]();
 }
 
 }  // namespace
+
+bool Reader::ReadBody(const StepKindInfo& kind, const BodyInput& in, Step* step) {
+  step->body =
+      EmptyBody(kind.body, std::make_index_sequence<std::variant_size_v<scenario::StepBody>>());
+  return std::visit([&](auto& body) { return Read(in, &body); }, step->body);
+}
 
 // A body that takes nothing: `close_stdin: {}` (or no value at all).
 bool Reader::Nothing(const Entry& body) {
@@ -160,63 +165,39 @@ bool Reader::Nothing(const Entry& body) {
   return false;
 }
 
-// One line per step kind (the kinds are step_kinds.cpp's rows), each handing its body to its
-// reader.
-bool Reader::ReadBody(const std::string& kind, const Entry& body,
-                      const std::vector<Entry>& siblings, Scope* scope, Step* step) {
-  const YamlNode& value = body.value;
-  const YamlMark mark = body.key_node.Mark();
-  if (kind == "send" || kind == "notify") return ReadSendStep(body, siblings, scope, step);
-  if (kind == "send_raw") return ReadSendRawStep(body, siblings, scope, step);
-  if (kind == "expect") return ReadExpectStep(body, siblings, scope, step);
-  if (kind == "expect_none")
-    return Into<ExpectNone>(
-        step, [&](ExpectNone* o) { return ReadExpectNone(body, siblings, *scope, mark, o); });
-  if (kind == "answer")
-    return Into<Answer>(step, [&](Answer* o) { return ReadAnswer(body, *scope, o); });
-  if (kind == "close_stdin")
-    return Into<CloseStdin>(step, [&](CloseStdin*) { return Nothing(body); });
-  if (kind == "kill_parent")
-    return Into<KillParent>(step, [&](KillParent*) { return Nothing(body); });
-  if (kind == "signal")
-    return Into<Signal>(step, [&](Signal* o) { return SignalOf(value, &o->signal, &o->name); });
-  if (kind == "sleep")
-    return Into<Sleep>(step, [&](Sleep* o) { return Duration(value, "sleep", &o->duration); });
-  if (kind == "expect_exit")
-    return Into<ExpectExit>(step,
-                            [&](ExpectExit* o) { return ReadExpectExit(body, siblings, mark, o); });
-  if (kind == "shutdown")
-    return Into<Shutdown>(step, [&](Shutdown* o) { return ReadShutdown(body, o); });
-  if (kind == "for_each")
-    return Into<ForEach>(step, [&](ForEach* o) { return ReadForEach(body, scope, o); });
-  Error(mark, "step kind '" + kind + "' is not handled here");  // unreachable by design
-  return false;
+bool Reader::Read(const BodyInput& in, CloseStdin*) { return Nothing(in.body); }
+bool Reader::Read(const BodyInput& in, KillParent*) { return Nothing(in.body); }
+
+bool Reader::Read(const BodyInput& in, Signal* out) {
+  return SignalOf(in.body.value, &out->signal, &out->name);
 }
 
-bool Reader::ReadSendStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
-                          Step* step) {
-  Send send;
+bool Reader::Read(const BodyInput& in, Sleep* out) {
+  return Duration(in.body.value, "sleep", &out->duration);
+}
+
+bool Reader::Read(const BodyInput& in, Send* out) {
+  const Entry& body = in.body;
+  Send& send = *out;
   bool ok = true;
   // The name is defined even if the body is bad, so later reply_to steps do not also fail.
-  if (const Entry* as = Find(siblings, "as"))
-    ok =
-        Identifier(as->value, "as", &send.as) && DefineName(send.as, as->value.Mark(), true, scope);
-  ok = ReadSend(body, siblings, body.key == "notify", &send) && ok;
+  if (const Entry* as = Find(in.siblings, "as"))
+    ok = Identifier(as->value, "as", &send.as) &&
+         DefineName(send.as, as->value.Mark(), true, in.scope);
+  ok = ReadSend(body, in.siblings, body.key == "notify", &send) && ok;
   if (ok && !send.retry.empty())
-    if (auto it = scope->find(send.retry); it == scope->end() || it->second.is_send) {
+    if (auto it = in.scope->find(send.retry); it == in.scope->end() || it->second.is_send) {
       Error(body.value.Mark(), "retry '" + send.retry + "' names no earlier expect with 'as: " +
                                    send.retry + "' (the answer that asked for input)");
       ok = false;
     }
-  if (ok) step->body = std::move(send);
   return ok;
 }
 
-bool Reader::ReadSendRawStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
-                             Step* step) {
-  SendRaw raw;
+bool Reader::Read(const BodyInput& in, SendRaw* out) {
+  SendRaw& raw = *out;
   bool ok = true;
-  if (const Entry* as = Find(siblings, "as")) {
+  if (const Entry* as = Find(in.siblings, "as")) {
     // One name, or a list: one per message the bytes carry.
     std::vector<YamlNode> names;
     if (as->value.IsSequence())
@@ -229,27 +210,22 @@ bool Reader::ReadSendRawStep(const Entry& body, const std::vector<Entry>& siblin
     }
     for (const YamlNode& node : names) {
       std::string name;
-      ok = Identifier(node, "as", &name) && DefineName(name, node.Mark(), true, scope) && ok;
+      ok = Identifier(node, "as", &name) && DefineName(name, node.Mark(), true, in.scope) && ok;
       raw.as.push_back(std::move(name));
     }
   }
-  if (!ReadSendRaw(body, &raw) || !ok) return false;
-  step->body = std::move(raw);
-  return true;
+  return ReadSendRaw(in.body, &raw) && ok;
 }
 
-bool Reader::ReadExpectStep(const Entry& body, const std::vector<Entry>& siblings, Scope* scope,
-                            Step* step) {
-  Expect expect;
-  if (!ReadExpect(body, siblings, *scope, &expect)) return false;
-  if (!expect.as.empty() &&
-      !DefineName(expect.as, Find(siblings, "as")->value.Mark(), false, scope))
-    return false;
-  step->body = std::move(expect);
-  return true;
+bool Reader::Read(const BodyInput& in, Expect* out) {
+  if (!ReadExpect(in.body, in.siblings, *in.scope, out)) return false;
+  return out->as.empty() ||
+         DefineName(out->as, Find(in.siblings, "as")->value.Mark(), false, in.scope);
 }
 
-bool Reader::ReadAnswer(const Entry& body, const Scope& scope, Answer* out) {
+bool Reader::Read(const BodyInput& in, Answer* out) {
+  const Entry& body = in.body;
+  const Scope& scope = *in.scope;
   if (!body.value.IsMap()) {
     Error(body.value.Mark(),
           "answer takes a map: {to: NAME, result: ...} or {to: NAME, error: ...}");

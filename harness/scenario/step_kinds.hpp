@@ -4,11 +4,11 @@
 // (tests/waits_test.cpp, on a plugin that answers nothing) read the time it imposes; the
 // fuzzer's plans write their steps by these keys.
 //
-// A new step kind is its struct in model.hpp, its row in step_kinds.cpp, its reader
-// (reader_steps.cpp), its body in the interpreter (its PlayStep declared in steps.hpp, defined
-// in a steps_*.cpp), and its shape in schema/scenario.schema.json (and its section in
-// docs/scenarios.md). Readers that care about one kind only (the answer policy: answer and expect;
-// the schema check and the trigger list: send) ask for that kind, so a new one does not touch them.
+// A new step kind is its struct and its line in model.hpp's FAKEHOST_STEP_BODIES, its row here,
+// its Reader::Read in a reader_*.cpp, its PlayStep in a steps_*.cpp of the interpreter, its
+// shape in schema/scenario.schema.json and its section in docs/scenarios.md: six files.
+// Readers that care about one kind only (the answer policy: answer and expect; the schema
+// check and the trigger list: send) ask for that kind, so a new one does not touch them.
 #pragma once
 
 #include <span>
