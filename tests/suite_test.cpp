@@ -5,6 +5,11 @@
 // protocol (schema/<p>/profile.json in the source tree: protocol/registry.hpp) and every fixture
 // (fixtures/<p>/broken/*) is found, not listed: a new protocol is tested by its folders alone,
 // and a fixture.json that cannot be read fails its test.
+//
+// Over 500 lines, on purpose: the matrix is one claim in three parts (the references pass, the
+// examples pass, every broken fixture fails what it declares and every scenario is failed by
+// one), read through one reader of a run's outcome and one of fixture.json; CMake registers each
+// protocol's part of it by this binary's test names (tests/CMakeLists.txt, Matrix.<protocol>).
 #include <gtest/gtest.h>
 
 #include <algorithm>
