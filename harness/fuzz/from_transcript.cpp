@@ -38,9 +38,8 @@ struct Step {
 class Converter {
  public:
   Converter(const protocol::Profile& profile) : profile_(profile) {}
-  // `frame`: the entry's payload when it is one whole JSON object, else null. `as_sent`: every
-  // number in it prints back as it was sent, so a `send` step would send it again byte for byte.
-  void Host(const result::TranscriptEntry& e, const Value* frame, bool as_sent);
+  // `frame`: the entry's payload when it is one whole JSON object, else null.
+  void Host(const result::TranscriptEntry& e, const Value* frame);
   void Plugin(const result::TranscriptEntry& e, const Value* frame);
   bool done() const { return done_; }
   std::string Yaml(const std::string& source) const;
@@ -55,9 +54,7 @@ class Converter {
   bool HostNotification(const Value& frame);
   void HostAnswer(const Value& frame);
   void HostMessage(const result::TranscriptEntry& e, const Value& frame);
-  void HostBytes(const result::TranscriptEntry& e, const Value* frame = nullptr);
-  // Names a host request (r1, r2, ...) for the plugin answers that refer to it.
-  std::string NameRequest(const Value& frame);
+  void HostBytes(const result::TranscriptEntry& e);
   void PluginAnswer(const Value& frame, const std::string& where);
 
   const protocol::Profile& profile_;
@@ -124,23 +121,21 @@ void Converter::HostMessage(const result::TranscriptEntry& e, const Value& frame
   Doc& step = NewStep();
   auto& a = step.GetAllocator();
   Message(frame, step, request ? "send" : "notify");
-  if (request) step.AddMember("as", Value(NameRequest(frame).c_str(), a), a);
+  if (request) {
+    std::string name = "r" + std::to_string(++counter_);
+    step.AddMember("as", Value(name.c_str(), a), a);
+    if (const Value* id = json::Find(frame, "id")) names_[json::IdKey(*id)] = name;
+    if (const Value* m = json::Find(frame, "method");
+        m && *m == profile_.handshake_method().c_str())
+      handshake_name_ = name;
+  }
   // A frame the run's schema checked and rejected: sent invalid on purpose.
   if (!e.schema_def.empty() && !e.violations.empty()) step.AddMember("invalid", true, a);
 }
 
-std::string Converter::NameRequest(const Value& frame) {
-  std::string name = "r" + std::to_string(++counter_);
-  if (const Value* id = json::Find(frame, "id")) names_[json::IdKey(*id)] = name;
-  if (const Value* m = json::Find(frame, "method"); m && *m == profile_.handshake_method().c_str())
-    handshake_name_ = name;
-  return name;
-}
-
 // Bytes as received: as written for raw writes, framed by the profile for payloads that were
-// not messages and for messages a `send` would not send as they were (`frame`, named when it is
-// a request).
-void Converter::HostBytes(const result::TranscriptEntry& e, const Value* frame) {
+// not messages.
+void Converter::HostBytes(const result::TranscriptEntry& e) {
   if (e.clipped || e.summarised) {
     comments_.push_back("host entry #" + std::to_string(e.index) +
                         " was clipped in the transcript and is left out");
@@ -152,17 +147,14 @@ void Converter::HostBytes(const result::TranscriptEntry& e, const Value* frame) 
   raw.AddMember("hex", Value(text::Hex(e.text).c_str(), a), a);
   if (e.kind == result::EntryKind::kRaw) raw.AddMember("framed", false, a);
   step.AddMember("send_raw", raw, a);
-  if (frame && e.kind == result::EntryKind::kRequest)
-    step.AddMember("as", Value(NameRequest(*frame).c_str(), a), a);
 }
 
-void Converter::Host(const result::TranscriptEntry& e, const Value* frame, bool as_sent) {
+void Converter::Host(const result::TranscriptEntry& e, const Value* frame) {
   using K = result::EntryKind;
   if (!frame) return HostBytes(e);
   if (e.kind == K::kNotification && HostNotification(*frame)) return;
   if (e.kind == K::kResponse) return HostAnswer(*frame);
-  if (e.kind == K::kRequest || e.kind == K::kNotification)
-    return as_sent ? HostMessage(e, *frame) : HostBytes(e, frame);
+  if (e.kind == K::kRequest || e.kind == K::kNotification) return HostMessage(e, *frame);
   HostBytes(e);
 }
 
@@ -241,13 +233,10 @@ std::string Converter::Yaml(const std::string& source) const {
 }
 
 // The payload of a whole message, parsed as its session parsed it (json::Parse, from the bytes
-// as received); null for anything else, which only its bytes can stand for. `as_sent`: no number
-// in it that the writer would print otherwise ("1E2", "-0", 2^64).
-const Value* FrameOf(const result::TranscriptEntry& e, Doc* doc, bool* as_sent = nullptr) {
+// as received); null for anything else, which only its bytes can stand for.
+const Value* FrameOf(const result::TranscriptEntry& e, Doc* doc) {
   if (!result::IsMessage(e.kind) || e.clipped || e.summarised) return nullptr;
-  const json::ParseResult parsed = json::Parse(e.text, doc);
-  if (as_sent) *as_sent = parsed.lexemes.empty();
-  return parsed.ok && doc->IsObject() ? doc : nullptr;
+  return json::Parse(e.text, doc).ok && doc->IsObject() ? doc : nullptr;
 }
 
 }  // namespace
@@ -271,13 +260,10 @@ bool ScenarioFromTranscript(std::string_view jsonl, const std::string& source,
     }
     ++frames;
     Doc frame;
-    bool as_sent = true;
-    if (e.direction == result::Direction::kHostToPlugin) {
-      const Value* host_frame = FrameOf(e, &frame, &as_sent);
-      c.Host(e, host_frame, as_sent);
-    } else {
+    if (e.direction == result::Direction::kHostToPlugin)
+      c.Host(e, FrameOf(e, &frame));
+    else
       c.Plugin(e, FrameOf(e, &frame));
-    }
   }
   if (frames == 0) {
     *error = source + ": no transcript lines";

@@ -3,9 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/fuzz/test_support.hpp"
-#include "harness/json/json.hpp"
 #include "harness/scenario/loader.hpp"
-#include "harness/text/bytes.hpp"
 
 namespace fakehost::fuzz {
 namespace {
@@ -70,36 +68,6 @@ TEST(FromTranscript, WritesControlsAsEscapesSoTheScenarioLoads) {
   scenario::Scenario sc;
   std::vector<scenario::LoadError> errors;
   ASSERT_TRUE(scenario::LoadScenarioText(yaml, "t.yaml", "t", {}, &sc, &errors))
-      << (errors.empty() ? "" : errors.front().ToString());
-}
-
-// A `send` step sends what the writer prints: a host request whose numbers were spelt otherwise
-// ("1E2", "-0", past 2^64: a scenario's send_raw wrote them) goes back as its bytes, still named
-// for the answer that refers to it.
-TEST(FromTranscript, AHostMessageWhoseNumbersTheWriterWouldRespellStaysItsBytes) {
-  testing::Protocol p = testing::LoadProtocol("rim-v1");
-  ASSERT_TRUE(p.profile);
-  const std::string sent =
-      R"({"jsonrpc":"2.0","id":7,"method":"rim.command.execute","params":{"n":1E2,"z":-0,"big":18446744073709551616}})";
-  const std::string transcript =
-      R"({"index":0,"direction":"host-to-plugin","t_ms":0.1,"kind":"request","method":"rim.command.execute","id":"7","size":100,"text":)" +
-      json::QuotedString(sent) +
-      R"(}
-{"index":1,"direction":"plugin-to-host","t_ms":1,"kind":"response","id":"7","size":37,"text":"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}"}
-{"index":2,"direction":"host-to-plugin","t_ms":2,"kind":"request","method":"rim.command.execute","id":"8","size":70,"text":"{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"rim.command.execute\",\"params\":{\"n\":100.0}}"}
-)";
-  std::string yaml, error;
-  ASSERT_TRUE(ScenarioFromTranscript(transcript, "t.jsonl", *p.profile, &yaml, &error)) << error;
-  auto has = [&](const std::string& s) { return yaml.find(s) != std::string::npos; };
-  EXPECT_TRUE(has(R"({"send_raw":{"hex":")" + text::Hex(sent) + R"("},"as":"r1"})")) << yaml;
-  EXPECT_TRUE(has(R"({"expect":{"reply_to":"r1","result":{}}})")) << yaml;
-  // Printed back as it was sent: a send, as before.
-  EXPECT_TRUE(
-      has(R"({"send":{"id":8,"method":"rim.command.execute","params":{"n":100.0}},"as":"r2"})"))
-      << yaml;
-  scenario::Scenario sc;
-  std::vector<scenario::LoadError> errors;
-  EXPECT_TRUE(scenario::LoadScenarioText(yaml, "t.yaml", "t", {}, &sc, &errors))
       << (errors.empty() ? "" : errors.front().ToString());
 }
 
