@@ -190,6 +190,7 @@ struct ForEach {
 // clang-format on
 
 namespace detail {
+// The list is written `void, Send, SendRaw, ...`: the `void` takes the comma before the first.
 template <typename Ignored, typename... Bodies>
 using VariantOfRest = std::variant<Bodies...>;
 }  // namespace detail

@@ -104,7 +104,7 @@ class Reader {
   /// Reads a step's body as the kind's row says: the row's alternative, by its `Read` below.
   bool ReadBody(const StepKindInfo& kind, const BodyInput& in, Step* step);
   /// One reader per step body (model.hpp's list), each beside its kind's helpers.
-#define FAKEHOST_DECLARE_READ(Body) bool Read(const BodyInput& in, Body* out);
+#define FAKEHOST_DECLARE_READ(Body) bool Read(const BodyInput& in, scenario::Body* out);
   FAKEHOST_STEP_BODIES(FAKEHOST_DECLARE_READ)
 #undef FAKEHOST_DECLARE_READ
   bool Nothing(const Entry& body);

@@ -153,6 +153,10 @@ StepBody EmptyBody(std::size_t index, std::index_sequence<I...>) {
 }  // namespace
 
 bool Reader::ReadBody(const StepKindInfo& kind, const BodyInput& in, Step* step) {
+  if (kind.body >= std::variant_size_v<scenario::StepBody>) {  // `use`, expanded by its caller
+    Error(in.body.key_node.Mark(), "step kind '" + in.body.key + "' is not handled here");
+    return false;
+  }
   step->body =
       EmptyBody(kind.body, std::make_index_sequence<std::variant_size_v<scenario::StepBody>>());
   return std::visit([&](auto& body) { return Read(in, &body); }, step->body);

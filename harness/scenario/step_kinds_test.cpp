@@ -15,7 +15,11 @@ TEST(StepKinds, EveryBodyHasItsRowAndEveryKeyIsOnce) {
   std::set<std::string_view> keys;
   for (const StepKindInfo& info : StepKinds()) {
     EXPECT_TRUE(keys.insert(info.key).second) << info.key;
-    if (info.body != std::variant_npos) bodies.insert(info.body);
+    if (info.body != std::variant_npos) {
+      bodies.insert(info.body);
+    } else {  // the loader expands `use` before reading a body; another kind without one is lost
+      EXPECT_EQ(info.key, "use");
+    }
   }
   EXPECT_EQ(bodies.size(), std::variant_size_v<StepBody>);
   EXPECT_EQ(FindStepKind("notify")->body, BodyIndex<Send>::value);
